@@ -1,0 +1,59 @@
+# webperf-repro: `make reproduce` regenerates every table, figure and the ledger; `make test` proves it.
+# Both bootstrap .venv from requirements.lock first (only when missing or stale).
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PAPERLIB := $(shell find paperlib -name '*.py' 2>/dev/null)
+EXECUTED := figures/executed
+RUN_NOTEBOOK := $(PY) -m paperlib.run_notebook
+
+# One partial ledger per paper notebook; the merged ledger depends on all of them.
+NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
+PARTIALS := figures/004/ledger.csv
+
+.DEFAULT_GOAL := help
+.PHONY: help reproduce test bench lab venv lock clean clean-venv
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): requirements.lock pyproject.toml tools/bootstrap.sh tools/check_prereqs.sh
+	@tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
+
+venv: $(STAMP) ## create or refresh .venv from requirements.lock
+
+figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
+	$(PY) -m paperlib.data --report $@
+
+figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
+
+figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
+	$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
+
+reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, figures and figures/ledger.csv
+	@echo
+	@cat figures/ledger-summary.md
+
+test: $(STAMP) ## run the test suite (unit, property, data, ledger, notebook, ns-3 smoke)
+	$(PY) -m pytest
+
+bench: $(STAMP) ## time the vectorised models against plain Python loops (prints ratios)
+	$(PY) bench/bench_models.py
+
+lab: $(STAMP) ## open JupyterLab on notebooks/ with the project's environment as kernel
+	$(VENV)/bin/jupyter lab notebooks/
+
+lock: ## re-resolve requirements.in into requirements.lock (in a scratch venv)
+	@tmp=$$(mktemp -d) && "$(PYTHON)" -m venv $$tmp/v && $$tmp/v/bin/pip install --quiet -r requirements.in \
+	  && { sed -n '1,2p' requirements.lock; $$tmp/v/bin/pip freeze --all | grep -v -E '^(pip|setuptools|wheel)=='; } > requirements.lock.new \
+	  && mv requirements.lock.new requirements.lock && rm -rf $$tmp && echo "requirements.lock updated"
+
+clean: ## remove generated outputs (figures/, executed notebooks)
+	find figures -mindepth 1 ! -name .gitignore -exec rm -rf {} +
+
+clean-venv: ## remove the virtual environment
+	rm -rf $(VENV)

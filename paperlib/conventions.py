@@ -1,0 +1,98 @@
+"""Systematic search over the conventions a paper leaves open.
+
+A paper's printed table follows from its model only under conventions it
+does not state (what T_r is, KB = 1000 or 1024 bytes, the initial window, how
+values were rounded for print, ...). Rather than picking them by hand, a
+paper module declares the candidate values of each convention (the *axes*)
+and a function that regenerates the table under one combination;
+:func:`search` evaluates every combination against the printed cells and
+:func:`choose` picks ONE for the whole table by a rule stated in advance:
+
+1. most printed cells reproduced (equal at the printed precision);
+2. then the smallest mean absolute relative error over all cells;
+3. then the earliest candidate on each axis, in the order the axes are
+   declared (each paper lists its candidates in order of a-priori
+   plausibility, so a tie goes to the reading the paper's text favours).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from paperlib.rounding import matches_printed
+
+
+def combinations(axes: Mapping[str, Sequence]) -> list[dict]:
+    """Return every combination of the candidate values, in declaration order."""
+    names = list(axes)
+    return [dict(zip(names, values)) for values in itertools.product(*(axes[n] for n in names))]
+
+
+def search(
+    axes: Mapping[str, Sequence],
+    regenerate: Callable[..., np.ndarray],
+    printed: Sequence[str],
+    *,
+    rounding_axis: str = "rounding",
+) -> pd.DataFrame:
+    """Score every combination of conventions against the printed cells.
+
+    ``regenerate(**convention)`` returns one regenerated value per printed
+    cell (NaN where the convention cannot produce a value). The rounding
+    rule of each combination is ``convention[rounding_axis]``.
+
+    Returns one row per combination: the axes, ``reproduced`` (count),
+    ``cells``, ``mean_abs_rel_error``, ``max_abs_rel_error`` and ``hits``
+    (a string of 0/1, one per printed cell, in order).
+    """
+    published = np.array([float(p) for p in printed])
+    records = []
+    for conv in combinations(axes):
+        values = np.asarray(regenerate(**conv), dtype=float)
+        if values.shape != published.shape:
+            raise ValueError(f"regenerate returned shape {values.shape}, expected {published.shape}")
+        hits = [
+            bool(np.isfinite(v)) and matches_printed(float(v), p, conv[rounding_axis])
+            for v, p in zip(values, printed)
+        ]
+        rel = np.abs(values - published) / np.abs(published)
+        records.append(
+            {
+                **conv,
+                "reproduced": int(sum(hits)),
+                "cells": len(printed),
+                "mean_abs_rel_error": float(np.mean(rel)) if np.isfinite(rel).all() else np.inf,
+                "max_abs_rel_error": float(np.max(rel)) if np.isfinite(rel).all() else np.inf,
+                "hits": "".join("1" if h else "0" for h in hits),
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def choose(results: pd.DataFrame, axes: Mapping[str, Sequence]) -> dict:
+    """Return the one convention picked by the rule in the module docstring."""
+    ranked = rank(results, axes)
+    best = ranked.iloc[0]
+    return {name: _native(best[name]) for name in axes}
+
+
+def rank(results: pd.DataFrame, axes: Mapping[str, Sequence]) -> pd.DataFrame:
+    """Return ``results`` sorted best first by the rule in the module docstring."""
+    order = results.copy()
+    keys = ["_neg_reproduced", "mean_abs_rel_error"]
+    order["_neg_reproduced"] = -order["reproduced"]
+    for name, candidates in axes.items():
+        position = {_native(c): i for i, c in enumerate(candidates)}
+        order[f"_pos_{name}"] = order[name].map(lambda v, pos=position: pos[_native(v)])
+        keys.append(f"_pos_{name}")
+    order = order.sort_values(keys, kind="stable")
+    return order.drop(columns=[c for c in order.columns if c.startswith("_")]).reset_index(drop=True)
+
+
+def _native(value):
+    """Return a numpy scalar as the plain Python value (so dict keys and JSON behave)."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -1,0 +1,385 @@
+"""Load the published tables of ``data/`` and validate them against their schema.
+
+Each paper's folder holds a ``datapackage.json`` (paper, seed, and per file its
+source, location and field schema; see ``data/README.md``) and CSV files whose
+cells are the printed text. Loading checks every cell against its field's type
+and unit and fails with a :class:`DataError` that names the file, the row and
+the column. Cells stay strings exactly as printed; typed values are parsed on
+demand, so the printed precision of every number is never lost.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from paperlib import units
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+PAPERS = ("000", "001", "002", "003", "004")
+
+FIELD_TYPES = ("number", "integer", "quantity", "text")
+ROLES = ("label", "input", "result")
+
+NUMBER_RE = re.compile(r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)")
+INTEGER_RE = re.compile(r"[-+]?\d+")
+# Numbers in running text may be printed as fractions ("3/2", "1/128").
+TEXT_NUMBER_RE = re.compile(r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:/\d+(?:\.\d+)?)?")
+
+TEXT_VALUES_COLUMNS = ("id", "quantity", "printed", "unit", "role", "location", "quote")
+CLAIMS_COLUMNS = ("id", "claim", "printed", "unit", "location", "quote")
+
+
+class DataError(ValueError):
+    """A published-data file that does not match its schema."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column of a published table, as described in ``datapackage.json``."""
+
+    name: str
+    type: str
+    role: str
+    unit: str | None = None
+    printed: str | None = None
+    fill: str | None = None
+    header_type: str | None = None
+    pattern: str | None = None
+    minimum: float | None = None
+    description: str = ""
+
+    @property
+    def label(self) -> str:
+        """The column label as printed."""
+        return self.name if self.printed is None else self.printed
+
+
+@dataclass
+class Table:
+    """One published table: its cells as printed (after fill-down) and its metadata."""
+
+    paper: str
+    name: str
+    path: Path
+    source: str
+    title: str
+    location: str
+    notes: str
+    fields: list[Field]
+    cells: pd.DataFrame = field(repr=False)
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"{self.path}: no column {name!r}")
+
+    def columns(self, role: str) -> list[str]:
+        """Return the names of the columns that have ``role``."""
+        return [f.name for f in self.fields if f.role == role]
+
+    def values(self, column: str) -> np.ndarray:
+        """Return a ``number``/``integer``/``quantity`` column as floats (printed units, no conversion)."""
+        f = self.field(column)
+        if f.type in ("number", "integer"):
+            return self.cells[column].astype(float).to_numpy()
+        if f.type == "quantity":
+            return np.array([units.parse_quantity(c).value for c in self.cells[column]])
+        raise TypeError(f"{self.path}: column {column!r} is {f.type}, not numeric")
+
+    def result_cells(self):
+        """Yield ``(row_label, column, printed)`` for every published result cell."""
+        labels = self.columns("label")
+        for _, row in self.cells.iterrows():
+            row_label = ", ".join(_label_text(self.field(c), row[c]) for c in labels)
+            for c in self.columns("result"):
+                yield row_label, self.field(c).label, row[c]
+
+
+def _label_text(f: Field, cell: str) -> str:
+    return cell if f.type in ("quantity", "text") or len(f.label) == 0 else f"{f.label}={cell}"
+
+
+@dataclass
+class Paper:
+    """All published data of one paper: its tables, text values and claims."""
+
+    paper: str
+    seed: str
+    title: str
+    tables: dict[str, Table]
+
+    @property
+    def text_values(self) -> Table:
+        return self.tables["text_values"]
+
+    @property
+    def claims(self) -> Table:
+        return self.tables["claims"]
+
+    def text_value(self, ident: str) -> units.Quantity:
+        """Return a number stated in the running text, by its ``id``."""
+        rows = self.text_values.cells
+        match = rows[rows["id"] == ident]
+        if len(match) != 1:
+            raise KeyError(f"paper {self.paper}: text_values.csv has {len(match)} rows with id {ident!r}")
+        row = match.iloc[0]
+        return units.Quantity(row["printed"], float(Fraction(row["printed"])), row["unit"])
+
+    def claim(self, ident: str) -> pd.Series:
+        rows = self.claims.cells
+        match = rows[rows["id"] == ident]
+        if len(match) != 1:
+            raise KeyError(f"paper {self.paper}: claims.csv has {len(match)} rows with id {ident!r}")
+        return match.iloc[0]
+
+
+def _fail(path: Path, problem: str, row: int | None = None, column: str | None = None):
+    where = str(path)
+    if row is not None:
+        where += f": row {row} (line {row + 1})"
+    if column is not None:
+        where += f", column {column!r}" if row is not None else f": column {column!r}"
+    raise DataError(f"{where}: {problem}")
+
+
+def _parse_field(path: Path, spec: dict) -> Field:
+    name = spec.get("name")
+    if not isinstance(name, str):
+        _fail(path, f"a field without a name: {spec!r}")
+    ftype = spec.get("type")
+    if ftype not in FIELD_TYPES:
+        _fail(path, f"type {ftype!r} is not one of {FIELD_TYPES}", column=name)
+    role = spec.get("role")
+    if role not in ROLES:
+        _fail(path, f"role {role!r} is not one of {ROLES}", column=name)
+    unit = spec.get("unit")
+    if unit is not None:
+        try:
+            units.check_unit(unit)
+        except units.UnitError as err:
+            _fail(path, str(err), column=name)
+    constraints = spec.get("constraints") or {}
+    pattern = constraints.get("pattern")
+    if pattern is not None:
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            _fail(path, f"bad pattern {pattern!r}: {err}", column=name)
+    return Field(
+        name=name,
+        type=ftype,
+        role=role,
+        unit=unit,
+        printed=spec.get("printed"),
+        fill=spec.get("fill"),
+        header_type=spec.get("header_type"),
+        pattern=pattern,
+        minimum=constraints.get("minimum"),
+        description=spec.get("description", ""),
+    )
+
+
+def _check_cell(path: Path, row: int, f: Field, cell: str) -> None:
+    if f.type == "number" and not NUMBER_RE.fullmatch(cell):
+        _fail(path, f"{cell!r} is not a number", row, f.name)
+    if f.type == "integer" and not INTEGER_RE.fullmatch(cell):
+        _fail(path, f"{cell!r} is not an integer", row, f.name)
+    if f.type == "quantity":
+        try:
+            units.parse_quantity(cell)
+        except ValueError as err:  # UnitError is a ValueError
+            _fail(path, str(err), row, f.name)
+    if f.type == "text" and f.pattern is not None and not re.fullmatch(f.pattern, cell):
+        _fail(path, f"{cell!r} does not match pattern {f.pattern!r}", row, f.name)
+    if f.minimum is not None and f.type in ("number", "integer") and float(cell) < f.minimum:
+        _fail(path, f"{cell!r} is below the minimum {f.minimum}", row, f.name)
+
+
+def _check_header_label(path: Path, f: Field) -> None:
+    if f.header_type == "quantity":
+        try:
+            units.parse_quantity(f.name)
+        except ValueError as err:
+            _fail(path, f"header is declared a quantity: {err}", column=f.name)
+    elif f.header_type == "number" and not NUMBER_RE.fullmatch(f.name):
+        _fail(path, "header is declared a number but is not one", column=f.name)
+
+
+def read_table(path: Path, fields: list[Field]) -> pd.DataFrame:
+    """Read one CSV and validate it against ``fields``; return its cells as strings."""
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+    except FileNotFoundError:
+        _fail(path, "file is missing")
+    except UnicodeDecodeError as err:
+        _fail(path, f"not UTF-8: {err}")
+    if not rows:
+        _fail(path, "file is empty (no header row)")
+    header, body = rows[0], rows[1:]
+    names = [f.name for f in fields]
+    for name in names:
+        if name not in header:
+            _fail(path, "declared in datapackage.json but missing from the header", column=name)
+    for name in header:
+        if name not in names:
+            _fail(path, "in the header but not declared in datapackage.json", column=name)
+    if len(set(header)) != len(header):
+        _fail(path, f"duplicate column names in header {header!r}")
+    for f in fields:
+        _check_header_label(path, f)
+    by_name = {f.name: f for f in fields}
+    filled: list[list[str]] = []
+    for i, raw in enumerate(body, start=1):
+        if len(raw) != len(header):
+            _fail(path, f"has {len(raw)} cells, the header has {len(header)}", row=i)
+        out = []
+        for name, cell in zip(header, raw):
+            f = by_name[name]
+            if cell.strip() == "":
+                if f.fill == "down" and filled:
+                    cell = filled[-1][len(out)]
+                elif f.role == "result" or f.role == "label" or f.type != "text":
+                    _fail(path, "empty cell", i, name)
+            else:
+                _check_cell(path, i, f, cell)
+            out.append(cell)
+        filled.append(out)
+    return pd.DataFrame(filled, columns=header, dtype=str).reindex(columns=names)
+
+
+def _builtin_fields(kind: str) -> list[Field]:
+    if kind == "text_values":
+        return [
+            Field("id", "text", "label", pattern=r"[A-Za-z0-9_.\-]+"),
+            Field("quantity", "text", "label"),
+            Field("printed", "text", "input", pattern=TEXT_NUMBER_RE.pattern),
+            Field("unit", "text", "input"),
+            Field("role", "text", "input", pattern="input|result"),
+            Field("location", "text", "input"),
+            Field("quote", "text", "input"),
+        ]
+    return [
+        Field("id", "text", "label", pattern=r"[A-Za-z0-9_.\-]+"),
+        Field("claim", "text", "label"),
+        Field("printed", "text", "input", pattern=f"(?:{TEXT_NUMBER_RE.pattern})?"),
+        Field("unit", "text", "input"),
+        Field("location", "text", "input"),
+        Field("quote", "text", "input"),
+    ]
+
+
+def _check_text_tables(path: Path, cells: pd.DataFrame, kind: str) -> None:
+    for i, (ident, unit, printed) in enumerate(zip(cells["id"], cells["unit"], cells["printed"]), start=1):
+        if unit.strip():
+            try:
+                units.check_unit(unit)
+            except units.UnitError as err:
+                _fail(path, str(err), i, "unit")
+        elif kind == "text_values" or printed.strip():
+            _fail(path, "empty cell (use '1' for a dimensionless number)", i, "unit")
+    dup = cells["id"][cells["id"].duplicated()]
+    if len(dup):
+        _fail(path, f"duplicate id {dup.iloc[0]!r}", column="id")
+
+
+def load_paper(paper: str, root: Path | str = DATA_DIR) -> Paper:
+    """Return every published table of ``paper`` (e.g. ``"004"``), validated."""
+    folder = Path(root) / paper
+    meta_path = folder / "datapackage.json"
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"{meta_path}: file is missing") from None
+    except json.JSONDecodeError as err:
+        raise DataError(f"{meta_path}: not valid JSON: {err}") from None
+    for key in ("paper", "seed", "title", "resources"):
+        if key not in meta:
+            _fail(meta_path, f"missing key {key!r}")
+    if meta["paper"] != paper:
+        _fail(meta_path, f"says paper {meta['paper']!r} but sits in folder {paper!r}")
+    tables: dict[str, Table] = {}
+    for res in meta["resources"]:
+        for key in ("name", "path", "source"):
+            if key not in res:
+                _fail(meta_path, f"a resource without {key!r}: {res.get('name', res)!r}")
+        path = folder / res["path"]
+        kind = Path(res["path"]).stem
+        if kind in ("text_values", "claims"):
+            fields = _builtin_fields(kind)
+        else:
+            specs = res.get("schema", {}).get("fields")
+            if not specs:
+                _fail(meta_path, f"resource {res['name']!r} has no schema.fields")
+            fields = [_parse_field(path, s) for s in specs]
+        cells = read_table(path, fields)
+        if kind in ("text_values", "claims"):
+            _check_text_tables(path, cells, kind)
+        name = kind if kind in ("text_values", "claims") else res["name"]
+        tables[name] = Table(
+            paper=paper,
+            name=name,
+            path=path,
+            source=res["source"],
+            title=res.get("title", ""),
+            location=res.get("location", ""),
+            notes=res.get("notes", ""),
+            fields=fields,
+            cells=cells,
+        )
+    for kind in ("text_values", "claims"):
+        if kind not in tables:
+            _fail(meta_path, f"no resource for {kind}.csv")
+    return Paper(paper=paper, seed=meta["seed"], title=meta["title"], tables=tables)
+
+
+def load_all(root: Path | str = DATA_DIR) -> dict[str, Paper]:
+    """Return the validated published data of all five papers."""
+    return {p: load_paper(p, root) for p in PAPERS}
+
+
+def report(papers: dict[str, Paper]) -> str:
+    """Return a short text report of what was loaded: files, rows, result cells, text values, claims."""
+    lines = ["# Published data, loaded and validated", ""]
+    lines.append("| paper | file | source | rows | result cells |")
+    lines.append("|---|---|---|---|---|")
+    for key, paper in papers.items():
+        for name, table in paper.tables.items():
+            n_results = len(table.cells) * len(table.columns("result")) if name not in ("text_values", "claims") else ""
+            lines.append(f"| {key} | {table.path.name} | {table.source} | {len(table.cells)} | {n_results} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import sys
+
+    from paperlib.atomic import atomic_write_text
+
+    parser = argparse.ArgumentParser(prog="python -m paperlib.data", description="validate every file of data/")
+    parser.add_argument("--root", type=Path, default=DATA_DIR)
+    parser.add_argument("--report", type=Path, help="also write the report to this file")
+    args = parser.parse_args(argv)
+    try:
+        papers = load_all(args.root)
+    except DataError as err:
+        sys.stderr.write(f"invalid published data: {err}\n")
+        return 1
+    text = report(papers)
+    if args.report:
+        atomic_write_text(args.report, text)
+    sys.stdout.write(f"data/: {sum(len(p.tables) for p in papers.values())} files of {len(papers)} papers valid\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One module per paper model; functions are named after the quantity they return."""

@@ -1,0 +1,205 @@
+"""Object transfer latency of HTTP over SCTP/TCP in the initial slow-start phase.
+
+Paper: seed 004, Lee & Atiquzzaman, "Web object transfer latency over SCTP in
+the initial slow-start phase", Eqs. (1)-(6). The model is the Kurose-Ross /
+Cardwell loss-free slow-start latency with an initial window of ``x`` segments.
+
+Notation (SI inside): ``obj_bits`` = L_obj, ``mtu_bits`` = L_mtu, ``rate_bps`` = mu,
+``rtt_s`` = T_r, ``initial_window`` = x (segments). The k-th window holds
+``x * 2**(k-1)`` segments (the paper writes 2^(y+k-1) with y = log2 x).
+
+Reconstruction of the garbled extraction (the corrected form is what
+:func:`transfer_latency_s` computes by default; ``form="printed"`` keeps the
+paper's printed closed form):
+
+* Eq. (1), windows needed: alpha = min{k : x + 2x + ... + 2^(k-1) x >= L_obj/L_mtu}
+  = ceil(log2(L_obj/(x L_mtu) + 1)). The paper prints
+  ceil(log2(L_obj/L_mtu + x)) - log2 x, equal to ours whenever x is a power of 2.
+* Eq. (2), stall after window k: the first ACK of window k returns
+  L_mtu/mu + T_r after the window starts; sending the window takes
+  x 2^(k-1) L_mtu/mu; the stall is the (positive) difference
+  L_mtu/mu + T_r - 2^(y+k-1) L_mtu/mu. (The text's "the time ... until the
+  reception of acknowledgement of the first segment is 2^(log2 x+k-1) L_mtu/mu
+  + T_r" is garbled: it must be L_mtu/mu + T_r, or Eq. (2) would not follow;
+  and its "stall for the first window is T_r" for x = 2 disagrees with Eq. (2),
+  which gives T_r - L_mtu/mu; the schedule agrees with Eq. (2).)
+* Eq. (4), stalls of an infinite object: beta = max{k : stall_k >= 0}
+  = floor(log2((1 + mu T_r / L_mtu) / x)) + 1 (printed: floor(log2(1 + mu T_r/L_mtu))
+  + 1 - log2 x, equal for x a power of 2). If no window stalls, beta = 0 (the
+  max over an empty set of positive k): the printed closed form can go negative
+  and is clipped at 0.
+* Eq. (5): gamma = min{alpha - 1, beta}; LT = 2 T_r + L_obj/mu
+  + gamma (T_r + L_mtu/mu) - x (2^gamma - 1) L_mtu/mu.
+  **Error in the printed Eq. (5)/(6):** the second argument of gamma's min is
+  printed floor(log2(L_obj/L_mtu + x)) - log2 x - 1, a *floor* where Eq. (1)'s
+  alpha - 1 has a *ceil*. Whenever L_obj/L_mtu + x is not a power of two the
+  printed form drops the last stall. The round-by-round schedule
+  (:mod:`paperlib.models.slow_start_schedule`) agrees with the ceil; the floor
+  is a typo of the paper (or of its own computation).
+* Eq. (6): TCP on a real OS sends less than its initial window, which the paper
+  accounts for by two additional round trips: LT_tcp = LT_sctp + 2 T_r.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from paperlib import validate
+
+FORMS = ("corrected", "printed")
+
+# log2 of an exact power of two can come out a hair above the integer
+# (e.g. log2(33.333.../2 + 1) is fine, but ratios of floats are not exact);
+# shave this much before ceil() and add it before floor().
+_EPS = 1e-9
+
+
+def _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window):
+    obj = validate.positive("obj_bits", obj_bits)
+    mtu = validate.positive("mtu_bits", mtu_bits)
+    rate = validate.positive_or_inf("rate_bps", rate_bps)
+    rtt = validate.non_negative("rtt_s", rtt_s)
+    x = validate.positive_integer("initial_window", initial_window)
+    return obj, mtu, rate, rtt, x
+
+
+def _check_printed_window(x: np.ndarray) -> None:
+    y = np.log2(x)
+    if (np.abs(y - np.round(y)) > _EPS).any():
+        bad = x[np.abs(y - np.round(y)) > _EPS].flat[0] if x.ndim else x.item()
+        raise validate.ParameterError(
+            f"initial_window must be a power of 2 for the printed Eqs. (1)-(6) (they use log2 x "
+            f"as an integer), got {bad!r}; use form='corrected' for any initial window"
+        )
+
+
+def segments(obj_bits, mtu_bits) -> np.ndarray:
+    """Return L_obj / L_mtu, the object size in segments (not rounded, as in the paper)."""
+    return validate.positive("obj_bits", obj_bits) / validate.positive("mtu_bits", mtu_bits)
+
+
+def windows_needed(obj_bits, mtu_bits, initial_window, *, form: str = "corrected") -> np.ndarray:
+    """Return alpha, the number of slow-start windows that carry the object.
+
+    Paper: seed 004, Eq. (1). ``form="printed"`` evaluates the printed closed
+    form ceil(log2(L_obj/L_mtu + x)) - log2 x (x must be a power of 2).
+    """
+    validate.choice("form", form, FORMS)
+    n = segments(obj_bits, mtu_bits)
+    x = validate.positive_integer("initial_window", initial_window)
+    if form == "printed":
+        _check_printed_window(x)
+        return np.ceil(np.log2(n + x) - _EPS) - np.round(np.log2(x))
+    return np.ceil(np.log2(n / x + 1) - _EPS)
+
+
+def stall_time_s(k, mtu_bits, rate_bps, rtt_s, initial_window) -> np.ndarray:
+    """Return the server stall after window ``k`` (may be negative: no stall then).
+
+    Paper: seed 004, Eq. (2): L_mtu/mu + T_r - x 2^(k-1) L_mtu/mu.
+    """
+    k = validate.positive_integer("k", k)
+    mtu = validate.positive("mtu_bits", mtu_bits)
+    rate = validate.positive_or_inf("rate_bps", rate_bps)
+    rtt = validate.non_negative("rtt_s", rtt_s)
+    x = validate.positive_integer("initial_window", initial_window)
+    seg_time = mtu / rate
+    return seg_time + rtt - x * 2.0 ** (k - 1) * seg_time
+
+
+def stall_bound(mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected") -> np.ndarray:
+    """Return beta, the number of windows after which the server stalls for an infinite object.
+
+    Paper: seed 004, Eq. (4). Never negative: beta = 0 when not even the first
+    window stalls. For ``rate_bps = inf`` every window stalls (beta = inf).
+    """
+    validate.choice("form", form, FORMS)
+    mtu = validate.positive("mtu_bits", mtu_bits)
+    rate = validate.positive_or_inf("rate_bps", rate_bps)
+    rtt = validate.non_negative("rtt_s", rtt_s)
+    x = validate.positive_integer("initial_window", initial_window)
+    bdp_segments = rate * rtt / mtu  # mu T_r / L_mtu
+    with np.errstate(invalid="ignore"):
+        if form == "printed":
+            _check_printed_window(x)
+            beta = np.floor(np.log2(1 + bdp_segments) + _EPS) + 1 - np.round(np.log2(x))
+        else:
+            beta = np.floor(np.log2((1 + bdp_segments) / x) + _EPS) + 1
+    beta = np.where(np.isinf(rate) & (rtt > 0), np.inf, beta)
+    # mu = inf and T_r = 0: every "stall" is 0 - nothing to wait for.
+    beta = np.where(np.isnan(beta), 0.0, beta)
+    return np.maximum(beta, 0.0)
+
+
+def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected") -> np.ndarray:
+    """Return gamma = min(alpha - 1, beta), the number of times the server stalls.
+
+    Paper: seed 004, text after Eq. (4) and Eq. (5). ``form="printed"`` uses
+    the printed floor(log2(L_obj/L_mtu + x)) - log2 x - 1 for alpha - 1 (see
+    the module docstring: a floor where Eq. (1) has a ceil).
+    """
+    obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+    beta = stall_bound(mtu, rate, rtt, x, form=form)
+    if form == "printed":
+        alpha_minus_1 = np.floor(np.log2(obj / mtu + x) + _EPS) - np.round(np.log2(x)) - 1
+    else:
+        alpha_minus_1 = windows_needed(obj, mtu, x) - 1
+    return np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
+
+
+def transfer_latency_s(
+    obj_bits,
+    mtu_bits,
+    rate_bps,
+    rtt_s,
+    initial_window,
+    *,
+    setup_rtts: float = 2,
+    form: str = "corrected",
+) -> np.ndarray:
+    """Return the object transfer latency in seconds, vectorised over all arguments.
+
+    Paper: seed 004, Eq. (5) (``setup_rtts=2``, SCTP) and Eq. (6) (``setup_rtts=4``, TCP):
+    setup_rtts T_r + L_obj/mu + gamma (T_r + L_mtu/mu) - x (2^gamma - 1) L_mtu/mu.
+
+    Assumes: no loss; the transfer ends in the initial slow start (no
+    ssthresh, no receiver-window limit); one ACK per segment; ACK transmission
+    time neglected; ``rtt_s`` is the propagation round trip T_r (without
+    serialisation).
+
+    Parameters
+    ----------
+    obj_bits : object size L_obj (bits)
+    mtu_bits : segment size L_mtu (bits)
+    rate_bps : link rate mu server -> client (bit/s); ``inf`` allowed (the limit)
+    rtt_s : round-trip time T_r (s)
+    initial_window : initial window x (segments, whole number >= 1)
+    setup_rtts : round trips before the first data byte is counted (2: SCTP's
+        four-way handshake with the request on COOKIE-ECHO, plus the request/response)
+    form : ``"corrected"`` (default, agrees with the schedule for any x) or
+        ``"printed"`` (the paper's closed form as printed; x a power of 2)
+    """
+    validate.choice("form", form, FORMS)
+    obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+    setup = validate.non_negative("setup_rtts", setup_rtts)
+    gamma = stall_count(obj, mtu, rate, rtt, x, form=form)
+    seg_time = mtu / rate
+    with np.errstate(invalid="ignore"):
+        stalls = gamma * (rtt + seg_time) - x * (2.0**gamma - 1) * seg_time
+    # mu -> inf with gamma = alpha - 1 finite: seg_time = 0 and the product is exact;
+    # an infinite gamma only occurs with an infinite object, which validation excludes.
+    return setup * rtt + obj / rate + stalls
+
+
+def sctp_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected"):
+    """Return LT_sctp, seed 004 Eq. (5), in seconds (see :func:`transfer_latency_s`)."""
+    return transfer_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts=2, form=form)
+
+
+def tcp_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected"):
+    """Return LT_tcp, seed 004 Eq. (6), in seconds: Eq. (5) plus two round trips.
+
+    Assumes: as Eq. (5), plus the paper's empirical premise that TCP on a real
+    operating system needs two more round trips than SCTP for the same data.
+    """
+    return transfer_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts=4, form=form)

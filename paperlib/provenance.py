@@ -1,0 +1,131 @@
+"""Provenance stamps: which code, data, parameters and packages made an output.
+
+A stamp carries no wall-clock time, so two runs of the same tree with the
+same parameters give byte-identical outputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+#: Packages whose versions are stamped on every output.
+STAMPED_PACKAGES = (
+    "numpy",
+    "pandas",
+    "matplotlib",
+    "seaborn",
+    "statsmodels",
+    "papermill",
+    "dask",
+    "distributed",
+    "hypothesis",
+    "ns3",
+)
+
+
+@lru_cache(maxsize=1)
+def git_state(root: Path = REPO_ROOT) -> tuple[str, bool]:
+    """Return ``(commit, dirty)`` of the checkout; ``("unknown", True)`` outside git.
+
+    Generated folders are ignored by git, so writing outputs never makes the
+    tree dirty.
+    """
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown", True
+    return commit, bool(status.strip())
+
+
+@lru_cache(maxsize=1)
+def package_versions() -> dict[str, str]:
+    """Return the installed versions of :data:`STAMPED_PACKAGES` (``"absent"`` if missing)."""
+    out = {}
+    for name in STAMPED_PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    import platform
+
+    out["python"] = platform.python_version()
+    return out
+
+
+def digest(obj) -> str:
+    """Return a short stable hash of a JSON-serialisable object."""
+    blob = json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The provenance of one notebook run (or other producer of outputs)."""
+
+    notebook: str
+    parameters: dict = field(default_factory=dict)
+    seed: int | None = None
+
+    @property
+    def commit(self) -> str:
+        return git_state()[0]
+
+    @property
+    def dirty(self) -> bool:
+        return git_state()[1]
+
+    @property
+    def versions(self) -> dict[str, str]:
+        return package_versions()
+
+    def as_dict(self) -> dict:
+        return {
+            "notebook": self.notebook,
+            "commit": self.commit,
+            "dirty": self.dirty,
+            "parameters": self.parameters,
+            "seed": self.seed,
+            "versions": self.versions,
+            "environment": digest(self.versions),
+        }
+
+    def columns(self) -> dict[str, str]:
+        """Return the provenance columns written on every ledger row."""
+        return {
+            "commit": self.commit,
+            "dirty": str(self.dirty).lower(),
+            "notebook": self.notebook,
+            "parameters": json.dumps(self.parameters, sort_keys=True, separators=(",", ":")),
+            "seed": "" if self.seed is None else str(self.seed),
+            "environment": digest(self.versions),
+        }
+
+    def png_metadata(self) -> dict[str, str]:
+        """Return PNG text chunks (all strings) describing this run."""
+        d = self.as_dict()
+        return {
+            "Software": f"webperf-repro paperlib, matplotlib {self.versions.get('matplotlib')}",
+            "Source": f"{d['notebook']} @ {d['commit']}{' (dirty)' if d['dirty'] else ''}",
+            "Comment": json.dumps(
+                {k: d[k] for k in ("parameters", "seed", "environment", "versions")},
+                sort_keys=True,
+                separators=(",", ":"),
+            ),
+        }

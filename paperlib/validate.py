@@ -1,0 +1,82 @@
+"""Argument checks that fail loudly, naming the parameter.
+
+Used by every model function and by the notebooks' parameter cells, so an
+impossible input (a negative rate, a loss ratio of 1, zero users) stops the
+run with a message that says which parameter is wrong and why.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class ParameterError(ValueError):
+    """An impossible or malformed parameter value."""
+
+
+def _array(name: str, value) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+    if arr.size == 0:
+        raise ParameterError(f"{name} is empty")
+    if np.isnan(arr).any():
+        raise ParameterError(f"{name} contains NaN")
+    return arr
+
+
+def _first_bad(arr: np.ndarray, bad: np.ndarray):
+    return arr[bad].flat[0] if arr.ndim else arr.item()
+
+
+def positive(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float array; raise unless every element is > 0 and finite."""
+    arr = _array(name, value)
+    bad = ~(np.isfinite(arr) & (arr > 0))
+    if bad.any():
+        raise ParameterError(f"{name} must be positive and finite, got {_first_bad(arr, bad)!r}")
+    return arr
+
+
+def positive_or_inf(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float array; raise unless every element is > 0 (infinity allowed)."""
+    arr = _array(name, value)
+    bad = ~(arr > 0)
+    if bad.any():
+        raise ParameterError(f"{name} must be positive, got {_first_bad(arr, bad)!r}")
+    return arr
+
+
+def non_negative(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float array; raise unless every element is >= 0 and finite."""
+    arr = _array(name, value)
+    bad = ~(np.isfinite(arr) & (arr >= 0))
+    if bad.any():
+        raise ParameterError(f"{name} must be non-negative and finite, got {_first_bad(arr, bad)!r}")
+    return arr
+
+
+def probability(name: str, value) -> np.ndarray:
+    """Return a loss probability as a float array; raise unless every element is in [0, 1)."""
+    arr = _array(name, value)
+    bad = ~((arr >= 0) & (arr < 1))
+    if bad.any():
+        raise ParameterError(f"{name} must be in [0, 1), got {_first_bad(arr, bad)!r}")
+    return arr
+
+
+def positive_integer(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float array of whole numbers >= 1; raise otherwise."""
+    arr = positive(name, value)
+    bad = arr != np.floor(arr)
+    if bad.any():
+        raise ParameterError(f"{name} must be a whole number >= 1, got {_first_bad(arr, bad)!r}")
+    return arr
+
+
+def choice(name: str, value, allowed) -> object:
+    """Return ``value`` if it is one of ``allowed``; raise naming the parameter otherwise."""
+    if value not in allowed:
+        raise ParameterError(f"{name} must be one of {tuple(allowed)!r}, got {value!r}")
+    return value
