@@ -118,8 +118,8 @@ def stall_bound(mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corre
     rate = validate.positive_or_inf("rate_bps", rate_bps)
     rtt = validate.non_negative("rtt_s", rtt_s)
     x = validate.positive_integer("initial_window", initial_window)
-    bdp_segments = rate * rtt / mtu  # mu T_r / L_mtu
     with np.errstate(invalid="ignore"):
+        bdp_segments = rate * rtt / mtu  # mu T_r / L_mtu (inf * 0 -> nan, handled below)
         if form == "printed":
             _check_printed_window(x)
             beta = np.floor(np.log2(1 + bdp_segments) + _EPS) + 1 - np.round(np.log2(x))

@@ -1,0 +1,31 @@
+import numpy as np
+
+from paperlib import conventions
+
+
+AXES = {"scale": [1.0, 2.0], "rounding": ["half_up", "truncate"]}
+
+
+def regenerate(scale, rounding):
+    return np.array([1.234, 2.345]) * scale
+
+
+def test_search_scores_every_combination():
+    res = conventions.search(AXES, regenerate, ["2.46", "4.69"])
+    assert len(res) == 4
+    # scale 2 gives 2.468 and 4.690: half_up -> 2.47, 4.69 (1 hit); truncate -> 2.46, 4.69 (2 hits)
+    by = {(r.scale, r.rounding): r.reproduced for r in res.itertuples()}
+    assert by == {(1.0, "half_up"): 0, (1.0, "truncate"): 0, (2.0, "half_up"): 1, (2.0, "truncate"): 2}
+    assert conventions.choose(res, AXES) == {"scale": 2.0, "rounding": "truncate"}
+
+
+def test_ties_go_to_the_earlier_candidate():
+    res = conventions.search(AXES, lambda scale, rounding: np.array([9.0, 9.0]), ["1.00", "2.00"])
+    # nothing reproduces and the errors are equal: the first candidate of each axis wins
+    assert conventions.choose(res, AXES) == {"scale": 1.0, "rounding": "half_up"}
+
+
+def test_nan_counts_as_not_reproduced():
+    res = conventions.search(AXES, lambda scale, rounding: np.array([np.nan, 4.69]), ["2.46", "4.69"])
+    assert set(res["reproduced"]) == {1}
+    assert np.isinf(res["mean_abs_rel_error"]).all()

@@ -1,0 +1,114 @@
+"""The published data loads and validates; malformed files fail naming file, row and column."""
+
+import json
+
+import pytest
+
+from paperlib.data import PAPERS, DataError, load_all, load_paper
+
+
+def test_all_five_papers_load():
+    papers = load_all()
+    assert sorted(papers) == list(PAPERS)
+    for paper in papers.values():
+        assert len(paper.text_values.cells) > 0
+        assert any(t.columns("result") for n, t in paper.tables.items() if n not in ("text_values", "claims"))
+
+
+def test_table_ii_of_004_is_as_printed():
+    cells = load_paper("004").tables["table2"].cells
+    assert list(cells.columns) == ["BANDWIDTH", "Exp(SCTP)", "Model(SCTP)", "Exp(TCP)", "Model(TCP)"]
+    assert cells.iloc[0].tolist() == ["28 Kbps", "14.12", "14.68", "14.71", "15.08"]
+    # printed precision is kept: "7.70" stays "7.70", not 7.7
+    assert cells["Exp(TCP)"].iloc[1] == "7.70"
+
+
+def test_typos_are_kept_as_printed():
+    p003 = load_paper("003")
+    assert "93/2%" in set(p003.tables["results"].cells["Efficiency"])
+    assert "100 kb" in set(p003.tables["modified_specweb96"].cells["Class 3"])
+
+
+def test_fill_down_repeats_group_labels():
+    cells = load_paper("000").tables["table1"].cells
+    assert cells["packet loss ratio (p)"].tolist()[:5] == ["0.4 %"] * 4 + ["1 %"]
+
+
+def _rewrite(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_missing_column_names_file_and_column(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "Exp(TCP),", "")
+    with pytest.raises(DataError, match=r"table2\.csv.*column 'Exp\(TCP\)'.*missing from the header"):
+        load_paper("004", data_copy)
+
+
+def test_non_numeric_cell_names_file_row_and_column(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "7.54", "7.5x")
+    with pytest.raises(DataError, match=r"table2\.csv: row 2 \(line 3\), column 'Model\(SCTP\)': '7\.5x' is not a number"):
+        load_paper("004", data_copy)
+
+
+def test_unknown_unit_in_a_cell(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "56 Kbps", "56 Kbaud")
+    with pytest.raises(DataError, match=r"row 2 \(line 3\), column 'BANDWIDTH': unknown unit 'Kbaud'"):
+        load_paper("004", data_copy)
+
+
+def test_unknown_unit_in_the_schema(data_copy):
+    path = data_copy / "004" / "datapackage.json"
+    meta = json.loads(path.read_text())
+    meta["resources"][0]["schema"]["fields"][1]["unit"] = "fortnights"
+    path.write_text(json.dumps(meta))
+    with pytest.raises(DataError, match=r"column 'Exp\(SCTP\)': unknown unit 'fortnights'"):
+        load_paper("004", data_copy)
+
+
+def test_unknown_unit_in_text_values(data_copy):
+    _rewrite(data_copy / "004" / "text_values.csv", ",1500,B,", ",1500,octets,")
+    with pytest.raises(DataError, match=r"text_values\.csv: row 2 \(line 3\), column 'unit': unknown unit 'octets'"):
+        load_paper("004", data_copy)
+
+
+def test_short_row_is_named(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "4.39,4.40,", "4.39,")
+    with pytest.raises(DataError, match=r"row 3 \(line 4\): has 4 cells, the header has 5"):
+        load_paper("004", data_copy)
+
+
+def test_empty_result_cell_is_named(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "1.14,", ",")
+    with pytest.raises(DataError, match=r"row 4 \(line 5\), column 'Exp\(SCTP\)': empty cell"):
+        load_paper("004", data_copy)
+
+
+def test_undeclared_column_is_named(data_copy):
+    _rewrite(data_copy / "004" / "table2.csv", "Model(TCP)\n", "Model(TCP),Extra\n")
+    with pytest.raises(DataError, match=r"column 'Extra': in the header but not declared"):
+        load_paper("004", data_copy)
+
+
+def test_missing_file_and_bad_json(data_copy):
+    (data_copy / "004" / "claims.csv").unlink()
+    with pytest.raises(DataError, match=r"claims\.csv: file is missing"):
+        load_paper("004", data_copy)
+    (data_copy / "003" / "datapackage.json").write_text("{not json")
+    with pytest.raises(DataError, match=r"003/datapackage\.json: not valid JSON"):
+        load_paper("003", data_copy)
+
+
+def test_text_number_must_be_a_number(data_copy):
+    _rewrite(data_copy / "004" / "text_values.csv", ",50,KB,", ",fifty,KB,")
+    with pytest.raises(DataError, match=r"text_values\.csv: row 1 \(line 2\), column 'printed': 'fifty'"):
+        load_paper("004", data_copy)
+
+
+def test_cli_reports_invalid_data(data_copy, capsys):
+    from paperlib.data import main
+
+    _rewrite(data_copy / "002" / "table3.csv", "14.89", "1489s")
+    assert main(["--root", str(data_copy)]) == 1
+    assert "table3.csv: row 1 (line 2), column '0.055'" in capsys.readouterr().err

@@ -1,0 +1,72 @@
+"""The 004 notebook runs under papermill with small parameters, deterministically; bad parameters fail by name."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from paperlib import ledger
+from paperlib.run_notebook import run
+
+REPO = Path(__file__).resolve().parent.parent
+NB004 = REPO / "notebooks" / "004_slow_start_latency.ipynb"
+
+pytestmark = pytest.mark.notebook
+
+SMALL = {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4]}
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    outs = []
+    for name in ("a", "b"):
+        d = tmp_path_factory.mktemp(name)
+        run(NB004, d / "executed.ipynb", {**SMALL, "output_dir": str(d / "fig")})
+        outs.append(d / "fig")
+    return outs
+
+
+def test_notebook_writes_tables_figures_and_ledger(two_runs):
+    out = two_runs[0]
+    for name in ("ledger.csv", "table2_regenerated.csv", "convention_search.csv", "mean_difference.csv",
+                 "latency_vs_bandwidth.png", "latency_vs_initial_window.png", "closed_form_vs_schedule.csv"):
+        assert (out / name).exists(), name
+    frame = ledger.read(out / "ledger.csv")
+    assert len(frame) == 22  # 20 Table II cells + 2 claims
+    assert set(frame["paper"]) == {"004"}
+    assert frame["parameters"].iloc[0] == '{"initial_window":null,"initial_windows":[1,2,4],"mtu_bytes":null,' \
+        '"obj_size_bytes":null,"rates_bps":[100000.0,1000000.0,10000000.0],"rtt_s":null}'
+
+
+def test_two_runs_are_byte_identical(two_runs):
+    a, b = two_runs
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir())
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_png_carries_provenance(two_runs):
+    from PIL import Image
+
+    info = Image.open(two_runs[0] / "latency_vs_bandwidth.png").info
+    assert "notebooks/004_slow_start_latency.ipynb @" in info["Source"]
+    assert '"parameters"' in info["Comment"]
+
+
+def test_other_parameters_change_the_figures_not_the_ledger(tmp_path, two_runs):
+    run(NB004, tmp_path / "x.ipynb", {**SMALL, "rtt_s": 0.05, "initial_window": 3, "output_dir": str(tmp_path)})
+    curves = pd.read_csv(tmp_path / "latency_vs_initial_window.csv")
+    base = pd.read_csv(two_runs[0] / "latency_vs_initial_window.csv")
+    assert not curves["sctp_latency_s"].equals(base["sctp_latency_s"])
+    cols = list(ledger.COLUMNS)
+    assert ledger.read(tmp_path / "ledger.csv")[cols].equals(ledger.read(two_runs[0] / "ledger.csv")[cols])
+
+
+@pytest.mark.parametrize("name, value", [("rtt_s", -1.0), ("initial_window", 0), ("rates_bps", [1e6, -5.0])])
+def test_bad_parameter_fails_naming_it(tmp_path, name, value):
+    import papermill
+
+    with pytest.raises(papermill.PapermillExecutionError, match=name):
+        run(NB004, tmp_path / "bad.ipynb", {**SMALL, name: value, "output_dir": str(tmp_path)})
+    assert not (tmp_path / "bad.ipynb").exists()  # no half-written executed notebook
