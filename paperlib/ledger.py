@@ -30,7 +30,7 @@ import pandas as pd
 from paperlib.atomic import atomic_write_csv, atomic_write_text
 from paperlib.data import PAPERS
 from paperlib.provenance import Stamp
-from paperlib.rounding import matches_printed
+from paperlib.rounding import matches_printed, printed_decimals
 
 FIGURES_DIR = Path(__file__).resolve().parent.parent / "figures"
 
@@ -110,8 +110,6 @@ def result_row(
     status is ``not_regenerable`` whatever the numbers say; ``regenerated``
     is then the best honest figure (or ``None``) and ``reason`` must say what.
     """
-    from paperlib.rounding import printed_decimals
-
     decimals = printed_decimals(published)
     pub = float(Decimal(published))
     if regenerated is None or (isinstance(regenerated, float) and math.isnan(regenerated)):

@@ -117,6 +117,13 @@ class Stamp:
             "environment": digest(self.versions),
         }
 
+    def write(self, folder: Path | str) -> Path:
+        """Write this stamp (with the full package versions) to ``folder/provenance.json`` atomically."""
+        from paperlib.atomic import atomic_write_text
+
+        text = json.dumps(self.as_dict(), sort_keys=True, indent=2) + "\n"
+        return atomic_write_text(Path(folder) / "provenance.json", text)
+
     def png_metadata(self) -> dict[str, str]:
         """Return PNG text chunks (all strings) describing this run."""
         d = self.as_dict()

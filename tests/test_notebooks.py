@@ -29,7 +29,8 @@ def two_runs(tmp_path_factory):
 def test_notebook_writes_tables_figures_and_ledger(two_runs):
     out = two_runs[0]
     for name in ("ledger.csv", "table2_regenerated.csv", "convention_search.csv", "mean_difference.csv",
-                 "latency_vs_bandwidth.png", "latency_vs_initial_window.png", "closed_form_vs_schedule.csv"):
+                 "latency_vs_bandwidth.png", "latency_vs_initial_window.png", "closed_form_vs_schedule.csv",
+                 "provenance.json"):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
     assert len(frame) == 22  # 20 Table II cells + 2 claims
@@ -46,8 +47,15 @@ def test_two_runs_are_byte_identical(two_runs):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-def test_png_carries_provenance(two_runs):
+def test_outputs_carry_provenance(two_runs):
+    import json
+
     from PIL import Image
+
+    prov = json.loads((two_runs[0] / "provenance.json").read_text())
+    assert set(prov) >= {"commit", "dirty", "parameters", "seed", "versions", "environment"}
+    assert prov["parameters"]["initial_windows"] == [1, 2, 4]
+    assert prov["versions"]["numpy"] == __import__("numpy").__version__
 
     info = Image.open(two_runs[0] / "latency_vs_bandwidth.png").info
     assert "notebooks/004_slow_start_latency.ipynb @" in info["Source"]
