@@ -40,21 +40,33 @@ def _rewrite(path, old, new):
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_missing_column_names_file_and_column(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "Exp(TCP),", "")
-    with pytest.raises(DataError, match=r"table2\.csv.*column 'Exp\(TCP\)'.*missing from the header"):
-        load_paper("004", data_copy)
+# (file under data/004, text to replace, replacement, what the error must say)
+MALFORMED = [
+    pytest.param("table2.csv", "Exp(TCP),", "",
+                 r"table2\.csv.*column 'Exp\(TCP\)'.*missing from the header", id="missing-column"),
+    pytest.param("table2.csv", "7.54", "7.5x",
+                 r"table2\.csv: row 2 \(line 3\), column 'Model\(SCTP\)': '7\.5x' is not a number",
+                 id="non-numeric-cell"),
+    pytest.param("table2.csv", "56 Kbps", "56 Kbaud",
+                 r"row 2 \(line 3\), column 'BANDWIDTH': unknown unit 'Kbaud'", id="unknown-unit-in-cell"),
+    pytest.param("text_values.csv", ",1500,B,", ",1500,octets,",
+                 r"text_values\.csv: row 2 \(line 3\), column 'unit': unknown unit 'octets'",
+                 id="unknown-unit-in-text"),
+    pytest.param("table2.csv", "4.39,4.40,", "4.39,",
+                 r"row 3 \(line 4\): has 4 cells, the header has 5", id="short-row"),
+    pytest.param("table2.csv", "1.14,", ",",
+                 r"row 4 \(line 5\), column 'Exp\(SCTP\)': empty cell", id="empty-result-cell"),
+    pytest.param("table2.csv", "Model(TCP)\n", "Model(TCP),Extra\n",
+                 r"column 'Extra': in the header but not declared", id="undeclared-column"),
+    pytest.param("text_values.csv", ",50,KB,", ",fifty,KB,",
+                 r"text_values\.csv: row 1 \(line 2\), column 'printed': 'fifty'", id="text-number"),
+]
 
 
-def test_non_numeric_cell_names_file_row_and_column(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "7.54", "7.5x")
-    with pytest.raises(DataError, match=r"table2\.csv: row 2 \(line 3\), column 'Model\(SCTP\)': '7\.5x' is not a number"):
-        load_paper("004", data_copy)
-
-
-def test_unknown_unit_in_a_cell(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "56 Kbps", "56 Kbaud")
-    with pytest.raises(DataError, match=r"row 2 \(line 3\), column 'BANDWIDTH': unknown unit 'Kbaud'"):
+@pytest.mark.parametrize("name, old, new, message", MALFORMED)
+def test_malformed_file_is_named(data_copy, name, old, new, message):
+    _rewrite(data_copy / "004" / name, old, new)
+    with pytest.raises(DataError, match=message):
         load_paper("004", data_copy)
 
 
@@ -73,24 +85,6 @@ def test_unknown_unit_in_text_values(data_copy):
         load_paper("004", data_copy)
 
 
-def test_short_row_is_named(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "4.39,4.40,", "4.39,")
-    with pytest.raises(DataError, match=r"row 3 \(line 4\): has 4 cells, the header has 5"):
-        load_paper("004", data_copy)
-
-
-def test_empty_result_cell_is_named(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "1.14,", ",")
-    with pytest.raises(DataError, match=r"row 4 \(line 5\), column 'Exp\(SCTP\)': empty cell"):
-        load_paper("004", data_copy)
-
-
-def test_undeclared_column_is_named(data_copy):
-    _rewrite(data_copy / "004" / "table2.csv", "Model(TCP)\n", "Model(TCP),Extra\n")
-    with pytest.raises(DataError, match=r"column 'Extra': in the header but not declared"):
-        load_paper("004", data_copy)
-
-
 def test_missing_file_and_bad_json(data_copy):
     (data_copy / "004" / "claims.csv").unlink()
     with pytest.raises(DataError, match=r"claims\.csv: file is missing"):
@@ -98,12 +92,6 @@ def test_missing_file_and_bad_json(data_copy):
     (data_copy / "003" / "datapackage.json").write_text("{not json")
     with pytest.raises(DataError, match=r"003/datapackage\.json: not valid JSON"):
         load_paper("003", data_copy)
-
-
-def test_text_number_must_be_a_number(data_copy):
-    _rewrite(data_copy / "004" / "text_values.csv", ",50,KB,", ",fifty,KB,")
-    with pytest.raises(DataError, match=r"text_values\.csv: row 1 \(line 2\), column 'printed': 'fifty'"):
-        load_paper("004", data_copy)
 
 
 def test_cli_reports_invalid_data(data_copy, capsys):
