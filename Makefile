@@ -10,9 +10,14 @@ PAPERLIB := $(shell find paperlib -name '*.py' 2>/dev/null)
 EXECUTED := figures/executed
 RUN_NOTEBOOK := $(PY) -m paperlib.run_notebook
 
+# Simulations: a local Dask cluster by default; SCHEDULER=tcp://host:8786 uses an existing cluster.
+SCHEDULER ?=
+SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
+
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
+NOTEBOOK_003 := notebooks/003_specweb96_abr.ipynb
 NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
-PARTIALS := figures/004/ledger.csv
+PARTIALS := figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
 .PHONY: help reproduce test bench lab venv lock clean clean-venv
@@ -27,6 +32,9 @@ venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
 figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
+
+figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
 
 figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)

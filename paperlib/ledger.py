@@ -103,21 +103,27 @@ def result_row(
     rule: str,
     reason: str = "",
     not_regenerable: bool = False,
+    compare_as: str | None = None,
 ) -> Row:
     """Return the ledger row of one published number.
 
-    ``rule`` is the paper's rounding convention. With ``not_regenerable`` the
-    status is ``not_regenerable`` whatever the numbers say; ``regenerated``
-    is then the best honest figure (or ``None``) and ``reason`` must say what.
+    ``published`` is the printed text (``"17.4%"``, ``"93/2%"``); ``compare_as``
+    is the plain number it is compared as when that differs from the print
+    (``"17.4"``, or a correction's ``"93.2"``, whose reason must then be in
+    ``reason``). ``rule`` is the paper's rounding convention. With
+    ``not_regenerable`` the status is ``not_regenerable`` whatever the numbers
+    say; ``regenerated`` is then the best honest figure (or ``None``) and
+    ``reason`` must say what.
     """
-    decimals = printed_decimals(published)
-    pub = float(Decimal(published))
+    number = published if compare_as is None else compare_as
+    decimals = printed_decimals(number)
+    pub = float(Decimal(number))
     if regenerated is None or (isinstance(regenerated, float) and math.isnan(regenerated)):
         if not not_regenerable:
             raise LedgerError(f"{source} {row} {column}: no regenerated value, so it must be not_regenerable")
         return Row(paper, source, row, column, published, "", "", "not_regenerable", reason)
     rel = relative_error(regenerated, pub)
-    status = "not_regenerable" if not_regenerable else classify(regenerated, published, rule)
+    status = "not_regenerable" if not_regenerable else classify(regenerated, number, rule)
     return Row(paper, source, row, column, published, format_value(regenerated, decimals), f"{rel:.4f}", status, reason)
 
 

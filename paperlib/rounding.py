@@ -54,3 +54,14 @@ def matches_printed_array(values, printed: list[str], rule: str = "half_up") -> 
     flat = values.reshape(-1, values.shape[-1])
     out = np.array([[matches_printed(v, p, rule) for v, p in zip(row, printed)] for row in flat])
     return out.reshape(values.shape)
+
+
+def printed_interval(printed: str, rule: str = "half_up") -> tuple[float, float]:
+    """Return the half-open interval ``[lo, hi)`` of exact values that print as ``printed`` under ``rule``."""
+    if rule not in ROUNDING_RULES:
+        raise ValueError(f"rounding rule must be one of {ROUNDING_RULES}, got {rule!r}")
+    value = Decimal(printed.strip())
+    step = Decimal(1).scaleb(-printed_decimals(printed))
+    if rule == "truncate":
+        return (float(value), float(value + step)) if value >= 0 else (float(value - step), float(value))
+    return float(value - step / 2), float(value + step / 2)

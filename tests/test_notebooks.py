@@ -78,3 +78,35 @@ def test_bad_parameter_fails_naming_it(tmp_path, name, value):
     with pytest.raises(papermill.PapermillExecutionError, match=name):
         run(NB004, tmp_path / "bad.ipynb", {**SMALL, name: value, "output_dir": str(tmp_path)})
     assert not (tmp_path / "bad.ipynb").exists()  # no half-written executed notebook
+
+
+NB003 = REPO / "notebooks" / "003_specweb96_abr.ipynb"
+SMALL003 = {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s": 3.0, "warmup_s": 1.0,
+            "scheduler": "synchronous", "n_samples": 20000}
+
+
+@pytest.mark.ns3
+def test_notebook_003_small(tmp_path):
+    params = {**SMALL003, "output_dir": str(tmp_path / "fig"), "cache_dir": str(tmp_path / "cache")}
+    run(NB003, tmp_path / "executed.ipynb", params)
+    out = tmp_path / "fig"
+    for name in ("ledger.csv", "derived_numbers.csv", "convention_search.csv", "workload_moments.csv",
+                 "analogue_summary.csv", "class_distributions.png", "file_size_cdf.png",
+                 "efficiency_queue_vs_n.png", "provenance.json"):
+        assert (out / name).exists(), name
+    frame = ledger.read(out / "ledger.csv")
+    assert set(frame["paper"]) == {"003"}
+    assert len(frame) == 10 + 16 + 7  # text results, results table (4 per N), claims
+    summary = pd.read_csv(out / "analogue_summary.csv")
+    assert summary["N"].tolist() == [1, 2] and (summary["runs"] == 2).all()
+    # the sweep cached every point: a rerun computes nothing and gives the same summary
+    run(NB003, tmp_path / "again.ipynb", params)
+    assert pd.read_csv(out / "analogue_summary.csv").equals(summary)
+
+
+def test_notebook_003_bad_parameter_is_named(tmp_path):
+    import papermill
+
+    with pytest.raises(papermill.PapermillExecutionError, match="within_class"):
+        run(NB003, tmp_path / "bad.ipynb", {**SMALL003, "within_class": "gaussian", "run_simulation": False,
+                                             "output_dir": str(tmp_path)})

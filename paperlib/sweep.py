@@ -1,0 +1,255 @@
+"""The one sweep runner: every simulation of the package goes through :func:`run_sweep`.
+
+``run_sweep(simulate, points, cache_dir=...)`` calls ``simulate(params, seed)`` once per
+parameter point and returns one row per point, in the order of ``points``. A point's seed is a
+hash of its parameters (:func:`point_seed`), so its result does not depend on the order, the
+workers or the other points of the sweep. Each result is cached as JSON under ``cache_dir``,
+keyed by parameters, seed and code version: a re-run computes only what is missing, and an edit
+of the simulating module recomputes everything. Points run on a local Dask cluster, on an
+existing one (by address) or, with ``scheduler="synchronous"``, in this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import itertools
+import json
+import logging
+import os
+import warnings
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+import paperlib
+from paperlib.atomic import atomic_write_text
+from paperlib.validate import ParameterError
+
+#: ``scheduler`` value that runs the points in this process, in order, without Dask.
+SYNCHRONOUS = "synchronous"
+
+
+def _plain(obj):
+    """Return a numpy scalar or array as Python numbers (the ``json.dumps`` hook)."""
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    raise TypeError(f"{type(obj).__name__} is not JSON-serialisable")
+
+
+def _dumps(obj) -> str:
+    """Return canonical JSON: sorted keys, no spaces, no NaN."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False, default=_plain)
+
+
+def _params_json(name: str, params) -> str:
+    """Return the canonical JSON of a parameter dict; raise naming ``name`` if it is not one."""
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise ParameterError(f"{name} must be a dict with string keys, got {params!r}")
+    try:
+        return _dumps(params)
+    except (TypeError, ValueError) as err:
+        raise ParameterError(f"{name} must hold JSON-serialisable values (no NaN), got {params!r}: {err}") from None
+
+
+def _whole(name: str, value, minimum: int | None = None) -> int:
+    """Return ``value`` if it is an int (not a bool) >= ``minimum``; raise naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or (minimum is not None and value < minimum):
+        raise ParameterError(f"{name} must be a whole number{'' if minimum is None else f' >= {minimum}'}, "
+                             f"got {value!r}")
+    return value
+
+
+def point_seed(params: dict, base_seed: int = 0) -> int:
+    """Return the seed of one grid point, in [1, 2**31 - 1].
+
+    A stable hash (sha256) of the parameters as JSON with sorted keys and of ``base_seed``: the
+    same point always gets the same seed, whatever the order of its keys or of the sweep; another
+    point or another ``base_seed`` gets another seed (barring a 1 in 2**31 collision).
+    """
+    record = {"base_seed": _whole("base_seed", base_seed), "params": json.loads(_params_json("params", params))}
+    return int(hashlib.sha256(_dumps(record).encode()).hexdigest()[:16], 16) % (2**31 - 1) + 1
+
+
+def grid(**axes) -> list[dict]:
+    """Return the cartesian product of the axes as a list of parameter dicts, in declaration order.
+
+    The first axis varies slowest: ``grid(a=[1, 2], b=[3, 4])`` is
+    ``[{"a": 1, "b": 3}, {"a": 1, "b": 4}, {"a": 2, "b": 3}, {"a": 2, "b": 4}]``.
+    """
+    if not axes:
+        raise ParameterError("axes: grid needs at least one axis, e.g. grid(rate_bps=[1e6, 1e7])")
+    columns = {}
+    for name, values in axes.items():
+        iterable = hasattr(values, "__iter__") and not isinstance(values, (str, bytes, dict))
+        columns[name] = list(values) if iterable else []
+        if not columns[name]:
+            raise ParameterError(f"{name} must be a non-empty list of values, got {values!r}")
+    return [dict(zip(columns, combo)) for combo in itertools.product(*columns.values())]
+
+
+def _check_points(points) -> list[str]:
+    """Return the canonical JSON of every point; raise naming ``points`` if one is unusable."""
+    if not isinstance(points, (list, tuple)) or not points:
+        raise ParameterError(f"points must be a non-empty list of parameter dicts, got {points!r:.200}")
+    blobs = {}
+    for i, params in enumerate(points):
+        blob = _params_json(f"points[{i}]", params)
+        if "seed" in params:
+            raise ParameterError(f"points[{i}] has a 'seed' key, but the runner sets the seed: {params!r}")
+        if blob in blobs:
+            raise ParameterError(f"points[{i}] duplicates points[{blobs[blob]}]: {params!r}")
+        blobs[blob] = i
+    return list(blobs)
+
+
+def _check_options(simulate, cache_dir, code_version, scheduler, n_workers) -> None:
+    """Raise naming the parameter if one of :func:`run_sweep`'s options is unusable."""
+    if not inspect.isfunction(simulate):
+        raise ParameterError(f"simulate must be a module-level function (params, seed) -> dict, got {simulate!r}")
+    if not isinstance(cache_dir, (str, os.PathLike)) or str(cache_dir) == "":
+        raise ParameterError(f"cache_dir must be a folder (Path or str), got {cache_dir!r}")
+    if code_version is not None and not isinstance(code_version, str):
+        raise ParameterError(f"code_version must be a string, got {code_version!r}")
+    if scheduler not in (None, SYNCHRONOUS) and not (isinstance(scheduler, str) and "://" in scheduler):
+        raise ParameterError(f"scheduler must be None, 'synchronous' or an address like 'tcp://10.0.0.5:8786', "
+                             f"got {scheduler!r}")
+    if n_workers is not None:
+        _whole("n_workers", n_workers, minimum=1)
+        if scheduler is not None:
+            raise ParameterError(f"n_workers applies only to the local cluster (scheduler=None), got {n_workers!r}")
+
+
+def _default_code_version(simulate) -> str:
+    """Return paperlib's version and a hash of the source of ``simulate``'s module and its declared dependencies.
+
+    A simulating module lists the modules its results depend on in a module-level
+    ``SWEEP_DEPENDS`` tuple (e.g. the workload model it samples from); editing any
+    of them, or the module itself, changes the version and so invalidates the cache.
+    """
+    import sys
+
+    module = sys.modules.get(simulate.__module__)
+    files = [inspect.getsourcefile(simulate)]
+    files += [inspect.getsourcefile(m) for m in getattr(module, "SWEEP_DEPENDS", ())]
+    if any(f is None or not os.path.isfile(f) for f in files):
+        raise ParameterError(f"code_version: the source file of {simulate.__qualname__} is unknown; pass one")
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(Path(f).read_bytes())
+    return f"{paperlib.__version__}+{digest.hexdigest()[:16]}"
+
+
+def _read_cache(path: Path, expected: dict) -> dict | None:
+    """Return the cached result, or None if the file is missing or corrupted (with a warning)."""
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        stored = None
+    if isinstance(stored, dict) and isinstance(stored.get("result"), dict) and all(
+        stored.get(k) == v for k, v in expected.items()
+    ):
+        return stored["result"]
+    warnings.warn(f"recomputing a corrupted cache file: {path}", RuntimeWarning, stacklevel=3)
+    return None
+
+
+def _store(path: Path, record: dict, result, name: str) -> dict:
+    """Write a point's record and result to ``path`` atomically; return the result as read back."""
+    params = record["params"]
+    if not isinstance(result, dict) or not all(isinstance(k, str) for k in result):
+        raise TypeError(f"{name} must return a dict with string keys, got {result!r} at {params}")
+    if clash := sorted(set(result) & {*params, "seed"}):
+        raise ValueError(f"{name} returned keys {clash} that clash with the parameter and seed columns at {params}")
+    try:
+        text = json.dumps({**record, "result": result}, indent=2, default=_plain) + "\n"
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} returned a result that is not JSON-serialisable at {params}: {err}") from err
+    atomic_write_text(path, text)
+    return json.loads(text)["result"]
+
+
+def _run_here(simulate, tasks: dict, done) -> None:
+    """Run ``tasks`` (index -> record) in this process, in order."""
+    for i, record in tasks.items():
+        try:
+            result = simulate(dict(record["params"]), record["seed"])
+        except Exception as err:
+            raise RuntimeError(f"{simulate.__name__} failed at {record['params']}: {err}") from err
+        done(i, result)
+
+
+def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
+    """Run ``tasks`` (index -> record) on a new local Dask cluster, or on the scheduler at that address."""
+    from distributed import Client, LocalCluster, as_completed
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            with warnings.catch_warnings():  # another cluster's HTTP server may hold port 8787; any port will do
+                warnings.filterwarnings("ignore", "Port 8787 is already in use", UserWarning)
+                scheduler = stack.enter_context(LocalCluster(
+                    n_workers=min(n_workers or os.cpu_count() or 1, len(tasks)), threads_per_worker=1,
+                    processes=True, dashboard_address=None, silence_logs=logging.ERROR,
+                ))
+        client = stack.enter_context(Client(scheduler, set_as_default=False))
+        futures = {client.submit(simulate, r["params"], r["seed"], pure=False): i for i, r in tasks.items()}
+        for future in as_completed(futures, loop=client.loop):
+            try:
+                result = future.result()
+            except Exception as err:
+                raise RuntimeError(f"{simulate.__name__} failed at {tasks[futures[future]]['params']}: {err}") from err
+            done(futures[future], result)
+
+
+def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
+              scheduler=None, n_workers=None, progress=True, desc=None) -> pd.DataFrame:
+    """Return one row per point, in the order of ``points``: the parameters, ``seed``, then the results.
+
+    Parameters
+    ----------
+    simulate : module-level function ``(params: dict, seed: int) -> dict`` of JSON-serialisable values.
+    points : non-empty list of distinct parameter dicts (string keys, JSON-serialisable values).
+    cache_dir : the cache folder; a point's result is ``<cache_dir>/<module.function>/<key>.json``,
+        key = sha256 of (parameters, seed, code version). Cached points are not recomputed.
+    code_version : changing it invalidates the cache; default paperlib's version and a hash of
+        the source file that defines ``simulate`` (not of the modules it imports).
+    base_seed : a point's seed is ``point_seed(params, base_seed)``.
+    scheduler : None (a local Dask cluster, started and closed here), ``"synchronous"`` (this
+        process, in order) or the address of a running Dask scheduler (``"tcp://host:8786"``).
+    n_workers : worker processes of the local cluster (default the CPU count; at most one per
+        point to compute).
+    progress, desc : a tqdm progress bar (cached points count as done) labelled ``desc``
+        (default the name of ``simulate``).
+
+    A failure of ``simulate`` raises RuntimeError naming the point's parameters. The frame is
+    built from the results as stored in JSON, so computing and reading the cache give equal
+    frames; a list-valued result stays a Python list in its cell.
+    """
+    blobs = _check_points(points)
+    _check_options(simulate, cache_dir, code_version, scheduler, n_workers)
+    version = _default_code_version(simulate) if code_version is None else code_version
+    folder = Path(cache_dir) / f"{simulate.__module__}.{simulate.__qualname__}"
+    records = [{"params": json.loads(b), "seed": point_seed(json.loads(b), base_seed), "code_version": version}
+               for b in blobs]
+    paths = [folder / f"{hashlib.sha256(_dumps(r).encode()).hexdigest()}.json" for r in records]
+    results = [_read_cache(path, record) for path, record in zip(paths, records)]
+    tasks = {i: records[i] for i, result in enumerate(results) if result is None}
+    with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
+              disable=not progress) as bar:
+
+        def done(i: int, result) -> None:
+            results[i] = _store(paths[i], records[i], result, simulate.__name__)
+            bar.update()
+
+        if tasks and scheduler == SYNCHRONOUS:
+            _run_here(simulate, tasks, done)
+        elif tasks:
+            _run_dask(simulate, tasks, scheduler, n_workers, done)
+    names = [*dict.fromkeys(k for params in points for k in params), "seed"]
+    names += dict.fromkeys(k for result in results for k in result)
+    rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results)]
+    return pd.DataFrame(rows, columns=names)

@@ -1,0 +1,303 @@
+"""The sweep runner: grid order, per-point seeds, the on-disk cache, and the three schedulers.
+
+Most tests run ``scheduler="synchronous"`` (no Dask, fast); one module-scoped Dask cluster is
+reached by address, and one test lets run_sweep start and close its own two-worker cluster.
+Call counts come from ``tests/sweep_helpers.py``, whose functions append a line to the file
+named by the ``log`` parameter on every call, in whichever process they run.
+"""
+
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+
+import distributed
+import pandas as pd
+import pytest
+from distributed.core import Status
+
+import sweep_helpers
+from paperlib.sweep import grid, point_seed, run_sweep
+from paperlib.validate import ParameterError
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _calls(log: Path) -> list[str]:
+    return log.read_text().split() if log.exists() else []
+
+
+def _points(log: Path, xs=(0, 1, 2)) -> list[dict]:
+    return grid(x=list(xs), log=[str(log)])
+
+
+@pytest.fixture(scope="module")
+def worker_path():
+    """Put tests/ on PYTHONPATH before any Dask worker starts, so workers can import sweep_helpers.
+
+    Workers that multiprocessing spawns (distributed's default) also get this process's sys.path,
+    which pytest's rootdir insertion already gives tests/; PYTHONPATH covers any other start method.
+    """
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
+        yield
+
+
+@pytest.fixture(scope="module")
+def cluster(worker_path):
+    """An already running one-worker Dask cluster, as a shared scheduler would be."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=logging.ERROR) as running:
+        yield running
+
+
+# --- grid and seeds --------------------------------------------------------------------------
+
+def test_grid_is_the_product_in_declaration_order():
+    assert grid(a=[1, 2], b=["u", "v"]) == [
+        {"a": 1, "b": "u"}, {"a": 1, "b": "v"}, {"a": 2, "b": "u"}, {"a": 2, "b": "v"},
+    ]
+    assert list(grid(b=[0], a=[0])[0]) == ["b", "a"]  # keys in declaration order too
+    assert grid(x=(v for v in [3, 4])) == [{"x": 3}, {"x": 4}]  # any iterable, consumed once
+
+
+@pytest.mark.parametrize("axes, name", [({}, "axes"), ({"a": []}, "a"), ({"a": "12"}, "a"), ({"a": 1}, "a")])
+def test_grid_rejects_bad_axes_naming_them(axes, name):
+    with pytest.raises(ParameterError, match=f"^{name}"):
+        grid(**axes)
+
+
+def test_point_seed_is_the_documented_hash():
+    # sha256 of the canonical JSON {"base_seed":0,"params":{"x":1}}; first 16 hex digits,
+    # mod 2**31 - 1, plus 1, so the seed is in [1, 2**31 - 1].
+    digest = hashlib.sha256(b'{"base_seed":0,"params":{"x":1}}').hexdigest()
+    assert point_seed({"x": 1}) == int(digest[:16], 16) % (2**31 - 1) + 1
+
+
+def test_seeds_are_stable_distinct_and_follow_base_seed():
+    points = grid(rate=[1e3, 1e4, 1e5, 1e6], rtt=[0.01, 0.1, 0.2], proto=["tcp", "sctp"])
+    seeds = [point_seed(p) for p in points]
+    assert len(set(seeds)) == len(points)
+    assert all(1 <= s <= 2**31 - 1 for s in seeds)
+    assert point_seed({"a": 1, "b": 2}) == point_seed({"b": 2, "a": 1})  # key order does not matter
+    assert [point_seed(p, base_seed=1) for p in points] != seeds
+    assert not set(point_seed(p, base_seed=1) for p in points) & set(seeds)
+
+
+# --- run_sweep in this process ---------------------------------------------------------------
+
+def test_rows_follow_points_with_seed_and_result_columns(tmp_path):
+    points = list(reversed(_points(tmp_path / "log")))  # x = 2, 1, 0
+    frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path / "cache",
+                      scheduler="synchronous", progress=False)
+    assert list(frame.columns) == ["x", "log", "seed", "y", "seed_seen", "trace", "label"]
+    assert frame["x"].tolist() == [2, 1, 0]
+    assert frame["y"].tolist() == [4, 1, 0]
+    assert frame["seed"].tolist() == [point_seed(p) for p in points] == frame["seed_seen"].tolist()
+    assert frame["trace"].tolist() == [[2, 2.5], [1, 1.5], [0, 0.5]]
+    assert isinstance(frame.at[0, "trace"], list)
+    assert _calls(tmp_path / "log") == ["2", "1", "0"]  # synchronous: in order
+
+
+def test_base_seed_reaches_simulate(tmp_path):
+    points = _points(tmp_path / "log", xs=[0])
+    frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, base_seed=7,
+                      scheduler="synchronous", progress=False)
+    assert frame.at[0, "seed_seen"] == point_seed(points[0], base_seed=7)
+
+
+def test_second_run_computes_nothing_and_starts_no_cluster(tmp_path, monkeypatch):
+    log, cache = tmp_path / "log", tmp_path / "cache"
+    first = run_sweep(sweep_helpers.square, _points(log), cache_dir=cache, scheduler="synchronous", progress=False)
+    stored = sorted((cache / "sweep_helpers.square").iterdir())
+    assert len(stored) == 3 and len(_calls(log)) == 3
+    record = json.loads(stored[0].read_text())
+    assert list(record) == ["params", "seed", "code_version", "result"]
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started although every point is cached")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    monkeypatch.setattr(distributed, "Client", no_cluster)
+    second = run_sweep(sweep_helpers.square, _points(log), cache_dir=str(cache), progress=False)
+    assert len(_calls(log)) == 3
+    pd.testing.assert_frame_equal(first, second)
+
+
+def test_only_missing_points_are_computed(tmp_path):
+    log = tmp_path / "log"
+    run_sweep(sweep_helpers.square, _points(log, xs=[0, 1]), cache_dir=tmp_path, scheduler="synchronous",
+              progress=False)
+    frame = run_sweep(sweep_helpers.square, _points(log, xs=[0, 1, 2, 3]), cache_dir=tmp_path,
+                      scheduler="synchronous", progress=False)
+    assert _calls(log) == ["0", "1", "2", "3"]
+    assert frame["y"].tolist() == [0, 1, 4, 9]
+
+
+def test_new_code_version_recomputes(tmp_path):
+    log = tmp_path / "log"
+    for version in ["v1", "v2", "v1"]:
+        run_sweep(sweep_helpers.square, _points(log), cache_dir=tmp_path, code_version=version,
+                  scheduler="synchronous", progress=False)
+    assert len(_calls(log)) == 6  # v1 computes, v2 computes, v1 again is cached
+
+
+def test_default_code_version_follows_the_source_file(tmp_path, monkeypatch):
+    source = tmp_path / "src" / "editable_sim.py"
+    source.parent.mkdir()
+    source.write_text((TESTS / "sweep_helpers.py").read_text())
+    monkeypatch.syspath_prepend(str(source.parent))
+    import editable_sim
+
+    log = tmp_path / "log"
+    run = lambda: run_sweep(editable_sim.square, _points(log), cache_dir=tmp_path,  # noqa: E731
+                            scheduler="synchronous", progress=False)
+    run()
+    run()
+    assert len(_calls(log)) == 3  # same source: cached
+    source.write_text(source.read_text() + "\n# an edit\n")
+    run()
+    assert len(_calls(log)) == 6  # edited source: recomputed
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda text: text[: len(text) // 2],  # truncated JSON
+    lambda text: text.replace('"x": 1', '"x": 5'),  # params that do not match the key
+    lambda text: json.dumps({**json.loads(text), "result": [1]}),  # result not a dict
+])
+def test_corrupted_cache_file_is_recomputed(tmp_path, corrupt):
+    log, folder = tmp_path / "log", tmp_path / "sweep_helpers.square"
+    points = _points(log, xs=[1])
+    first = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
+    [path] = folder.iterdir()
+    good = path.read_text()
+    path.write_text(corrupt(good))
+    with pytest.warns(RuntimeWarning, match="corrupted cache file"):
+        again = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous",
+                          progress=False)
+    assert len(_calls(log)) == 2
+    assert path.read_text() == good
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_failure_names_the_point_and_keeps_finished_points(tmp_path):
+    log = tmp_path / "log"
+    with pytest.raises(RuntimeError, match=r"fails_at_two failed at \{.*'x': 2\}: x must not be 2") as info:
+        run_sweep(sweep_helpers.fails_at_two, _points(log), cache_dir=tmp_path, scheduler="synchronous",
+                  progress=False)
+    assert isinstance(info.value.__cause__, ValueError)
+    assert len(list((tmp_path / "sweep_helpers.fails_at_two").iterdir())) == 2  # x = 0 and 1 are cached
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"points": []}, "points"),
+    ({"points": {"x": 1}}, "points"),
+    ({"points": [1, 2]}, r"points\[0\]"),
+    ({"points": [{"x": 1}, {"x": 2}, {"x": 1}]}, r"points\[2\] duplicates points\[0\]"),
+    ({"points": [{"x": object()}]}, r"points\[0\]"),
+    ({"points": [{"x": float("nan")}]}, r"points\[0\]"),
+    ({"points": [{1: 2}]}, r"points\[0\]"),
+    ({"points": [{"seed": 3}]}, r"points\[0\]"),
+    ({"cache_dir": None}, "cache_dir"),
+    ({"cache_dir": ""}, "cache_dir"),
+    ({"n_workers": 0}, "n_workers"),
+    ({"n_workers": 1.5}, "n_workers"),
+    ({"n_workers": True}, "n_workers"),
+    ({"n_workers": 2, "scheduler": "synchronous"}, "n_workers"),
+    ({"scheduler": "synchronus"}, "scheduler"),
+    ({"scheduler": 8786}, "scheduler"),
+    ({"base_seed": "1"}, "base_seed"),
+    ({"code_version": 3}, "code_version"),
+    ({"simulate": print}, "simulate"),
+])
+def test_invalid_inputs_are_named(tmp_path, kwargs, name):
+    args = {"simulate": sweep_helpers.square, "points": [{"x": 1}], "cache_dir": tmp_path, **kwargs}
+    with pytest.raises(ParameterError, match=f"^{name}"):
+        run_sweep(args.pop("simulate"), args.pop("points"), **args)
+    assert not any(tmp_path.iterdir())  # rejected before anything ran or was written
+
+
+@pytest.mark.parametrize("result, error, match", [
+    ({"x": 0}, ValueError, "clash with the parameter and seed columns"),
+    ({"seed": 0}, ValueError, "clash with the parameter and seed columns"),
+    ({"y": {1, 2}}, TypeError, "not JSON-serialisable"),
+    ([1, 2], TypeError, "must return a dict"),
+])
+def test_bad_results_are_named(tmp_path, result, error, match):
+    with pytest.raises(error, match=match + r".* at \{'x': 1\}"):
+        run_sweep(lambda params, seed: result, [{"x": 1}], cache_dir=tmp_path, code_version="t",
+                  scheduler="synchronous", progress=False)
+
+
+# --- run_sweep on Dask ------------------------------------------------------------------------
+
+def test_existing_cluster_by_address_matches_synchronous(tmp_path, cluster):
+    log = tmp_path / "log"
+    here = run_sweep(sweep_helpers.square, _points(log), cache_dir=tmp_path / "a", scheduler="synchronous",
+                     progress=False)
+    there = run_sweep(sweep_helpers.square, _points(log), cache_dir=tmp_path / "b",
+                      scheduler=cluster.scheduler_address, progress=False)
+    pd.testing.assert_frame_equal(here, there)
+    assert len(_calls(log)) == 6  # both computed (separate caches)
+    assert cluster.status == Status.running  # only the client was closed
+    assert len(cluster.scheduler_info["workers"]) == 1
+
+
+def test_failure_on_a_worker_names_the_point(tmp_path, cluster):
+    with pytest.raises(RuntimeError, match=r"fails_at_two failed at \{.*'x': 2\}: x must not be 2") as info:
+        run_sweep(sweep_helpers.fails_at_two, _points(tmp_path / "log"), cache_dir=tmp_path,
+                  scheduler=cluster.scheduler_address, progress=False)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_default_local_cluster_returns_points_order(tmp_path, worker_path, monkeypatch):
+    started, real = [], distributed.LocalCluster
+
+    def spy(**kwargs):
+        started.append((kwargs, real(**kwargs)))
+        return started[-1][1]
+
+    monkeypatch.setattr(distributed, "LocalCluster", spy)
+    log = tmp_path / "log"
+    # x = 0 sleeps 1 s on one worker while x = 1 runs on the other, so x = 1 finishes first
+    points = [{"x": 0, "delay": 1.0, "log": str(log)}] + grid(x=[1, 2], delay=[0.0], log=[str(log)])
+    frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path / "a", n_workers=2, progress=False)
+    assert _calls(log)[0] != "0"  # completion order differs from points order ...
+    assert frame["x"].tolist() == [0, 1, 2]  # ... the frame does not
+    [(kwargs, local)] = started
+    assert (kwargs["n_workers"], kwargs["threads_per_worker"], kwargs["processes"]) == (2, 1, True)
+    assert local.status == Status.closed
+    here = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path / "b", scheduler="synchronous",
+                     progress=False)
+    pd.testing.assert_frame_equal(frame, here)
+
+
+def test_workers_capped_at_points_to_compute(tmp_path, monkeypatch):
+    seen = {}
+
+    def fake_cluster(**kwargs):
+        seen.update(kwargs)
+        raise RuntimeError("stop before starting anything")
+
+    monkeypatch.setattr(distributed, "LocalCluster", fake_cluster)
+    with pytest.raises(RuntimeError, match="stop before"):
+        run_sweep(sweep_helpers.square, [{"x": 1}], cache_dir=tmp_path, n_workers=8, progress=False)
+    assert seen["n_workers"] == 1
+
+
+def test_importing_sweep_does_not_import_dask():
+    import subprocess
+    import sys
+
+    code = "import sys, paperlib.sweep; print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
+
+
+def test_progress_bar_counts_cached_points(tmp_path, capsys):
+    run_sweep(sweep_helpers.square, [{"x": 1}], cache_dir=tmp_path, scheduler="synchronous", desc="demo")
+    run_sweep(sweep_helpers.square, [{"x": 1}, {"x": 2}], cache_dir=tmp_path, scheduler="synchronous",
+              desc="demo")
+    err = capsys.readouterr().err
+    assert "demo:  50%" in err and "demo: 100%" in err and "2/2" in err
