@@ -96,7 +96,7 @@ def test_notebook_003_small(tmp_path):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
     assert set(frame["paper"]) == {"003"}
-    assert len(frame) == 10 + 16 + 7  # text results, results table (4 per N), claims
+    assert len(frame) == 10 + 5 + 16 + 7  # text results, modified-table probabilities, results table, claims
     summary = pd.read_csv(out / "analogue_summary.csv")
     assert summary["N"].tolist() == [1, 2] and (summary["runs"] == 2).all()
     # the sweep cached every point: a rerun computes nothing and gives the same summary

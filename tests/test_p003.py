@@ -56,6 +56,10 @@ def test_ledger_rows_cover_every_printed_result_and_claim(paper, search):
     assert len(table) == 4 * 4  # per N: queue (cells), queue (F), throughput, efficiency
     assert {r.status for r in table if r.column in ("Max Switch Q (Cells)", "TCP Throughput")} == {"not_regenerable"}
     assert len([r for r in rows if r.column == "claim"]) == len(paper.claims.cells)
+    # the modified table's probabilities are derived: 1/5 and 0.8 x the original class n-1
+    probs = {r.column: r for r in rows if r.source == "Modified SPECWeb96 table"}
+    assert sorted(probs) == [f"Class {k}" for k in range(5)]
+    assert {r.status for r in probs.values()} == {"reproduced"}
     typo = next(r for r in rows if r.column == "Efficiency" and r.row == "10")
     assert typo.published == "93/2%" and typo.status == "reproduced" and typo.reason.startswith("corrected:")
 
