@@ -15,9 +15,10 @@ SCHEDULER ?=
 SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
+NOTEBOOK_002 := notebooks/002_http_sctp_response.ipynb
 NOTEBOOK_003 := notebooks/003_specweb96_abr.ipynb
 NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
-PARTIALS := figures/003/ledger.csv figures/004/ledger.csv
+PARTIALS := figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
 .PHONY: help reproduce test bench lab venv lock clean clean-venv
@@ -32,6 +33,9 @@ venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
 figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
+
+figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
 
 figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)

@@ -52,5 +52,49 @@ def bench_004():
     print(f"  ratio loop/vectorised: {t_loop / t_vec:.1f}x")
 
 
+def bench_002():
+    """Seed 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
+    from paperlib.models import http_response_time as hrt
+
+    p = np.linspace(0.0, 0.1, 50)
+    rtt = np.linspace(0.02, 1.0, 20)
+    rate = np.geomspace(20e3, 10e6, 20)
+    P, T, R = np.meshgrid(p, rtt, rate, indexing="ij")
+    obj, mss = 13_500 * 8, 536 * 8
+    n = P.size
+    points = {"obj_bits": obj, "mss_bits": mss, "rate_bps": R.ravel(), "rtt_s": T.ravel(), "p": P.ravel()}
+    t_grid, grid = best_of(lambda: hrt.response_times_grid(points), repeats=1)
+    flat = list(zip(R.ravel().tolist(), T.ravel().tolist(), P.ravel().tolist()))
+    t_loop, loop = best_of(lambda: [hrt.response_time_tcp_s(obj, mss, r, t, pp) for r, t, pp in flat], repeats=1)
+    err = float(np.max(np.abs(grid["tcp_s"].to_numpy() - np.array(loop))))
+    assert err < 1e-9, f"grid and per-call results differ by {err:g} s"
+    print(f"002 response time (Table I + algorithm), {n:,} points (p x RTT x rate)")
+    print(f"  response_times_grid      : {t_grid:8.3f} s  ({n / t_grid / 1e3:7.1f} k points/s)")
+    print(f"  loop of response_time_tcp: {t_loop:8.3f} s  ({n / t_loop / 1e3:7.1f} k points/s)")
+    print(f"  ratio loop/grid: {t_loop / t_grid:.1f}x")
+
+
+def bench_000():
+    """Seed 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
+    from paperlib.models import multiuser_waiting as mw
+
+    m = np.arange(1, 41)
+    n = np.arange(1, 41)
+    M, N = np.meshgrid(m, n, indexing="ij")
+    t_vec, vec = best_of(lambda: mw.mean_waiting_time_same(M, N, 0.15))
+    pairs = list(zip(M.ravel().tolist(), N.ravel().tolist()))
+    t_sched, sched = best_of(
+        lambda: [mw.round_robin_schedule([mm], [0.15], nn)["waiting_time"].mean() for mm, nn in pairs], repeats=1
+    )
+    err = float(np.max(np.abs(vec.ravel() - np.array(sched))))
+    assert err < 1e-9, f"Eq. (4) and the schedule differ by {err:g}"
+    print(f"000 mean waiting time (Eq. 4), {M.size:,} (m, n) points")
+    print(f"  vectorised Eq. (4)       : {t_vec * 1e3:8.3f} ms")
+    print(f"  brute-force schedules    : {t_sched:8.3f} s")
+    print(f"  ratio schedule/closed form: {t_sched / t_vec:.0f}x")
+
+
 if __name__ == "__main__":
     bench_004()
+    bench_002()
+    bench_000()

@@ -110,3 +110,29 @@ def test_notebook_003_bad_parameter_is_named(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError, match="within_class"):
         run(NB003, tmp_path / "bad.ipynb", {**SMALL003, "within_class": "gaussian", "run_simulation": False,
                                              "output_dir": str(tmp_path)})
+
+
+NB002 = REPO / "notebooks" / "002_http_sctp_response.ipynb"
+
+
+@pytest.mark.ns3
+def test_notebook_002_small(tmp_path):
+    params = {"repetitions": 2, "scheduler": "synchronous", "output_dir": str(tmp_path / "fig"),
+              "cache_dir": str(tmp_path / "cache")}
+    run(NB002, tmp_path / "executed.ipynb", params)
+    out = tmp_path / "fig"
+    for name in ("ledger.csv", "convention_search.csv", "table2_regenerated.csv", "table3_regenerated.csv",
+                 "ns3_summary.csv", "response_vs_p_and_rtt.png", "what_if_response_vs_p.png", "provenance.json"):
+        assert (out / name).exists(), name
+    frame = ledger.read(out / "ledger.csv")
+    assert set(frame["paper"]) == {"002"} and len(frame) == 32 + 11
+    # the TCP experimental cells carry the ns-3 mean as their best honest figure
+    tcp_exp = frame[frame["column"] == "TCP (Experimental) (Sec)"]
+    assert (tcp_exp["regenerated"] != "").all() and (tcp_exp["status"] == "not_regenerable").all()
+
+
+def test_notebook_002_bad_parameter_is_named(tmp_path):
+    import papermill
+
+    with pytest.raises(papermill.PapermillExecutionError, match="repetitions"):
+        run(NB002, tmp_path / "bad.ipynb", {"repetitions": 0, "run_simulation": False, "output_dir": str(tmp_path)})

@@ -1,0 +1,734 @@
+"""Mean response time of HTTP over TCP and over SCTP with multiple packet losses.
+
+Paper: seed 002, Lee, Atiquzzaman & Sivagurunathan, "Mean response time
+estimation for HTTP over SCTP in wireless environment", Section II (terminology,
+model, "ALGORITHM FOR OBJECT TRANSFER TIME") and Table I. Most sub-equations were
+lost in the extraction; the reconstruction below follows the research note
+``research_002_000.md`` Sec. 1 (Kurose-Ross slow-start latency with w1 = 1 and
+Cardwell-Savage-Anderson's E[d_ss] with gamma = 2, which the surviving glyphs,
+the terminology list and the printed Table II support).
+
+Notation (SI inside): O = ``obj_bits``, MSS = ``mss_bits``, R = ``rate_bps``,
+RTT = ``rtt_s`` (the round-trip *delay*, without the transmission time MSS/R,
+which is added separately), p = ``p`` in [0, 1), s = MSS/R (seconds per packet),
+M = ``objects``, PI = ``pipeline_depth``. Sizes printed in KB are converted by the
+caller (:mod:`paperlib.units`), which also decides whether a KB is 1000 or 1024
+bytes: KB = 1000 is the convention that lands on Table II.
+
+Reconstruction, equation by equation (numbering inferred from the text order):
+
+* N = O/MSS packets (printed unrounded; ``n_mode="ceil"`` rounds up), and
+  a = Np expected losses, made an integer by ``a_mode`` (default ceil, as the
+  same author's seed 000 prints alpha = ceil(np); a = 0 when p = 0).
+* Eq. (1): x = (1 - (1-p)^N)(1-p)/p + 1, the number of the packet at which the
+  loss occurs (x - 1 packets precede it): Cardwell's E[d_ss] plus the lost
+  packet, clipped at x <= N. :func:`expected_packets_before_loss`.
+* Eqs. (2)-(4): SC(n) = P (RTT + s) - (2^P - 1) s, P = max(0, min(Q, K - 1)),
+  Q = floor(log2(1 + RTT/s)) + 1, K = lg(n + 1): the Kurose-Ross idle time of
+  slow start with w1 = 1 (Kurose-Ross latency minus 2 RTT and O/R, which the
+  paper counts elsewhere). lg is log2 (``log_mode="continuous"``, the "~" of
+  Eq. (5)) or ceil(log2) (``"ceil"``, Kurose-Ross's K exactly).
+  :func:`slow_start_idle_time_s`, :func:`stall_bound`.
+* Eqs. (5)-(6): K ~ log2(x + 1) and Sx = SC(x).
+* Eq. (7): Ath = 2T - 1 packets sent until the window reaches the threshold T
+  (1 + 2 + ... + T). :func:`packets_until_threshold`.
+* Eqs. (8)-(10): C = lg(x + 1) the window holding packet x, y = 2^(C-1) its
+  size, b = x - y the packets of window C sent before the lost one. Continuous:
+  y = (x+1)/2 (Cardwell's E[W_ss]) and y - b = 1. :func:`loss_window`.
+* Eq. (11) (printed): HOB = (y - b) MSS/R; continuous: HOB = MSS/R.
+  :func:`hob_time_s`.
+* Eq. (12) (printed): Tx = Sx + (x+1) s + HOB + TOdetect, TOdetect = 1.5 RTT
+  (three duplicate ACKs); then N <- N - x + (y - b), T <- T/2 (and T <- y first
+  if y > T).
+* Eqs. (13)-(15) (loss in congestion avoidance, x + 1 > Ath): L = x - Ath,
+  Sth = SC(Ath), TL = Sth + (x+1) s + L RTT + TOdetect (+ HOB by default, see
+  ``hob_in_ca``: the algorithm adds HOB_i to tot_hob there without printing it
+  in Eq. (15)); then N <- N - x + 1, T <- (T + L)/2.
+* Algorithm steps (8)-(12), losses 2..a: TL = (x+1) s + L RTT + HOB + TOdetect,
+  L = max(0, x - Ath) with the current threshold (no new slow start after a
+  fast retransmit; ``post_loss_slow_start`` adds one); the last step i = a + 1 sends the
+  rest, x = N, without HOB or TOdetect. :func:`object_transfer_time`.
+* Table I: TCP = IT + RTT + OT if PI >= M, else IT + (M/PI)(RTT + OT); SCTP as
+  printed IT + RTT + (OT - tot_hob), or (default) IT + M (RTT + OT - tot_hob).
+  :func:`response_time_tcp_s`, :func:`response_time_sctp_s`.
+
+With the defaults and T = inf the loop collapses to a closed form (research
+note 1.2 (f)): OT = SC(x1) + (N + 3a + 1) s + 1.5 a RTT and tot_hob = a s, so
+TCP - SCTP = M a s under ``sctp_total="times_M"`` with PI = 1.
+
+Parameters the paper never gives, and the values chosen:
+
+* IT (connection set-up and HTML transfer): 2 RTT (one RTT for the handshake, one
+  for the HTML request/response, the HTML transfer neglected; Kurose-Ross's
+  "2 RTT for connection establishment and request"). Table II implies
+  0.46-0.48 s at RTT = 0.256 s with KB = 1000. ``it_s`` overrides it.
+* PI: 1. With PI >= M the TCP total is ~4.7 s per page, far below every printed
+  value (14.9-25.8 s), which need ~M times the per-object time.
+* Initial threshold T: infinite (seed 000, same author and model, sets
+  th(1) = inf; the Linux 2.6 testbed starts with an effectively infinite
+  ssthresh). Any T >= 16 gives the same result for the paper's 25-packet objects.
+* KB: decided by the caller (see above); 1000 reproduces Table II.
+
+Departures and known limits:
+
+* L = max(0, x - Ath) in every phase. The printed Eq. (13) is used unclipped only
+  where x + 1 > Ath, so x - Ath > -1; a negative packet count would subtract up
+  to one RTT, which has no meaning; the research note clips it only after the
+  first loss.
+* At fixed a the model is flat in p except through SC(x1) (closed form above):
+  p moves only x1, which cancels everywhere else. SC(x1) grows with x1 while
+  P < Q, so raising p at fixed a can *lower* the response time; it rises only
+  when a steps up (the tests pin a counterexample and the weaker invariant:
+  non-decreasing in p whenever a(p) increases).
+  The printed rise of 0.5 s between p = 0.4 % and 2 % (Table II) is not
+  reproduced.
+* With the continuous log, P = min(Q, log2(x+1) - 1) mixes an integer Q with a
+  fractional P: when a faster link raises Q by one, SC jumps up by up to
+  0.086 (RTT + MSS/R), so the response time is not monotone in the rate at
+  those points (exact Kurose-Ross, ``log_mode="ceil"``, is continuous there).
+  Between such points it is non-increasing in the rate; it is non-decreasing
+  in RTT and in the object size.
+* Switches other than the defaults lose more: with a finite initial threshold
+  a loss can *shorten* the transfer (Eq. (15) charges one RTT per packet of the
+  linear phase, and after the loss (T + L)/2 lifts the threshold above the
+  remaining packets, which step (11) then sends at link rate); with
+  ``log_mode="ceil"`` HOB and the resent y - b packets shrink as x grows inside
+  a window, so a larger object can finish sooner.
+* Table III (response time versus RTT) is not reproducible by any convention of
+  the reconstruction; the model does not attempt to fit it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from paperlib import validate
+
+LOG_MODES = ("continuous", "ceil")
+A_MODES = ("ceil", "round")
+N_MODES = ("exact", "ceil")
+FINAL_CHUNKS = ("x+1", "N")
+HOB_IN_CA = ("computed", "zero")
+SCTP_TOTALS = ("times_M", "printed")
+
+#: TOdetect in round trips: three duplicate ACKs (Eqs. (12), (15)).
+TODETECT_RTTS = 1.5
+#: Round trips of IT when ``it_s`` is None: handshake plus HTML request/response.
+DEFAULT_IT_RTTS = 2.0
+
+# Shaved before ceil() and added before floor() of a log2 (as in slow_start_latency,
+# so that log_mode="ceil" agrees with its closed form at exact powers of two).
+_EPS = 1e-9
+# Relative shave before ceil() of a count (N p, O/MSS) that should be an integer.
+_REL = 1e-12
+
+
+# --- scalar cores (plain floats, no validation): the one implementation -------------------------
+
+
+def _lg(v: float, log_mode: str) -> float:
+    lg = math.log2(v)
+    return float(math.ceil(lg - _EPS)) if log_mode == "ceil" else lg
+
+
+def _n_packets(obj: float, mss: float, n_mode: str) -> float:
+    n = obj / mss
+    return float(math.ceil(n * (1 - _REL))) if n_mode == "ceil" else n
+
+
+def _losses(n: float, p: float, a_mode: str) -> int:
+    if p == 0:
+        return 0
+    if a_mode == "ceil":
+        return math.ceil(n * p * (1 - _REL))
+    return math.floor(n * p + 0.5)  # half up
+
+
+def _stall_bound(s: float, rtt: float) -> int:
+    return math.floor(math.log2(1.0 + rtt / s) + _EPS) + 1
+
+
+def _sc(n: float, s: float, rtt: float, q: int, log_mode: str) -> float:
+    if n <= 0:
+        return 0.0
+    big_p = max(0.0, min(float(q), _lg(n + 1.0, log_mode) - 1.0))
+    return big_p * (rtt + s) - (2.0**big_p - 1.0) * s
+
+
+def _xloss(n: float, p: float) -> float:
+    if p == 0:
+        return n
+    # 1 - (1-p)^N without cancellation for tiny p
+    lost_by_n = -math.expm1(n * math.log1p(-p))
+    return min(n, lost_by_n * (1.0 - p) / p + 1.0)
+
+
+def _ath(threshold: float) -> float:
+    return 2.0 * threshold - 1.0
+
+
+def _loss_window(x: float, log_mode: str) -> tuple[float, float, float]:
+    if log_mode == "continuous":
+        # C = log2(x+1), y = 2^(C-1) = (x+1)/2 exactly, b = x - y
+        c = math.log2(x + 1.0)
+        y = (x + 1.0) / 2.0
+    else:
+        c = _lg(x + 1.0, log_mode)
+        y = 2.0 ** (c - 1.0)
+    return c, y, x - y
+
+
+def _transfer(
+    n_total: float,
+    p: float,
+    a: int,
+    s: float,
+    rtt: float,
+    q: int,
+    *,
+    log_mode: str,
+    initial_threshold: float,
+    post_loss_slow_start: bool,
+    final_chunk: str,
+    hob_in_ca: str,
+    want_trace: bool,
+):
+    """Return (OT, tot_hob, trace) for one object: the algorithm's loop, O(a)."""
+    n = n_total
+    th = initial_threshold
+    to = TODETECT_RTTS * rtt
+    ot = 0.0
+    tot_hob = 0.0
+    trace = [] if want_trace else None
+    for i in range(1, a + 2):
+        last = i == a + 1
+        x = n if last else _xloss(n, p)  # steps (5)/(6) and (9)/(10)
+        ath = _ath(th)
+        in_slow_start = x + 1.0 <= ath
+        big_l = 0.0 if in_slow_start else max(0.0, x - ath)  # Eq. (13), clipped
+        chunk = x * s if (last and final_chunk == "N") else (x + 1.0) * s
+        n_before = n
+        hob = 0.0
+        if i == 1 and in_slow_start:  # step (7), loss in slow start: Eq. (12)
+            added = _sc(x, s, rtt, q, log_mode) + chunk  # Eq. (6)
+            if not last:
+                _, y, b = _loss_window(x, log_mode)  # Eqs. (8)-(10)
+                if y > th:
+                    th = y
+                hob = (y - b) * s  # Eq. (11)
+                added += hob + to
+                th = th / 2.0
+                n = n - x + (y - b)
+        elif i == 1:  # step (7), loss in congestion avoidance: Eq. (15)
+            added = _sc(ath, s, rtt, q, log_mode) + chunk + big_l * rtt  # Eq. (14)
+            if not last:
+                if hob_in_ca == "computed":
+                    _, y, b = _loss_window(x, log_mode)
+                    hob = (y - b) * s
+                added += to + hob
+                th = (th + big_l) / 2.0
+                n = n - x + 1.0
+        else:  # steps (8)-(12): after the first loss
+            added = chunk + big_l * rtt
+            if post_loss_slow_start:
+                added += _sc(x if in_slow_start else ath, s, rtt, q, log_mode)
+            if not last:
+                _, y, b = _loss_window(x, log_mode)
+                hob = (y - b) * s
+                added += hob + to
+                th = (th + big_l) / 2.0
+                n = n - x + 1.0
+        ot += added
+        tot_hob += hob
+        if want_trace:
+            phase = "final" if last else ("slow-start" if in_slow_start else "congestion-avoidance")
+            trace.append(
+                {"i": i, "phase": phase, "n_packets": n_before, "x": x, "L": big_l, "hob_s": hob, "added_s": added}
+            )
+    return ot, tot_hob, trace
+
+
+def _tcp_total(it: float, rtt: float, ot: float, objects: float, pipeline_depth: float) -> float:
+    if pipeline_depth >= objects:
+        return it + (rtt + ot)
+    return it + objects / pipeline_depth * (rtt + ot)
+
+
+def _sctp_total(it: float, rtt: float, ot: float, tot_hob: float, objects: float, sctp_total: str) -> float:
+    if sctp_total == "printed":
+        return it + rtt + (ot - tot_hob)
+    return it + objects * (rtt + ot - tot_hob)
+
+
+# --- validation --------------------------------------------------------------------------------
+
+
+def _one(name: str, arr: np.ndarray) -> float:
+    if arr.size != 1:
+        raise validate.ParameterError(
+            f"{name} must be a single number here, got shape {arr.shape}; use response_times_grid for arrays"
+        )
+    return float(arr.reshape(-1)[0])
+
+
+def _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p):
+    return (
+        _one("obj_bits", validate.positive("obj_bits", obj_bits)),
+        _one("mss_bits", validate.positive("mss_bits", mss_bits)),
+        _one("rate_bps", validate.positive("rate_bps", rate_bps)),
+        _one("rtt_s", validate.non_negative("rtt_s", rtt_s)),
+        _one("p", validate.probability("p", p)),
+    )
+
+
+def _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start):
+    validate.choice("log_mode", log_mode, LOG_MODES)
+    validate.choice("a_mode", a_mode, A_MODES)
+    validate.choice("n_mode", n_mode, N_MODES)
+    validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
+    validate.choice("hob_in_ca", hob_in_ca, HOB_IN_CA)
+    if not isinstance(post_loss_slow_start, (bool, np.bool_)):
+        raise validate.ParameterError(f"post_loss_slow_start must be True or False, got {post_loss_slow_start!r}")
+
+
+# --- one function per quantity -----------------------------------------------------------------
+
+
+def packets_in_object(obj_bits, mss_bits, *, n_mode: str = "exact") -> np.ndarray:
+    """Return N, the number of packets of an object.
+
+    Paper: seed 002, Sec. II-B and algorithm step (2): N = O/MSS.
+
+    Parameters
+    ----------
+    obj_bits : object size O (bits)
+    mss_bits : maximum segment size MSS (bits)
+    n_mode : ``"exact"`` (default, O/MSS unrounded as printed) or ``"ceil"``
+        (whole packets, the last one short, as seed 000's n = ceil(theta/mtu))
+    """
+    validate.choice("n_mode", n_mode, N_MODES)
+    obj = validate.positive("obj_bits", obj_bits)
+    mss = validate.positive("mss_bits", mss_bits)
+    return np.vectorize(_n_packets, otypes=[float])(obj, mss, n_mode)
+
+
+def expected_losses(n_packets, p, *, a_mode: str = "ceil") -> np.ndarray:
+    """Return a, the expected number of lost packets of an object, as a whole number.
+
+    Paper: seed 002, Sec. II-B and algorithm step (2): a = Np (binomial mean).
+
+    Assumes: the algorithm's test "i = a + 1" needs a whole a; ``a_mode="ceil"``
+    (default) takes ceil(Np) as seed 000 does (so every p > 0 means at least one
+    loss), ``"round"`` rounds half up. a = 0 when p = 0.
+    """
+    validate.choice("a_mode", a_mode, A_MODES)
+    n = validate.positive("n_packets", n_packets)
+    pp = validate.probability("p", p)
+    return np.vectorize(_losses, otypes=[float])(n, pp, a_mode)
+
+
+def expected_packets_before_loss(n_packets, p) -> np.ndarray:
+    """Return x, the expected number of the packet at which the first loss occurs.
+
+    Paper: seed 002, Eq. (1) (algorithm steps (6) and (10)), reconstructed as
+    Cardwell-Savage-Anderson's E[d_ss] plus the lost packet:
+    x = (1 - (1-p)^N)(1-p)/p + 1, clipped at x <= N (and x = N when p = 0).
+    x - 1 packets are delivered before the loss.
+
+    Assumes: independent losses with probability p per packet (Bernoulli).
+
+    Parameters
+    ----------
+    n_packets : packets N still to send (need not be whole)
+    p : packet loss probability, in [0, 1)
+    """
+    n = validate.positive("n_packets", n_packets)
+    pp = validate.probability("p", p)
+    return np.vectorize(_xloss, otypes=[float])(n, pp)
+
+
+def stall_bound(mss_bits, rate_bps, rtt_s) -> np.ndarray:
+    """Return Q, the number of times the server would stall for an infinite object.
+
+    Paper: seed 002, Eqs. (2)-(3) (terminology "Q"), Kurose-Ross with w1 = 1:
+    Q = floor(log2(1 + RTT R/MSS)) + 1 (seed 004's Eq. (4) with x = 1).
+    """
+    mss = validate.positive("mss_bits", mss_bits)
+    rate = validate.positive("rate_bps", rate_bps)
+    rtt = validate.non_negative("rtt_s", rtt_s)
+    return np.vectorize(_stall_bound, otypes=[float])(mss / rate, rtt)
+
+
+def slow_start_idle_time_s(n_packets, mss_bits, rate_bps, rtt_s, log_mode: str = "continuous") -> np.ndarray:
+    """Return SC, the server's idle time in slow start while it sends ``n_packets`` packets (s).
+
+    Paper: seed 002, Eqs. (2)-(4) (SC), (5)-(6) (Sx = SC(x)) and (14) (Sth = SC(Ath)):
+    SC(n) = P (RTT + MSS/R) - (2^P - 1) MSS/R with P = max(0, min(Q, K - 1)),
+    K = lg(n + 1) and Q from :func:`stall_bound`.
+
+    Assumes: slow start from one packet (w1 = 1), one ACK per packet, no loss
+    during these n packets; RTT excludes the transmission time. This is
+    Kurose-Ross's latency minus 2 RTT and n MSS/R. SC >= 0 for both log modes;
+    with ``"continuous"`` it is not monotone in n near P = Q (see module notes).
+
+    Parameters
+    ----------
+    n_packets : packets sent in slow start (0 gives 0)
+    mss_bits : MSS (bits)
+    rate_bps : link rate R (bit/s)
+    rtt_s : round-trip delay RTT (s), without transmission time
+    log_mode : ``"continuous"`` (default, K = log2(n+1), the "~" of Eq. (5)) or
+        ``"ceil"`` (K = ceil(log2(n+1)), Kurose-Ross exactly)
+    """
+    validate.choice("log_mode", log_mode, LOG_MODES)
+    n = validate.non_negative("n_packets", n_packets)
+    mss = validate.positive("mss_bits", mss_bits)
+    rate = validate.positive("rate_bps", rate_bps)
+    rtt = validate.non_negative("rtt_s", rtt_s)
+    s = mss / rate
+
+    def one(n1, s1, rtt1):
+        return _sc(n1, s1, rtt1, _stall_bound(s1, rtt1), log_mode)
+
+    return np.vectorize(one, otypes=[float])(n, s, rtt)
+
+
+def packets_until_threshold(threshold) -> np.ndarray:
+    """Return Ath = 2T - 1, the packets sent in slow start until the window reaches T.
+
+    Paper: seed 002, Eq. (7) (reconstructed): windows 1, 2, 4, ..., T hold
+    2T - 1 packets (also Cardwell's Eq. (11) inverted, gamma = 2, w1 = 1).
+    ``inf`` (no threshold) gives ``inf``.
+    """
+    th = validate.positive_or_inf("threshold", threshold)
+    return 2.0 * th - 1.0
+
+
+def loss_window(x, log_mode: str = "continuous") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (C, y, b): the window number holding packet x, its size, and its packets before x.
+
+    Paper: seed 002, Eqs. (8)-(10), reconstructed: C = lg(x + 1), y = 2^(C-1),
+    b = x - y. With ``log_mode="continuous"`` (default) y = (x+1)/2, Cardwell's
+    E[W_ss], and y - b = 1; with ``"ceil"`` C is a whole window number and
+    y - b = 2^C - x lies in [1, x].
+
+    Assumes: slow start from one packet, window k holding 2^(k-1) packets.
+    """
+    validate.choice("log_mode", log_mode, LOG_MODES)
+    xx = validate.positive("x", x)
+    c, y, b = np.vectorize(_loss_window, otypes=[float, float, float])(xx, log_mode)
+    return c, y, b
+
+
+def hob_time_s(x, mss_bits, rate_bps, log_mode: str = "continuous") -> np.ndarray:
+    """Return HOB, the head-of-line blocking time of one loss at packet x (s).
+
+    Paper: seed 002, Eq. (11) (printed): HOB = (y - b) MSS/R, with y, b from
+    :func:`loss_window`. Continuous reading: HOB = MSS/R.
+
+    Assumes: the y - b packets from the lost one to the end of window C wait for
+    the retransmission (TCP's in-order delivery); SCTP's other streams do not.
+    """
+    _, y, b = loss_window(x, log_mode)
+    s = validate.positive("mss_bits", mss_bits) / validate.positive("rate_bps", rate_bps)
+    return (y - b) * s
+
+
+@dataclass(frozen=True)
+class ObjectTransferTime:
+    """The transfer of one object (seed 002's algorithm): OT, the HOB total, the losses, and a trace.
+
+    ``trace`` has one dict per step i = 1..a+1 with keys ``i``, ``phase``
+    (``"slow-start"``, ``"congestion-avoidance"`` or ``"final"``), ``n_packets``
+    (N before the step), ``x``, ``L``, ``hob_s`` (HOB_i) and ``added_s`` (the
+    step's Tx or TL); ``pandas.DataFrame(result.trace)`` shows it.
+    """
+
+    ot_s: float
+    tot_hob_s: float
+    losses: int
+    n_packets: float
+    trace: list = field(default_factory=list, compare=False)
+
+
+def object_transfer_time(
+    obj_bits,
+    mss_bits,
+    rate_bps,
+    rtt_s,
+    p,
+    *,
+    log_mode: str = "continuous",
+    a_mode: str = "ceil",
+    n_mode: str = "exact",
+    initial_threshold: float = math.inf,
+    post_loss_slow_start: bool = False,
+    final_chunk: str = "x+1",
+    hob_in_ca: str = "computed",
+) -> ObjectTransferTime:
+    """Return OT, tot_hob, a and the per-step trace of one object's transfer.
+
+    Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME", Eqs. (1)-(15)
+    (research note Sec. 1.2). Step i = 1 adds Tx (Eq. 12, loss in slow start,
+    x + 1 <= Ath) or TL (Eq. 15, loss in congestion avoidance); steps 2..a add
+    TL = (x+1) MSS/R + L RTT + HOB + TOdetect; step a + 1 sends the remaining N
+    packets without HOB or TOdetect. Cost O(a).
+
+    Assumes: a = Np losses (a whole number, see ``a_mode``), each at the
+    expected position x of Eq. (1) among the packets still to send; every loss
+    detected by three duplicate ACKs (TOdetect = 1.5 RTT), never a timeout; no
+    receiver-window limit; RTT excludes transmission time.
+
+    Parameters
+    ----------
+    obj_bits : object size O (bits)
+    mss_bits : MSS (bits)
+    rate_bps : link rate R server -> client (bit/s)
+    rtt_s : round-trip delay RTT (s), without the transmission time MSS/R
+    p : packet loss probability in [0, 1)
+    log_mode : ``"continuous"`` (default) or ``"ceil"``: log2 or ceil(log2) for
+        K in SC (Eqs. 4-6, 14) and for C (Eq. 8). The "~" of Eq. (5), Cardwell's
+        continuous log and the printed TCP-SCTP gaps favour continuous (HOB =
+        MSS/R per loss); ceil gives HOB ~ 0.95 s per loss at the paper's point.
+    a_mode : ``"ceil"`` (default, a = ceil(Np), seed 000's alpha) or ``"round"``
+        (half up; a = 0 below Np = 0.5, i.e. no loss at all)
+    n_mode : ``"exact"`` (default, N = O/MSS as printed) or ``"ceil"``
+    initial_threshold : initial slow-start threshold T in packets (default
+        ``inf``: seed 000's th(1) = inf; no loss is then ever in congestion
+        avoidance, since T/2 and (T + L)/2 stay infinite)
+    post_loss_slow_start : False (default, as printed: fast retransmit, no new
+        slow start after a loss) or True (add SC(x), or SC(Ath) in congestion
+        avoidance, to every step after the first, as seed 000's timeouts do)
+    final_chunk : ``"x+1"`` (default, as printed: (x+1) MSS/R with x = N, one
+        packet more than N) or ``"N"`` (N MSS/R, seed 000's form; then p = 0 is
+        exactly the loss-free slow-start latency)
+    hob_in_ca : ``"computed"`` (default: a first loss in congestion avoidance
+        adds HOB from Eqs. (8)-(11) to TL and to tot_hob, as step (11) does, so
+        that TCP - SCTP = tot_hob always) or ``"zero"`` (Eq. (15) as printed,
+        without HOB). Steps after the first always compute HOB (step (11)).
+    """
+    obj, mss, rate, rtt, pp = _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p)
+    _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start)
+    th = _one("initial_threshold", validate.positive_or_inf("initial_threshold", initial_threshold))
+    s = mss / rate
+    n = _n_packets(obj, mss, n_mode)
+    a = _losses(n, pp, a_mode)
+    ot, tot_hob, trace = _transfer(
+        n, pp, a, s, rtt, _stall_bound(s, rtt),
+        log_mode=log_mode, initial_threshold=th, post_loss_slow_start=bool(post_loss_slow_start),
+        final_chunk=final_chunk, hob_in_ca=hob_in_ca, want_trace=True,
+    )  # fmt: skip
+    return ObjectTransferTime(ot_s=ot, tot_hob_s=tot_hob, losses=a, n_packets=n, trace=trace)
+
+
+def _it(it_s, rtt: float) -> float:
+    if it_s is None:
+        return DEFAULT_IT_RTTS * rtt
+    return _one("it_s", validate.non_negative("it_s", it_s))
+
+
+def response_time_tcp_s(
+    obj_bits,
+    mss_bits,
+    rate_bps,
+    rtt_s,
+    p,
+    *,
+    objects: int = 5,
+    pipeline_depth: int = 1,
+    it_s: float | None = None,
+    log_mode: str = "continuous",
+    a_mode: str = "ceil",
+    n_mode: str = "exact",
+    initial_threshold: float = math.inf,
+    post_loss_slow_start: bool = False,
+    final_chunk: str = "x+1",
+    hob_in_ca: str = "computed",
+) -> float:
+    """Return the mean response time of HTTP over TCP for M objects (s).
+
+    Paper: seed 002, Table I: IT + RTT + OT if PI >= M, else IT + (M/PI)(RTT + OT),
+    OT from :func:`object_transfer_time`.
+
+    Assumes: M objects of identical size (assumption (1)) fetched on one
+    persistent connection, PI at a time; head-of-line blocking is part of OT.
+
+    Parameters
+    ----------
+    obj_bits, mss_bits, rate_bps, rtt_s, p : as :func:`object_transfer_time`
+    objects : M, the number of referenced objects (default 5, the paper's)
+    pipeline_depth : PI, the depth of the HTTP/1.1 pipeline (default 1: only
+        M/PI = M reproduces the size of Table II; PI >= M gives ~4.7 s)
+    it_s : IT, connection set-up and HTML transfer (s); None (default) = 2 RTT
+    log_mode, a_mode, n_mode, initial_threshold, post_loss_slow_start,
+    final_chunk, hob_in_ca : switches of :func:`object_transfer_time`
+    """
+    m = _one("objects", validate.positive_integer("objects", objects))
+    pi = _one("pipeline_depth", validate.positive_integer("pipeline_depth", pipeline_depth))
+    res = object_transfer_time(
+        obj_bits, mss_bits, rate_bps, rtt_s, p,
+        log_mode=log_mode, a_mode=a_mode, n_mode=n_mode, initial_threshold=initial_threshold,
+        post_loss_slow_start=post_loss_slow_start, final_chunk=final_chunk, hob_in_ca=hob_in_ca,
+    )  # fmt: skip
+    rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
+    return _tcp_total(_it(it_s, rtt), rtt, res.ot_s, m, pi)
+
+
+def response_time_sctp_s(
+    obj_bits,
+    mss_bits,
+    rate_bps,
+    rtt_s,
+    p,
+    *,
+    objects: int = 5,
+    it_s: float | None = None,
+    sctp_total: str = "times_M",
+    log_mode: str = "continuous",
+    a_mode: str = "ceil",
+    n_mode: str = "exact",
+    initial_threshold: float = math.inf,
+    post_loss_slow_start: bool = False,
+    final_chunk: str = "x+1",
+    hob_in_ca: str = "computed",
+) -> float:
+    """Return the mean response time of HTTP over SCTP for M objects (s).
+
+    Paper: seed 002, Table I. ``sctp_total="printed"``: IT + RTT + (OT - tot_hob),
+    as printed. ``sctp_total="times_M"`` (default): IT + M (RTT + OT - tot_hob).
+
+    The default departs from the print because the printed form cannot be what
+    produced the paper's numbers: at Table II's operating point it gives 4.58 s
+    against the printed 20.81 s (it counts one object, while the TCP row counts
+    M/PI of them), and the printed TCP - SCTP gaps (0.51-0.52 s with one loss
+    per object, 0.98 s with two) are M tot_hob, not tot_hob. Only the M-times
+    form reproduces Table II (20.84 s at p = 1 %, research note Sec. 1.4).
+
+    Assumes: the M objects go on M streams of one association; a loss delays
+    only its own stream, so each object's time is OT minus its HOB.
+
+    Parameters
+    ----------
+    obj_bits, mss_bits, rate_bps, rtt_s, p : as :func:`object_transfer_time`
+    objects : M (default 5)
+    it_s : IT (s); None (default) = 2 RTT
+    sctp_total : ``"times_M"`` (default) or ``"printed"``
+    log_mode, a_mode, n_mode, initial_threshold, post_loss_slow_start,
+    final_chunk, hob_in_ca : switches of :func:`object_transfer_time`
+    """
+    validate.choice("sctp_total", sctp_total, SCTP_TOTALS)
+    m = _one("objects", validate.positive_integer("objects", objects))
+    res = object_transfer_time(
+        obj_bits, mss_bits, rate_bps, rtt_s, p,
+        log_mode=log_mode, a_mode=a_mode, n_mode=n_mode, initial_threshold=initial_threshold,
+        post_loss_slow_start=post_loss_slow_start, final_chunk=final_chunk, hob_in_ca=hob_in_ca,
+    )  # fmt: skip
+    rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
+    return _sctp_total(_it(it_s, rtt), rtt, res.ot_s, res.tot_hob_s, m, sctp_total)
+
+
+#: Columns every point needs, and the per-point columns that override the keywords.
+GRID_COLUMNS = ("obj_bits", "mss_bits", "rate_bps", "rtt_s", "p")
+GRID_OPTIONAL = ("objects", "pipeline_depth", "it_s", "initial_threshold")
+
+
+def response_times_grid(
+    points,
+    *,
+    objects: int = 5,
+    pipeline_depth: int = 1,
+    it_s: float | None = None,
+    sctp_total: str = "times_M",
+    log_mode: str = "continuous",
+    a_mode: str = "ceil",
+    n_mode: str = "exact",
+    initial_threshold: float = math.inf,
+    post_loss_slow_start: bool = False,
+    final_chunk: str = "x+1",
+    hob_in_ca: str = "computed",
+) -> pd.DataFrame:
+    """Return OT, tot_hob, a, and the TCP and SCTP response times at every parameter point.
+
+    Paper: seed 002, algorithm and Table I (as :func:`response_time_tcp_s` and
+    :func:`response_time_sctp_s`, point by point).
+
+    ``points`` is a DataFrame, or a mapping of column name -> scalar/array
+    (broadcast together, then flattened), with columns ``obj_bits``,
+    ``mss_bits``, ``rate_bps``, ``rtt_s``, ``p``; optional columns ``objects``,
+    ``pipeline_depth``, ``it_s``, ``initial_threshold`` override the keywords of
+    the same name per point. Other columns are carried through. Every column is
+    validated once, as a whole; the per-point loop is plain floats, O(a) each.
+
+    Returns the points (same index for a DataFrame) plus ``n_packets``,
+    ``losses``, ``ot_s``, ``tot_hob_s``, ``tcp_s`` and ``sctp_s``. Keywords as
+    :func:`response_time_tcp_s` and :func:`response_time_sctp_s`.
+    """
+    if isinstance(points, pd.DataFrame):
+        frame = points.copy()
+    else:
+        try:
+            items = dict(points)
+        except (TypeError, ValueError):
+            raise validate.ParameterError(
+                f"points must be a DataFrame or a mapping of column -> values, got {type(points).__name__}"
+            ) from None
+        try:
+            arrays = np.broadcast_arrays(*[np.asarray(v) for v in items.values()])
+        except ValueError:
+            shapes = {k: np.shape(v) for k, v in items.items()}
+            raise validate.ParameterError(f"points columns do not broadcast together: {shapes}") from None
+        frame = pd.DataFrame({k: a.reshape(-1) for k, a in zip(items, arrays)})
+    for name in GRID_COLUMNS:
+        if name not in frame.columns:
+            raise validate.ParameterError(f"points needs a column {name!r}; it has {list(frame.columns)}")
+    _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start)
+    validate.choice("sctp_total", sctp_total, SCTP_TOTALS)
+
+    size = len(frame)
+    obj = validate.positive("obj_bits", frame["obj_bits"].to_numpy())
+    mss = validate.positive("mss_bits", frame["mss_bits"].to_numpy())
+    rate = validate.positive("rate_bps", frame["rate_bps"].to_numpy())
+    rtt = validate.non_negative("rtt_s", frame["rtt_s"].to_numpy())
+    pp = validate.probability("p", frame["p"].to_numpy())
+
+    def column_or(name, default, check):
+        values = frame[name].to_numpy() if name in frame.columns else np.full(size, default, dtype=float)
+        return check(name, values)
+
+    m = column_or("objects", objects, validate.positive_integer)
+    pi = column_or("pipeline_depth", pipeline_depth, validate.positive_integer)
+    th = column_or("initial_threshold", initial_threshold, validate.positive_or_inf)
+    if "it_s" in frame.columns:
+        it = validate.non_negative("it_s", frame["it_s"].to_numpy())
+    elif it_s is None:
+        it = DEFAULT_IT_RTTS * rtt
+    else:
+        it = np.full(size, _one("it_s", validate.non_negative("it_s", it_s)))
+
+    s = mss / rate
+    n_out = np.empty(size)
+    a_out = np.empty(size, dtype=int)
+    ot_out = np.empty(size)
+    hob_out = np.empty(size)
+    plss = bool(post_loss_slow_start)
+    for k in range(size):
+        sk, rk, pk = float(s[k]), float(rtt[k]), float(pp[k])
+        n = _n_packets(float(obj[k]), float(mss[k]), n_mode)
+        a = _losses(n, pk, a_mode)
+        ot, tot_hob, _ = _transfer(
+            n, pk, a, sk, rk, _stall_bound(sk, rk),
+            log_mode=log_mode, initial_threshold=float(th[k]), post_loss_slow_start=plss,
+            final_chunk=final_chunk, hob_in_ca=hob_in_ca, want_trace=False,
+        )  # fmt: skip
+        n_out[k], a_out[k], ot_out[k], hob_out[k] = n, a, ot, tot_hob
+
+    tcp = np.where(pi >= m, it + (rtt + ot_out), it + m / pi * (rtt + ot_out))
+    if sctp_total == "printed":
+        sctp = it + rtt + (ot_out - hob_out)
+    else:
+        sctp = it + m * (rtt + ot_out - hob_out)
+    return frame.assign(n_packets=n_out, losses=a_out, ot_s=ot_out, tot_hob_s=hob_out, tcp_s=tcp, sctp_s=sctp)
