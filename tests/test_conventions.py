@@ -32,15 +32,15 @@ def test_nan_counts_as_not_reproduced():
 
 
 def test_close_ranking_prefers_more_cells_within_five_percent():
-    axes = {"shift": [0.0, 0.5]}
-    # shift 0: one cell exact (2.00), one 50% off; shift 0.5: both within 5% of (2.46, 10.0) but none exact
+    axes = {"shift": [0.0, 0.5], "rounding": ["half_up"]}
+    # shift 0: one cell exact (2.00), one 50% off; shift 0.5: both within 5% of (2.00, 10.0) but none exact
     printed = ["2.00", "10.0"]
 
-    def regen(shift):
+    def regen(shift, rounding):
         return np.array([2.0, 15.0]) if shift == 0.0 else np.array([2.05, 10.3])
 
     res = conventions.search(axes, regen, printed)
     by = {r.shift: (r.reproduced, r.within_5pct) for r in res.itertuples()}
     assert by == {0.0: (1, 1), 0.5: (0, 2)}
-    assert conventions.choose(res, axes) == {"shift": 0.0}  # most reproduced
-    assert conventions.choose(res, axes, primary="close") == {"shift": 0.5}  # most within 5%
+    assert conventions.choose(res, axes) == {"shift": 0.0, "rounding": "half_up"}  # most reproduced
+    assert conventions.choose(res, axes, primary="close") == {"shift": 0.5, "rounding": "half_up"}  # most within 5%
