@@ -15,10 +15,11 @@ SCHEDULER ?=
 SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
+NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
 NOTEBOOK_002 := notebooks/002_http_sctp_response.ipynb
 NOTEBOOK_003 := notebooks/003_specweb96_abr.ipynb
 NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
-PARTIALS := figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
+PARTIALS := figures/000/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
 .PHONY: help reproduce test bench lab venv lock clean clean-venv
@@ -33,6 +34,9 @@ venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
 figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
+
+figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
 
 figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
