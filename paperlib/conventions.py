@@ -104,6 +104,30 @@ def rank(results: pd.DataFrame, axes: Mapping[str, Sequence], *, primary: str = 
     return order.drop(columns=[c for c in order.columns if c.startswith("_")]).reset_index(drop=True)
 
 
+def best_by_axis(results: pd.DataFrame, axes: Mapping[str, Sequence]) -> pd.DataFrame:
+    """Return, for each candidate of each axis, the best any combination with it achieves.
+
+    Columns: ``convention``, ``candidate``, ``best reproduced``, ``best within 5%``,
+    ``least mean |rel. error|`` and, when the search counts them, ``best rows reproduced``.
+    It shows how much each single choice matters, whatever the others are.
+    """
+    rows = []
+    for axis, candidates in axes.items():
+        for c in candidates:
+            sub = results[results[axis] == c]
+            row = {
+                "convention": axis,
+                "candidate": str(c),
+                "best reproduced": int(sub["reproduced"].max()),
+                "best within 5%": int(sub["within_5pct"].max()),
+                "least mean |rel. error|": float(sub["mean_abs_rel_error"].min()),
+            }
+            if "rows_reproduced" in sub.columns:
+                row["best rows reproduced"] = int(sub["rows_reproduced"].max())
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def _native(value):
     """Return a numpy scalar as the plain Python value (so dict keys and JSON behave)."""
     return value.item() if isinstance(value, np.generic) else value

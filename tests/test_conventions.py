@@ -44,3 +44,13 @@ def test_close_ranking_prefers_more_cells_within_five_percent():
     assert by == {0.0: (1, 1), 0.5: (0, 2)}
     assert conventions.choose(res, axes) == {"shift": 0.0, "rounding": "half_up"}  # most reproduced
     assert conventions.choose(res, axes, primary="close") == {"shift": 0.5, "rounding": "half_up"}  # most within 5%
+
+
+def test_best_by_axis_reports_each_candidate():
+    res = conventions.search(AXES, regenerate, ["2.46", "4.69"])
+    best = conventions.best_by_axis(res, AXES).set_index(["convention", "candidate"])
+    # scale 2 reproduces two cells with truncation; scale 1 none, whatever the rounding
+    assert best.loc[("scale", "2.0"), "best reproduced"] == 2
+    assert best.loc[("scale", "1.0"), "best reproduced"] == 0
+    assert best.loc[("rounding", "half_up"), "best reproduced"] == 1
+    assert list(best.columns) == ["best reproduced", "best within 5%", "least mean |rel. error|"]

@@ -273,19 +273,6 @@ def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
     return conventions.choose(search, CONVENTION_AXES, primary=RANK_BY)
 
 
-def best_by_axis(search: pd.DataFrame) -> pd.DataFrame:
-    """Return, per candidate of each convention, the most cells within 5% and reproduced, and the least error."""
-    rows = []
-    for axis, candidates in CONVENTION_AXES.items():
-        for c in candidates:
-            sub = search[search[axis] == c]
-            rows.append({"convention": axis, "candidate": str(c),
-                         "best within 5% (of 72)": int(sub["within_5pct"].max()),
-                         "best reproduced (of 72)": int(sub["reproduced"].max()),
-                         "least mean |rel. error|": float(sub["mean_abs_rel_error"].min())})
-    return pd.DataFrame(rows)
-
-
 def regenerate(paper: Paper, conv: dict) -> pd.DataFrame:
     """Return every printed model cell with its regenerated W (chosen law and Eq. (4)) and its status."""
     cells = model_cells(paper)

@@ -152,17 +152,6 @@ def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
     return conventions.choose(convention_search(paper) if search is None else search, CONVENTION_AXES, primary=RANK_BY)
 
 
-def reproduced_by_axis(search: pd.DataFrame) -> pd.DataFrame:
-    """Return, per candidate of each convention, the most cells and the least mean error it allows."""
-    rows = []
-    for axis, candidates in CONVENTION_AXES.items():
-        for c in candidates:
-            sub = search[search[axis] == c]
-            rows.append({"convention": axis, "candidate": str(c), "best reproduced (of 16)": int(sub["reproduced"].max()),
-                         "least mean |rel. error|": float(sub["mean_abs_rel_error"].min())})
-    return pd.DataFrame(rows)
-
-
 def regenerated_tables(paper: Paper, conv: dict) -> dict[str, pd.DataFrame]:
     """Return Tables II and III as printed, with the regenerated model rows beside them."""
     points = operating_points(paper)

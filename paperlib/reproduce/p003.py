@@ -246,17 +246,6 @@ def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
     return conventions.choose(convention_search(paper) if search is None else search, CONVENTION_AXES)
 
 
-def reproduced_by_axis(search: pd.DataFrame) -> pd.DataFrame:
-    """Return, for each candidate of each convention, the most printed numbers a combination with it reproduces."""
-    return pd.DataFrame(
-        [
-            {"convention": axis, "candidate": str(c), "best reproduced": int(search[search[axis] == c]["reproduced"].max())}
-            for axis, candidates in CONVENTION_AXES.items()
-            for c in candidates
-        ]
-    )
-
-
 def derived_table(paper: Paper, conv: dict) -> pd.DataFrame:
     """Return each printed derived number beside its regenerated value."""
     values = derived_values(paper, conv)

@@ -145,18 +145,6 @@ def chosen_convention(paper: Paper) -> dict:
     return conventions.choose(convention_search(paper), CONVENTION_AXES)
 
 
-def reproduced_by_axis(search: pd.DataFrame) -> pd.DataFrame:
-    """Return, for each candidate of each axis, the most cells and rows any combination with it reproduces."""
-    rows = []
-    for axis, candidates in CONVENTION_AXES.items():
-        for c in candidates:
-            sub = search[search[axis] == c]
-            rows.append({"convention": axis, "candidate": str(c),
-                         "best cells reproduced (of 10)": int(sub["reproduced"].max()),
-                         "best rows reproduced (of 5)": int(sub["rows_reproduced"].max())})
-    return pd.DataFrame(rows)
-
-
 # --- the "within 4%" claim -------------------------------------------------
 
 #: Plausible definitions of the paper's "mean difference between the model
