@@ -652,10 +652,16 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
     laws = law_in_m(paper).set_index(["table", "block", "column"])
     points = operating_points(paper)
     conv_text = _conv_text(conv)
+    shared = shared_operating_point(paper)
     rows: list[Row] = []
     for c in printed_cells(paper):
         pt = points[c.point]
         notes = [n for n in (pt.note, c.note) if n]
+        own = f"{SOURCES[pt.table]} {pt.label}"
+        if own in shared.columns:
+            others = shared.loc[(c.column, c.m)].drop(own)
+            notes.append("the same operating point (p = 1 %, rtt 256 ms, 40 Kbps) is printed as "
+                         + ", ".join(f"{v} in {k}" for k, v in others.items()))
         c_fit = laws.loc[(c.table, c.label, c.column), "c [(m-1)/m]"]
         if c.column in MODEL_COLUMNS:
             value = float(regen.loc[(c.table, c.label, c.m, c.column), "regenerated"])
