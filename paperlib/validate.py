@@ -80,3 +80,10 @@ def choice(name: str, value, allowed) -> object:
     if value not in allowed:
         raise ParameterError(f"{name} must be one of {tuple(allowed)!r}, got {value!r}")
     return value
+
+
+def flag(name: str, value) -> bool:
+    """Return ``value`` if it is a boolean (Python or numpy); raise naming the parameter otherwise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

@@ -291,8 +291,7 @@ def _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_
     validate.choice("n_mode", n_mode, N_MODES)
     validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
     validate.choice("hob_in_ca", hob_in_ca, HOB_IN_CA)
-    if not isinstance(post_loss_slow_start, (bool, np.bool_)):
-        raise validate.ParameterError(f"post_loss_slow_start must be True or False, got {post_loss_slow_start!r}")
+    validate.flag("post_loss_slow_start", post_loss_slow_start)
 
 
 # --- one function per quantity -----------------------------------------------------------------

@@ -197,8 +197,7 @@ def _check_switches(n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start)
     validate.choice("a_mode", a_mode, A_MODES)
     validate.choice("log_mode", log_mode, LOG_MODES)
     validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
-    if not isinstance(post_loss_slow_start, (bool, np.bool_)):
-        raise validate.ParameterError(f"post_loss_slow_start must be True or False, got {post_loss_slow_start!r}")
+    validate.flag("post_loss_slow_start", post_loss_slow_start)
 
 
 def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start,
