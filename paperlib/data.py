@@ -95,18 +95,6 @@ class Table:
             return np.array([units.parse_quantity(c).value for c in self.cells[column]])
         raise TypeError(f"{self.path}: column {column!r} is {f.type}, not numeric")
 
-    def result_cells(self):
-        """Yield ``(row_label, column, printed)`` for every published result cell."""
-        labels = self.columns("label")
-        for _, row in self.cells.iterrows():
-            row_label = ", ".join(_label_text(self.field(c), row[c]) for c in labels)
-            for c in self.columns("result"):
-                yield row_label, self.field(c).label, row[c]
-
-
-def _label_text(f: Field, cell: str) -> str:
-    return cell if f.type in ("quantity", "text") or len(f.label) == 0 else f"{f.label}={cell}"
-
 
 @dataclass
 class Paper:

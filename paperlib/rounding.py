@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-import numpy as np
-
 from paperlib.data import NUMBER_RE
 
 #: Rules for going from an exact value to the printed digits.
@@ -46,14 +44,6 @@ def matches_printed(value: float, printed: str, rule: str = "half_up") -> bool:
     """Return whether ``value`` shows as ``printed`` when rounded to its precision by ``rule``."""
     decimals = printed_decimals(printed)
     return round_to(value, decimals, rule) == float(Decimal(printed.strip()))
-
-
-def matches_printed_array(values, printed: list[str], rule: str = "half_up") -> np.ndarray:
-    """Vector form of :func:`matches_printed` over broadcastable ``values`` (last axis = cells)."""
-    values = np.asarray(values, dtype=float)
-    flat = values.reshape(-1, values.shape[-1])
-    out = np.array([[matches_printed(v, p, rule) for v, p in zip(row, printed)] for row in flat])
-    return out.reshape(values.shape)
 
 
 def printed_interval(printed: str, rule: str = "half_up") -> tuple[float, float]:
