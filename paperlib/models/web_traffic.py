@@ -88,11 +88,7 @@ def _lognormal_sigma(mean: float, median: float) -> float:
     return math.sqrt(2.0 * math.log(mean / median))
 
 
-def _lognormal(mean_key: str, median_key: str, m: dict):
-    return stats.lognorm(s=_lognormal_sigma(m[mean_key], m[median_key]), scale=m[median_key])
-
-
-def _body(m: dict):
+def _body(m: dict):  # the lognormal body of the reply sizes
     return stats.lognorm(s=m["reply_body_sigma"], scale=m["reply_body_median_bytes"])
 
 
@@ -119,10 +115,14 @@ def reply_cdf(x, m: dict) -> np.ndarray:
 
 
 def reply_mean(m: dict) -> float:
-    """Return the mean reply size (bytes) of the mixture, the body capped at ``reply_max_bytes``."""
-    body = _body(m)
-    cap = m["reply_max_bytes"]
-    capped_body = body.expect(lambda x: x, lb=0, ub=cap) + cap * body.sf(cap)
+    """Return the mean reply size (bytes) of the mixture, the body capped at ``reply_max_bytes``.
+
+    Body: E[min(X, c)] for X lognormal(mu, s) is exp(mu + s^2/2) Phi((ln c - mu - s^2)/s)
+    + c (1 - Phi((ln c - mu)/s)).
+    """
+    mu, s, cap = math.log(m["reply_body_median_bytes"]), m["reply_body_sigma"], m["reply_max_bytes"]
+    z = (math.log(cap) - mu) / s
+    capped_body = math.exp(mu + s * s / 2) * stats.norm.cdf(z - s) + cap * stats.norm.sf(z)
     return (1 - m["reply_tail_prob"]) * capped_body + m["reply_tail_prob"] * _tail_mean(m)
 
 

@@ -8,8 +8,9 @@ in kbit/s of a 10 Mbit/s link (or, equivalently, in units of 10 kbit/s at 100 Mb
 the third row, printed "95%", is the 98% load of the text (95% would need 3282 browsers),
 and x was truncated, not rounded (2770.51 prints as 2770).
 
-This module covers Table 3 only; the traffic model, the testbed simulation and the rest of
-the paper are future work (issue: paper 001).
+The testbed simulation lives in ``p001_testbed`` (plan), ``p001_calibration`` (the regenerated
+line) and ``p001_claims`` (the paper's observations as verdicts); :func:`ledger_rows` gathers
+every published number and claim of the paper into ledger rows.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pandas as pd
 
 from paperlib import conventions, units, validate
 from paperlib.data import Paper
+from paperlib.ledger import Row, claim_row, result_row
 
 PAPER = "001"
 
@@ -71,3 +73,96 @@ def table3_search(paper: Paper) -> pd.DataFrame:
     printed = list(paper.tables["table3"].cells["The Number of Browsers"])
     results = conventions.search(CONVENTION_AXES, lambda **c: table3(paper, c)["browsers"].to_numpy(), printed)
     return conventions.rank(results, CONVENTION_AXES)
+
+
+def chosen_convention(search: pd.DataFrame) -> dict:
+    """Return the reading of the line that reproduces Table 3 (the search's best, by the project rule)."""
+    return conventions.choose(search, CONVENTION_AXES)
+
+
+def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
+    """Return the ledger rows of Table 3: the three counts and the mislabelled third load."""
+    conv = chosen_convention(search)
+    regen = table3(paper, conv)
+    printed = paper.tables["table3"].cells
+    why = (f"published line y = {paper.text_value('calib_slope').printed} x {paper.text_value('calib_intercept').printed} "
+           f"inverted with y in units of {conv['y_unit_bps']:g} bit/s of a {conv['link_bps'] / 1e6:g} Mbit/s link "
+           f"(kbit/s of 10 Mbit/s; the text's 100 Mbit/s with y in kbit/s would need about ten times the browsers), "
+           f"x {conv['browser_rounding']}d to whole browsers")
+    rows = []
+    for i, (_, r) in enumerate(printed.iterrows()):
+        load = regen["load"].iloc[i]
+        note = why if r["Traffic Load"] == f"{load * 100:g}%" else (
+            f"{why}; the row printed '{r['Traffic Load']}' is the text's {load * 100:g}% load "
+            f"({units.parse_quantity(r['Traffic Load']).value:g}% would give "
+            f"{int(np.trunc(browsers_for_throughput(units.parse_quantity(r['Traffic Load']).to_si() * conv['link_bps'] / conv['y_unit_bps'], paper.text_value('calib_slope').value, paper.text_value('calib_intercept').value)))} browsers)")
+        rows.append(result_row(PAPER, "Table 3", r["Traffic Load"], "The Number of Browsers", r["The Number of Browsers"],
+                               float(regen["browsers"].iloc[i]), rule=conv["rounding"], reason=note))
+        if r["Traffic Load"] != f"{load * 100:g}%":
+            rows.append(result_row(
+                PAPER, "Table 3", f"row {i + 1}", "Traffic Load", r["Traffic Load"], load * 100, rule="half_up",
+                compare_as=f"{units.parse_quantity(r['Traffic Load']).value:g}",
+                reason=(f"the text names 80%, 90% and 98% (Section 2.2, Figs. 3, 7, 8) and the printed count "
+                        f"{r['The Number of Browsers']} is the line's inverse at {load * 100:g}% of the link, "
+                        f"so the label is a typo of the table (Fig. 6's caption repeats it)")))
+    return rows
+
+
+def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str, n_points: int) -> list[Row]:
+    """Return the ledger rows of the published line's slope and intercept against the regenerated fit."""
+    rows = []
+    for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept")):
+        est = coefficients.loc[name]
+        rows.append(result_row(
+            PAPER, "Section 2.2 (calibration line)", "y = 2.9327x - 125.0857", name, paper.text_value(key).printed,
+            float(est["estimate"]), rule="half_up",
+            reason=(f"OLS fit of simulated throughput (kbit/s) on browsers, {n_points} ns-3 runs of the "
+                    f"'{profile_name}' profile's uncongested testbed; 95% CI [{est['ci95_low']:.4f}, "
+                    f"{est['ci95_high']:.4f}]. The slope is the mean load one browser offers, set by the traffic "
+                    f"model (Mah's distributions as summarised in paperlib.models.web_traffic; the browser "
+                    f"program's own empirical tables were not available), so it is a property of that model")))
+    return rows
+
+
+#: Ledger reading of each of the paper's numeric results in the running text: (text value id,
+#: summary lookup (configs, load, latency, column), what the number is).
+TEXT_RESULTS = {
+    "fifo_80_short_p90": ("fifo", 0.8, "short", "p90_ms", "p90 response time, mean over FIFO-60/120/180"),
+    "fifo_80_long_p90": ("fifo", 0.8, "long", "p90_ms", "p90 response time, mean over FIFO-60/120/180"),
+    "red_80_short_p90": ("red480", 0.8, "short", "p90_ms", "p90 response time, mean over RED-A/B/C (qlen 480)"),
+    "red_80_long_p90": ("red480", 0.8, "long", "p90_ms", "p90 response time, mean over RED-A/B/C (qlen 480)"),
+    "red_98_short": ("red480", 0.98, "short", "p90_ms", "p90 response time, mean over RED-A/B/C (qlen 480)"),
+    "red_98_long": ("red480", 0.98, "long", "p90_ms", "p90 response time, mean over RED-A/B/C (qlen 480)"),
+    "fig8a_avg_q": ("RED-A-240", 0.98, "short", "mean_queue", "mean queue length (packets), Fig. 8-A = RED-A"),
+    "fig8b_avg_q": ("RED-C-240", 0.98, "short", "mean_queue", "mean queue length (packets), Fig. 8-B = RED-C"),
+}
+
+
+def text_result_rows(paper: Paper, summary: pd.DataFrame, groups: dict[str, list[str]], profile_name: str) -> list[Row]:
+    """Return the ledger rows of the numbers the text reads off its figures, against the simulation."""
+    s = summary.set_index(["config", "load", "latency"])
+    rows = []
+    for key, (which, load, latency, column, what) in TEXT_RESULTS.items():
+        configs = groups.get(which, [which])
+        value = float(np.mean([s.loc[(c, load, latency), column] for c in configs]))
+        q = paper.text_value(key)
+        row = paper.text_values.cells.set_index("id").loc[key]
+        bound = " (printed as a bound: the claim row gives the verdict)" if key.startswith("fig8") else ""
+        rows.append(result_row(PAPER, row["location"].split(";")[0], key, row["quantity"], q.printed, value,
+                               rule="half_up",
+                               reason=f"{what}, {load:.0%} load, {latency} latency, ns-3 testbed, '{profile_name}' "
+                                      f"profile; the paper reads the number off a CDF ('around'){bound}"))
+    return rows
+
+
+def claim_rows(paper: Paper, verdicts) -> list[Row]:
+    """Return one ledger row per claim, in claims.csv order, from ``p001_claims.verdicts``."""
+    by_id = {v.claim: v for v in verdicts}
+    rows = []
+    for _, c in paper.claims.cells.iterrows():
+        if c["id"] not in by_id:
+            raise KeyError(f"paper 001: no verdict for claim {c['id']!r}")
+        v = by_id[c["id"]]
+        rows.append(claim_row(PAPER, c["location"].split(";")[0], c["id"], c["printed"], v.regenerated, v.status,
+                              v.reason))
+    return rows

@@ -165,7 +165,7 @@ def simulate(params: dict, seed: int) -> dict:
     ``warmup_s`` and finished before the end, in start order), ``response_bytes``,
     ``response_primary`` (1 for a page's primary object), ``unfinished`` (requests still open
     at the end), ``failed`` (connections that failed), ``throughput_bps`` (reply payload
-    delivered per second after warm-up), ``queue_times_s`` / ``queue_packets`` (backlog of
+    delivered per second after warm-up), ``queue_sample_times_s`` / ``queue_samples`` (backlog of
     the bottleneck's reply-direction queue disc, sampled), ``queue_max_packets`` (whole run); after the warm-up:
     ``drops`` (all), ``arrivals`` (packets that reached the disc), ``early_drops`` (RED's
     probabilistic drops), ``forced_drops`` (RED's average above max_th, or the queue limit).
@@ -257,8 +257,8 @@ def simulate(params: dict, seed: int) -> dict:
         "arrivals": int(cpp.SinceWarmup(4)),
         "early_drops": int(cpp.SinceWarmup(0)),
         "forced_drops": int(cpp.SinceWarmup(1) + cpp.SinceWarmup(2)),
-        "queue_times_s": [round(float(i * p["sample_interval_s"]), 6) for i in range(len(samples))],
-        "queue_packets": samples.tolist(),
+        "queue_sample_times_s": [round(float(i * p["sample_interval_s"]), 6) for i in range(len(samples))],
+        "queue_samples": samples.tolist(),
     }
     if p["keep_responses"]:
         result["response_s"] = [round(float(x), 6) for x in (t1 - t0)[keep_rows]]

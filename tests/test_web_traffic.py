@@ -1,0 +1,100 @@
+"""The Mah/Christiansen browser workload: exact moments and distribution functions against seeded samples."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from paperlib.models import web_traffic as wt
+from paperlib.validate import ParameterError
+
+M = wt.model()
+N = 400_000
+
+
+def _z(sample, exact):
+    return (sample.mean() - exact) / (sample.std() / np.sqrt(sample.size))
+
+
+def test_reply_mean_and_cdf_match_samples():
+    x = wt.sample_replies(N, M, np.random.default_rng(1), whole=False)
+    assert abs(_z(x, wt.reply_mean(M))) < 5
+    assert stats.kstest(x, lambda v: wt.reply_cdf(v, M)).statistic < 0.004
+    # the tail: P(size > 100 kB) from the mixture's CDF
+    assert (x > 1e5).mean() == pytest.approx(1 - wt.reply_cdf(1e5, M), abs=0.002)
+
+
+def test_reply_mean_by_quadrature_of_the_cdf():
+    # E[X] = integral of the survival function, by brute force on a fine log grid
+    grid = np.concatenate([[0.0], np.logspace(-2, np.log10(M["reply_max_bytes"]), 400_001)])
+    survival = 1 - wt.reply_cdf(grid, M)
+    assert np.trapezoid(survival, grid) == pytest.approx(wt.reply_mean(M), rel=1e-4)
+
+
+def test_requests_think_and_objects_match_their_laws():
+    rng = np.random.default_rng(2)
+    req = wt.sample_requests(N, M, rng).astype(float)
+    assert abs(_z(req, wt.request_mean(M))) < 5 + 0.5 / (req.std() / np.sqrt(N))  # rounding to whole bytes
+    assert np.median(req) == pytest.approx(M["request_median_bytes"], abs=2)
+    think = wt.sample_think(N, M, rng)
+    assert abs(_z(think, wt.think_mean(M))) < 5
+    assert np.median(think) == pytest.approx(M["think_median_s"], rel=0.01)
+    k = wt.sample_objects_per_page(N, M, rng)
+    assert abs(_z(k.astype(float), wt.objects_per_page_mean(M))) < 5
+    values, counts = np.unique(k, return_counts=True)
+    assert counts[:8] / N == pytest.approx(wt.objects_per_page_pmf(values[:8], M), abs=0.003)
+    assert wt.objects_per_page_pmf(np.arange(1, 2000), M).sum() == pytest.approx(1.0)
+    assert np.median(k) == 1  # Mah: the median page is one object
+
+
+def test_sample_browsers_is_seeded_and_consistent():
+    a = wt.sample_browsers(M, 50, 300.0, np.random.default_rng(3), n_groups=6)
+    b = wt.sample_browsers(M, 50, 300.0, np.random.default_rng(3), n_groups=6)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert a["browser_group"].tolist() == [i % 6 for i in range(50)]
+    assert a["browser_pages"].sum() == len(a["page_first"]) == len(a["page_think_s"])
+    assert a["page_objects"].sum() == len(a["req_bytes"]) == len(a["reply_bytes"])
+    # every browser gets exactly the pages whose think-time-only start falls before the horizon
+    for i in range(50):
+        first, n = a["browser_first_page"][i], a["browser_pages"][i]
+        starts = a["browser_start_s"][i] + np.concatenate([[0], np.cumsum(a["page_think_s"][first:first + n])])
+        assert np.all(starts[:n] < 300.0) and starts[n] >= 300.0
+
+
+def test_residual_start_has_the_equilibrium_mean():
+    # renewal theory: the residual think time at a random instant has mean E[T^2] / (2 E[T])
+    d = wt.sample_browsers(M, 200_000, 1.0, np.random.default_rng(4))
+    sigma2 = 2 * np.log(M["think_mean_s"] / M["think_median_s"])
+    exact = M["think_mean_s"] * np.exp(sigma2) / 2
+    assert d["browser_start_s"].mean() == pytest.approx(exact, rel=0.03)
+
+
+@settings(max_examples=40, deadline=None)
+@given(alpha=st.floats(0.8, 2.5), tail=st.floats(0.0, 0.5), sigma=st.floats(0.2, 2.0))
+def test_reply_cdf_is_a_distribution_function(alpha, tail, sigma):
+    m = wt.model({"reply_tail_alpha": alpha, "reply_tail_prob": tail, "reply_body_sigma": sigma})
+    x = np.logspace(0, 8, 300)
+    f = wt.reply_cdf(x, m)
+    assert np.all(np.diff(f) >= -1e-12) and f[-1] == pytest.approx(1.0) and f[0] >= 0
+    assert 0 < wt.reply_mean(m) <= m["reply_max_bytes"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(think=st.floats(1.0, 100.0), page_time=st.floats(0.0, 10.0))
+def test_offered_load_falls_with_think_and_page_time(think, page_time):
+    m = wt.model({"think_median_s": think, "think_mean_s": 2 * think})
+    slower = wt.model({"think_median_s": think * 1.5, "think_mean_s": 3 * think})
+    assert wt.offered_bps_per_browser(slower, page_time) < wt.offered_bps_per_browser(m, page_time)
+    assert wt.offered_bps_per_browser(m, page_time + 1) < wt.offered_bps_per_browser(m, page_time)
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(ParameterError, match="reply_tail_prob"):
+        wt.model({"reply_tail_prob": 1.5})
+    with pytest.raises(ParameterError, match="unknown traffic model parameter"):
+        wt.model({"reply_alpha": 1.2})
+    with pytest.raises(ParameterError, match="think_mean_s"):
+        wt.model({"think_mean_s": 5.0})
+    with pytest.raises(ParameterError, match="n_browsers"):
+        wt.sample_browsers(M, 0, 10.0, np.random.default_rng(0))
