@@ -14,12 +14,19 @@ RUN_NOTEBOOK := $(PY) -m paperlib.run_notebook
 SCHEDULER ?=
 SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 
+# Paper 001's testbed: PROFILE=scaled (default, 10 Mbit/s bottleneck) or PROFILE=full (100 Mbit/s,
+# ten times the browsers; hours on 2 cores, meant for a cluster). A change of PROFILE reruns it.
+PROFILE ?= scaled
+PROFILE_STAMP := .cache/profile
+$(shell mkdir -p .cache && { [ "$$(cat $(PROFILE_STAMP) 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $(PROFILE_STAMP); })
+
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
+NOTEBOOK_001 := notebooks/001_fifo_red_response.ipynb
 NOTEBOOK_002 := notebooks/002_http_sctp_response.ipynb
 NOTEBOOK_003 := notebooks/003_specweb96_abr.ipynb
 NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
-PARTIALS := figures/000/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
+PARTIALS := figures/000/ledger.csv figures/001/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
 .PHONY: help reproduce test bench lab venv lock clean clean-venv
@@ -37,6 +44,9 @@ figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 
 figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
+
+figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE) $(SWEEP_ARGS)
 
 figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
@@ -57,8 +67,9 @@ reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, fi
 test: $(STAMP) ## run the test suite (unit, property, data, ledger, notebook, ns-3 smoke)
 	$(PY) -m pytest
 
-bench: $(STAMP) ## time the vectorised models against plain Python loops (prints ratios)
+bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios)
 	$(PY) bench/bench_models.py
+	$(PY) bench/bench_testbed.py
 
 lab: $(STAMP) ## open JupyterLab on notebooks/ with the project's environment as kernel
 	$(VENV)/bin/jupyter lab notebooks/

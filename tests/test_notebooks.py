@@ -136,3 +136,37 @@ def test_notebook_002_bad_parameter_is_named(tmp_path):
 
     with pytest.raises(papermill.PapermillExecutionError, match="repetitions"):
         run(NB002, tmp_path / "bad.ipynb", {"repetitions": 0, "run_simulation": False, "output_dir": str(tmp_path)})
+
+
+NB001 = REPO / "notebooks" / "001_fifo_red_response.ipynb"
+SMALL001 = {"bottleneck_bps": 0.5e6, "calibration_browsers": [20, 40, 60], "reps": 1, "sim_time_s": 15.0,
+            "warmup_s": 3.0, "run_scale_check": False, "scheduler": "synchronous", "n_samples": 20000}
+
+
+@pytest.mark.ns3
+def test_notebook_001_small(tmp_path):
+    params = {**SMALL001, "output_dir": str(tmp_path / "fig"), "cache_dir": str(tmp_path / "cache")}
+    run(NB001, tmp_path / "executed.ipynb", params)
+    out = tmp_path / "fig"
+    for name in ("ledger.csv", "table3_regenerated.csv", "calibration_fit.csv", "calibration_browsers.csv",
+                 "summary.csv", "claims.csv", "traffic_model_moments.csv", "calibration.png",
+                 "fig3_fifo_response_cdf.png", "fig4_fifo_queue_short.png", "fig8_red_queue_240.png",
+                 "fig9_fifo_vs_red_a_cdf.png", "provenance.json"):
+        assert (out / name).exists(), name
+    frame = ledger.read(out / "ledger.csv")
+    assert set(frame["paper"]) == {"001"}
+    # Table 3 (3 counts + the mislabelled load), the line's slope and intercept, 8 numbers read off figures, 35 claims
+    assert len(frame) == 4 + 2 + 8 + 35
+    t3 = frame[(frame["source"] == "Table 3") & (frame["column"] == "The Number of Browsers")]
+    assert (t3["status"] == "reproduced").all()
+    claims = frame[frame["column"] == "claim"]
+    assert set(claims["status"]) <= {"supported", "refuted", "untestable"}
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(summary) == 10 * 3 * 2 and (summary["requests"] > 0).all()
+
+
+def test_notebook_001_bad_parameter_is_named(tmp_path):
+    import papermill
+
+    with pytest.raises(papermill.PapermillExecutionError, match="profile"):
+        run(NB001, tmp_path / "bad.ipynb", {**SMALL001, "profile": "huge", "output_dir": str(tmp_path)})

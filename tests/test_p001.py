@@ -36,3 +36,121 @@ def test_printed_counts_need_y_in_kbps_of_a_10_mbps_link_and_98_percent(paper):
     # with the printed 95 % the best reading reproduces two of three counts (95 % needs 3282)
     printed95 = search[search["load_column"] == "printed"]
     assert printed95["reproduced"].max() == 2
+
+
+# --- the testbed plan, the calibration fit and the claim verdicts (no simulation) ---
+
+import numpy as np
+import pandas as pd
+
+from paperlib.reproduce import p001_calibration as cal
+from paperlib.reproduce import p001_claims as claims
+from paperlib.reproduce import p001_testbed as tb
+from paperlib.sim import web_testbed
+
+
+def test_table2_pairs_and_the_testbed_default_agree(paper):
+    assert tb.pairs(paper) == [list(p) for p in web_testbed.PAIRS_SHORT_S]
+
+
+def test_queue_configurations_map_table1_onto_ns3(paper):
+    q = tb.queue_configs(paper)
+    assert list(q) == ["FIFO-60", "FIFO-120", "FIFO-180", "RED-A-480", "RED-B-480", "RED-C-480",
+                       "RED-A-240", "RED-B-240", "RED-C-240", "RED-A-180"]
+    assert q["RED-A-480"] == {"queue": "red", "queue_packets": 480, "red_min_th": 5.0, "red_max_th": 90.0,
+                              "red_weight": 1 / 128, "red_max_p": 1 / 20, "red_gentle": False}
+    assert q["RED-B-240"]["red_max_p"] == 0.1 and q["RED-B-240"]["queue_packets"] == 240
+    assert q["RED-A-180"]["red_max_th"] == 90.0 and q["FIFO-60"] == {"queue": "fifo", "queue_packets": 60}
+
+
+def test_experiment_points_cover_every_configuration(paper):
+    prof = tb.profile("scaled")
+    browsers = {0.8: 100, 0.9: 110, 0.98: 120}
+    pts = tb.experiment_points(paper, prof, browsers)
+    assert len(pts) == 10 * 3 * 2 * prof.reps
+    assert len({tuple(sorted((k, str(v)) for k, v in p.items())) for p in pts}) == len(pts)
+    long = [p for p in pts if p["latency"] == "long"]
+    assert {p["latency_scale"] for p in long} == {3.0}
+    assert {p["browsers"] for p in pts if p["load"] == 0.98} == {120}
+    for p in pts:  # every point is a valid testbed parameter set
+        web_testbed._check({**web_testbed.DEFAULTS, **p})
+    with pytest.raises(ParameterError, match="configs"):
+        tb.experiment_points(paper, prof, browsers, configs=["FIFO-999"])
+    with pytest.raises(ParameterError, match="profile"):
+        tb.profile("huge")
+    scaled, full = tb.scale_pairs(paper, browsers, sim_time_s=20.0)
+    assert [p["browsers"] * 10 for p in scaled] == [p["browsers"] for p in full]
+    assert {p["bottleneck_bps"] for p in full} == {10 * p["bottleneck_bps"] for p in scaled}
+
+
+def test_calibration_fit_recovers_a_known_line_and_inverts_it():
+    x = np.repeat(np.arange(100, 1001, 100), 2).astype(float)
+    noise = np.tile([-30.0, 30.0], 10)
+    fit = cal.fit(x, (2.9327 * x - 125.0857 + noise) * 1e3)
+    coef = cal.coefficients(fit)
+    assert coef.loc["slope", "estimate"] == pytest.approx(2.9327, abs=1e-9)
+    assert coef.loc["intercept", "estimate"] == pytest.approx(-125.0857, abs=1e-6)
+    assert coef.loc["slope", "ci95_low"] < 2.9327 < coef.loc["slope", "ci95_high"]
+    table = cal.browsers_for_loads(fit, [0.8, 0.9, 0.98], 10e6)
+    # the published line's own inverse (test_line_inversion_reference_points), truncated
+    assert table["browsers"].tolist() == [2770, 3111, 3384]
+    assert (table["x_ci95_low"] < table["x"]).all() and (table["x"] < table["x_ci95_high"]).all()
+    with pytest.raises(ParameterError, match="two different"):
+        cal.fit([5, 5], [1.0, 2.0])
+
+
+def _summary(p90: dict, queue: dict | None = None, drops: dict | None = None) -> pd.DataFrame:
+    rows = []
+    for (config, load, latency), v in p90.items():
+        rows.append({"config": config, "load": load, "latency": latency, "p90_ms": v,
+                     "mean_queue": (queue or {}).get((config, load, latency), 10.0),
+                     "drop_rate": (drops or {}).get((config, load, latency), 0.01)})
+    return pd.DataFrame(rows)
+
+
+def test_almost_the_same_and_longer_follow_the_stated_tolerance():
+    same = claims._same("c", {"g": {"a": 100.0, "b": 109.0}}, "x")
+    assert same.status == "supported" and same.regenerated == pytest.approx(0.09)
+    assert claims._same("c", {"g": {"a": 100.0, "b": 111.0}}, "x").status == "refuted"
+    assert claims._less("c", ("a", 80.0), ("b", 100.0), "x").status == "supported"
+    assert claims._less("c", ("a", 95.0), ("b", 100.0), "x").status == "refuted"
+    assert claims._around("c", 590.0, 500.0, "x", upper_bound=True).status == "supported"
+    assert claims._around("c", 610.0, 500.0, "x", upper_bound=True).status == "refuted"
+    assert claims._around("c", 130.0, 150.0, "x").status == "supported"
+
+
+def test_every_claim_gets_a_verdict_that_can_go_either_way(paper):
+    loads = [0.8, 0.9, 0.98]
+    configs = list(tb.queue_configs(paper))
+    numbers = {r["id"]: float(r["printed"]) for _, r in paper.claims.cells.iterrows() if str(r["printed"]).strip()}
+    fifo = [c for c in configs if c.startswith("FIFO")]
+    red480 = [c for c in configs if c.endswith("-480")]
+    red240 = [c for c in configs if c.endswith("-240")]
+
+    def world(growing: bool):
+        p90 = {}
+        for c in configs:
+            for i, x in enumerate(loads):
+                for lat, base in (("short", 400.0), ("long", 1000.0)):
+                    p90[(c, x, lat)] = base * (1 + (0.2 * i if growing else -0.2 * i))
+        return claims.verdicts(_summary(p90), loads, fifo, red480, red240, ("FIFO-180", "RED-A-180"), numbers)
+
+    up, down = world(True), world(False)
+    assert {v.claim for v in up} == set(paper.claims.cells["id"])
+    by_up, by_down = {v.claim: v.status for v in up}, {v.claim: v.status for v in down}
+    assert by_up["fifo_intensity_increases"] == "supported" and by_down["fifo_intensity_increases"] == "refuted"
+    assert by_up["fifo_queue_size_same"] == "supported"  # all queue sizes equal in this world
+    assert by_up["long_latency_larger"] == "supported"
+    assert by_up["fifo_98_longer_larger_queue"] == "refuted"  # equal, not longer
+
+
+def test_scale_comparison_measures_identical_runs_as_identical():
+    run = {"config": "FIFO-120", "load": 0.8, "latency": "short", "browsers": 10, "warmup_s": 1.0,
+           "response_s": [0.1, 0.2, 0.3, 0.4], "queue_samples": [0, 5, 7], "queue_sample_times_s": [0.0, 1.0, 2.0],
+           "drops": 1, "arrivals": 100}
+    a = pd.DataFrame([run])
+    b = pd.DataFrame([{**run, "browsers": 100, "response_s": [0.2, 0.4, 0.6, 0.8]}])
+    same = claims.scale_comparison(a, a)
+    assert same.loc[0, "ks"] == 0 and same.loc[0, "p90_rel_diff"] == 0 and same.loc[0, "mean_queue_scaled"] == 6
+    doubled = claims.scale_comparison(a, b)
+    assert doubled.loc[0, "p50_rel_diff"] == pytest.approx(1.0) and doubled.loc[0, "ks"] == pytest.approx(0.5)

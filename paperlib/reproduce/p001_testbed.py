@@ -124,7 +124,7 @@ def experiment_points(paper: Paper, prof: Profile, browsers: dict[float, int], *
     for name in names:
         validate.choice("configs", name, tuple(every))
     factor = paper.text_value("long_latency_factor").value
-    reps = prof.reps if reps is None else validate.positive_integer("reps", reps).item()
+    reps = prof.reps if reps is None else int(validate.positive_integer("reps", reps))
     common = {"bottleneck_bps": prof.bottleneck_bps, "access_factor": prof.access_factor, "pairs": pairs(paper),
               "latency_reading": latency_reading, "warmup_s": prof.warmup_s,
               "sim_time_s": prof.sim_time_s if sim_time_s is None else float(sim_time_s)}

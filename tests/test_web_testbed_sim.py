@@ -1,0 +1,82 @@
+"""Seed 001's ns-3 testbed, tiny: queue discs behave, browsers complete requests, runs are deterministic."""
+
+import numpy as np
+import pytest
+
+from paperlib.sim import web_testbed as wt
+from paperlib.sweep import run_sweep
+from paperlib.validate import ParameterError
+
+pytestmark = pytest.mark.ns3
+
+# A tenth of a megabit and a few dozen browsers: a congested bottleneck in a few seconds of run time.
+TINY = {"bottleneck_bps": 0.5e6, "browsers": 60, "sim_time_s": 20.0, "warmup_s": 4.0, "queue_packets": 30}
+RED = {"queue": "red", "queue_packets": 40, "red_min_th": 3.0, "red_max_th": 15.0, "red_weight": 1 / 32,
+       "red_max_p": 0.1}
+
+
+@pytest.fixture(scope="module")
+def fifo_run():
+    return wt.simulate(TINY, 7)
+
+
+@pytest.fixture(scope="module")
+def red_run():
+    return wt.simulate({**TINY, **RED}, 7)
+
+
+def test_fifo_never_exceeds_its_limit_and_drops_only_when_full(fifo_run):
+    r = fifo_run
+    assert r["queue_max_packets"] <= 30 and max(r["queue_samples"]) <= 30
+    assert r["queue_max_packets"] == 30 and r["drops"] > 0  # this load does fill it
+    assert r["early_drops"] == 0 and r["forced_drops"] == r["drops"]
+
+
+def test_red_drops_early_before_its_queue_is_full(red_run):
+    r = red_run
+    assert r["early_drops"] > 0  # probabilistic drops between min_th and max_th
+    assert r["queue_max_packets"] < 40  # ... keep the physical queue from filling
+    assert np.mean(r["queue_samples"]) < np.mean(wt.simulate({**TINY, "queue_packets": 40}, 7)["queue_samples"])
+
+
+def test_browsers_complete_requests_and_measure_them(fifo_run):
+    r = fifo_run
+    rt = np.asarray(r["response_s"])
+    assert r["requests"] == len(rt) == len(r["response_bytes"]) > 50 and r["failed"] == 0
+    # no response beats the handshake plus the request and one reply packet over the shortest pair (7 ms one-way)
+    assert rt.min() >= 2 * 2 * 0.007
+    assert 0 < r["throughput_bps"] <= 0.5e6
+    assert set(r["response_primary"]) == {0, 1}
+    assert r["queue_sample_times_s"][1] == pytest.approx(0.1)
+
+
+def test_long_latency_takes_longer():
+    short = wt.simulate({**TINY, "bottleneck_bps": 5e6}, 3)
+    long = wt.simulate({**TINY, "bottleneck_bps": 5e6, "latency_scale": 3.0}, 3)
+    assert np.median(long["response_s"]) > 2 * np.median(short["response_s"])
+
+
+def test_same_seed_same_run_in_one_process(red_run):
+    assert wt.simulate({**TINY, **RED}, 7) == red_run
+    assert wt.simulate({**TINY, **RED}, 8) != red_run
+
+
+def test_sweep_caches_and_reproduces_across_processes(tmp_path):
+    points = [{**TINY, "sim_time_s": 8.0, "rep": r} for r in range(2)]
+    here = run_sweep(wt.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
+    cached = run_sweep(wt.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
+    assert here.equals(cached)
+    assert here.loc[0, "seed"] != here.loc[1, "seed"]  # a seed per point
+    workers = run_sweep(wt.simulate, points, cache_dir=tmp_path / "b", n_workers=1, progress=False)  # a Dask worker
+    assert here.equals(workers)
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(ParameterError, match="red_max_th"):
+        wt.simulate({**TINY, **RED, "red_max_th": 50.0}, 1)
+    with pytest.raises(ParameterError, match="unknown testbed parameter"):
+        wt.simulate({**TINY, "queue_size": 10}, 1)
+    with pytest.raises(ParameterError, match="queue"):
+        wt.simulate({**TINY, "queue": "codel"}, 1)
+    with pytest.raises(ParameterError, match="browsers"):
+        wt.simulate({**TINY, "browsers": 0}, 1)
