@@ -140,7 +140,7 @@ def test_notebook_002_bad_parameter_is_named(tmp_path):
 
 NB001 = REPO / "notebooks" / "001_fifo_red_response.ipynb"
 SMALL001 = {"bottleneck_bps": 0.5e6, "calibration_browsers": [20, 40, 60], "reps": 1, "sim_time_s": 15.0,
-            "warmup_s": 3.0, "run_scale_check": False, "scheduler": "synchronous", "n_samples": 20000}
+            "warmup_s": 3.0, "run_scale_check": False, "run_latency_check": False, "scheduler": "synchronous", "n_samples": 20000}
 
 
 @pytest.mark.ns3

@@ -166,3 +166,16 @@ def scale_pairs(paper: Paper, browsers: dict[float, int], *, sim_time_s: float) 
                     if p["load"] == load and p["latency"] == latency]
         out.append(pts)
     return out[0], out[1]
+
+
+def latency_check_points(paper: Paper, prof: Profile, browsers: dict[float, int], reading: str) -> list[dict]:
+    """Return FIFO at the lowest load, both latency sets, one repetition, under latency ``reading``.
+
+    The paper's only absolute readings of its FIFO CDFs are at 80 % ("90% of response time is less
+    than around 500 ms" short, 1200 ms long); these points show what the other reading of Table 2
+    (one-way vs round trip) would give there.
+    """
+    fifo = [name for name in queue_configs(paper) if name.startswith("FIFO")]
+    low = min(loads(paper))
+    return [p for p in experiment_points(paper, prof, browsers, configs=fifo, latency_reading=reading, reps=1)
+            if p["load"] == low]
