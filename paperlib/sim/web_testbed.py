@@ -18,9 +18,10 @@ disc. Every other device keeps ns-3's default 100-packet drop-tail device queue 
 disc (the FqCoDel that address assignment installs is removed); the bottleneck devices
 queue at most one packet so the backlog sits in the queue disc.
 
-Latency convention (chosen once for the paper, a parameter): ``latency_reading="one_way"``
-puts Table 2's value on the pair's path in each direction (round trip = 2 x value);
-``"rtt"`` makes the value the base round trip.
+Latency convention (a parameter; seed 001's choice and its reason are in
+``paperlib.reproduce.p001_testbed``): ``latency_reading="rtt"`` makes Table 2's value the pair's
+base round trip (half of it on each direction of the client's access link);
+``"one_way"`` puts the value on the path in each direction (round trip = 2 x value).
 
 The browsers, responders and probes are C++ (:mod:`paperlib.sim.web_browsers_cpp`), the
 workload comes from :mod:`paperlib.models.web_traffic`. :func:`simulate` is the sweep
@@ -48,7 +49,7 @@ DEFAULTS = {
     "bottleneck_delay_s": 0.0001,
     "pairs": [list(p) for p in PAIRS_SHORT_S],
     "latency_scale": 1.0,  # 3 for the "long" set
-    "latency_reading": "one_way",
+    "latency_reading": "rtt",
     "queue": "fifo",  # or "red"
     "queue_packets": 120,
     "red_min_th": 5.0,
