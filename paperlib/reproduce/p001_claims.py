@@ -68,9 +68,21 @@ class Results:
 
     def __init__(self, summary: pd.DataFrame):
         self.s = summary.set_index(["config", "load", "latency"]).sort_index()
+        self.touched: set = set()  # the (config, load, latency) whose p90 was read since the last reset
 
     def get(self, config: str, load: float, latency: str, column: str = "p90_ms") -> float:
+        if column == "p90_ms":
+            self.touched.add((config, load, latency))
         return float(self.s.loc[(config, load, latency), column])
+
+    def rep_note(self) -> str:
+        """Say how far single repetitions' p90 stray from each other in the configurations read, then reset."""
+        keys, self.touched = sorted(self.touched), set()
+        if not keys or "p90_rep_min" not in self.s:
+            return ""
+        rows = self.s.loc[keys]
+        worst = (rows["p90_rep_max"] / rows["p90_rep_min"] - 1).max()
+        return f" [largest spread of single repetitions' p90 in these {len(keys)} configurations: {worst:.0%}]"
 
     def loads(self) -> list[float]:
         return sorted(self.s.index.get_level_values("load").unique())
@@ -132,8 +144,12 @@ def verdicts(summary: pd.DataFrame, loads: list[float], fifo: list[str], red480:
     """
     r = Results(summary)
     lo, mid, hi = loads
-    v: list[Verdict] = []
     p90 = r.get
+
+    v: list[Verdict] = []
+
+    def add(verdict: Verdict) -> None:  # every verdict also says how noisy the numbers behind it are
+        add(Verdict(verdict.claim, verdict.status, verdict.regenerated, verdict.reason + r.rep_note()))
 
     def by(configs, load, latency, column="p90_ms"):
         return {c: p90(c, load, latency, column) for c in configs}
@@ -141,114 +157,114 @@ def verdicts(summary: pd.DataFrame, loads: list[float], fifo: list[str], red480:
     def qspread(configs, load, latency):
         return spread(list(by(configs, load, latency).values()))
 
-    v.append(_same("fifo_queue_size_same", {f"{lat}, {lo:.0%}": by(fifo, lo, lat) for lat in ("short", "long")},
+    add(_same("fifo_queue_size_same", {f"{lat}, {lo:.0%}": by(fifo, lo, lat) for lat in ("short", "long")},
                    f"FIFO queue sizes at {lo:.0%}"))
-    v.append(_increasing("fifo_intensity_increases",
+    add(_increasing("fifo_intensity_increases",
                          {f"{c} {lat}": {f"{x:.0%}": p90(c, x, lat) for x in loads} for c in fifo for lat in ("short", "long")},
                          "FIFO p90 at 80/90/98%"))
     load_effect = np.mean([spread([p90(c, x, lat) for x in loads]) for c in fifo for lat in ("short", "long")])
     queue_effect = np.mean([qspread(fifo, x, lat) for x in loads for lat in ("short", "long")])
-    v.append(Verdict("fifo_intensity_more_than_queue", "supported" if load_effect > queue_effect else "refuted",
+    add(Verdict("fifo_intensity_more_than_queue", "supported" if load_effect > queue_effect else "refuted",
                      load_effect / queue_effect if queue_effect else None,
                      f"mean spread of FIFO p90 over the loads {load_effect:.0%} vs over the queue sizes {queue_effect:.0%}"))
-    v.append(_around("fifo_80_short_500", np.mean(list(by(fifo, lo, "short").values())),
+    add(_around("fifo_80_short_500", np.mean(list(by(fifo, lo, "short").values())),
                      claim_numbers["fifo_80_short_500"], f"FIFO {lo:.0%} short: p90 (mean over queue sizes, ms)", True))
-    v.append(_around("fifo_80_long_1200", np.mean(list(by(fifo, lo, "long").values())),
+    add(_around("fifo_80_long_1200", np.mean(list(by(fifo, lo, "long").values())),
                      claim_numbers["fifo_80_long_1200"], f"FIFO {lo:.0%} long: p90 (mean over queue sizes, ms)", True))
-    v.append(_increasing("fifo_98_longer_larger_queue", {lat: by(fifo, hi, lat) for lat in ("short", "long")},
+    add(_increasing("fifo_98_longer_larger_queue", {lat: by(fifo, hi, lat) for lat in ("short", "long")},
                          f"FIFO p90 at {hi:.0%} by queue size"))
     s = {(x, lat): qspread(fifo, x, lat) for x in loads for lat in ("short", "long")}
     ok = all(s[(x, lat)] > s[(lo, lat)] for x in (mid, hi) for lat in ("short", "long"))
-    v.append(Verdict("fifo_diff_90_98", "supported" if ok else "refuted", None,
+    add(Verdict("fifo_diff_90_98", "supported" if ok else "refuted", None,
                      "spread of FIFO p90 over queue sizes: " + ", ".join(f"{x:.0%} {lat} {s[(x, lat)]:.0%}" for x, lat in s)))
     ok = all(s[(x, "short")] > s[(x, "long")] for x in (mid, hi))
-    v.append(Verdict("fifo_diff_short_latency", "supported" if ok else "refuted", None,
+    add(Verdict("fifo_diff_short_latency", "supported" if ok else "refuted", None,
                      "spread over queue sizes, short vs long: " +
                      ", ".join(f"{x:.0%} {s[(x, 'short')]:.0%} vs {s[(x, 'long')]:.0%}" for x in (mid, hi))))
-    v.append(_increasing("occupancy_intensity",
+    add(_increasing("occupancy_intensity",
                          {f"{c} {lat}": {f"{x:.0%}": p90(c, x, lat, "mean_queue") for x in loads}
                           for c in fifo for lat in ("short", "long")}, "FIFO mean queue (packets) by load", ""))
-    v.append(_increasing("occupancy_longer_queue",
+    add(_increasing("occupancy_longer_queue",
                          {f"{x:.0%} {lat}": by(fifo, x, lat, "mean_queue") for x in loads for lat in ("short", "long")},
                          "FIFO mean queue (packets) by queue size", ""))
     short_q, long_q = by(fifo, mid, "short", "mean_queue"), by(fifo, mid, "long", "mean_queue")
     ok = all(long_q[c] < short_q[c] for c in fifo)
-    v.append(Verdict("occupancy_long_latency_fewer", "supported" if ok else "refuted", None,
+    add(Verdict("occupancy_long_latency_fewer", "supported" if ok else "refuted", None,
                      f"FIFO mean queue at {mid:.0%}, long vs short: " +
                      ", ".join(f"{c} {long_q[c]:.1f} vs {short_q[c]:.1f}" for c in fifo)))
     d_short = {x: np.mean(list(by(fifo, x, "short", "drop_rate").values())) for x in (mid, hi)}
     d_long = {x: np.mean(list(by(fifo, x, "long", "drop_rate").values())) for x in (mid, hi)}
     ok = all(d_short[x] > d_long[x] and s[(x, "short")] > s[(x, "long")] for x in (mid, hi))
-    v.append(Verdict("drops_short_latency", "supported" if ok else "refuted", None,
+    add(Verdict("drops_short_latency", "supported" if ok else "refuted", None,
                      "FIFO drop rate short vs long: " + ", ".join(f"{x:.0%} {d_short[x]:.2%} vs {d_long[x]:.2%}" for x in (mid, hi))
                      + "; queue-size spread short vs long: " + ", ".join(f"{x:.0%} {s[(x, 'short')]:.0%} vs {s[(x, 'long')]:.0%}" for x in (mid, hi))))
-    v.append(_around("red_80_short_500", np.mean(list(by(red480, lo, "short").values())),
+    add(_around("red_80_short_500", np.mean(list(by(red480, lo, "short").values())),
                      claim_numbers["red_80_short_500"], f"RED (qlen 480) {lo:.0%} short: p90 (mean of A/B/C, ms)", True))
-    v.append(_around("red_80_long_1200", np.mean(list(by(red480, lo, "long").values())),
+    add(_around("red_80_long_1200", np.mean(list(by(red480, lo, "long").values())),
                      claim_numbers["red_80_long_1200"], f"RED (qlen 480) {lo:.0%} long: p90 (mean of A/B/C, ms)", True))
-    v.append(_around("red_98_short_700", np.mean(list(by(red480, hi, "short").values())),
+    add(_around("red_98_short_700", np.mean(list(by(red480, hi, "short").values())),
                      claim_numbers["red_98_short_700"], f"RED (qlen 480) {hi:.0%} short: p90 (mean of A/B/C, ms)"))
-    v.append(_around("red_98_long_1500", np.mean(list(by(red480, hi, "long").values())),
+    add(_around("red_98_long_1500", np.mean(list(by(red480, hi, "long").values())),
                      claim_numbers["red_98_long_1500"], f"RED (qlen 480) {hi:.0%} long: p90 (mean of A/B/C, ms)"))
-    v.append(_increasing("red_intensity_increases",
+    add(_increasing("red_intensity_increases",
                          {f"{c} {lat}": {f"{x:.0%}": p90(c, x, lat) for x in loads} for c in red480 for lat in ("short", "long")},
                          "RED (qlen 480) p90 by load"))
-    v.append(_same("red_params_same", {f"{x:.0%} {lat}": by(red480, x, lat) for x in loads for lat in ("short", "long")},
+    add(_same("red_params_same", {f"{x:.0%} {lat}": by(red480, x, lat) for x in loads for lat in ("short", "long")},
                    "RED-A/B/C, qlen 480, every load and latency"))
-    v.append(_same("red_480_same", {f"{hi:.0%} {lat}": by(red480, hi, lat) for lat in ("short", "long")},
+    add(_same("red_480_same", {f"{hi:.0%} {lat}": by(red480, hi, lat) for lat in ("short", "long")},
                    f"RED-A/B/C, qlen 480, {hi:.0%} (Fig. 7)"))
     a, b, c = (p90(n, hi, "short") for n in red240)
     la, lb, lc = (p90(n, hi, "long") for n in red240)
     longer_short = c > max(a, b) * (1 + SAME_TOL)
     longer_long = lc > max(la, lb) * (1 + SAME_TOL)
-    v.append(Verdict("red_240_c_longer_short", "supported" if longer_short and not longer_long else "refuted",
+    add(Verdict("red_240_c_longer_short", "supported" if longer_short and not longer_long else "refuted",
                      c / max(a, b) - 1,
                      f"qlen 240, {hi:.0%}: short A/B/C {a:.0f}/{b:.0f}/{c:.0f} ms, long {la:.0f}/{lb:.0f}/{lc:.0f} ms; "
                      f"needs C > max(A, B) by > {SAME_TOL:.0%} in short and not in long"))
     ss, sl = spread([a, b, c]), spread([la, lb, lc])
-    v.append(Verdict("red_240_short_differ_long_same", "supported" if ss > SAME_TOL >= sl else "refuted", ss,
+    add(Verdict("red_240_short_differ_long_same", "supported" if ss > SAME_TOL >= sl else "refuted", ss,
                      f"qlen 240, {hi:.0%}: spread of A/B/C short {ss:.0%}, long {sl:.0%} (differ > {SAME_TOL:.0%} >= same)"))
     qa, qb = p90(red240[0], hi, "short", "mean_queue"), p90(red240[2], hi, "short", "mean_queue")
     qc, qd = p90(red240[0], hi, "long", "mean_queue"), p90(red240[2], hi, "long", "mean_queue")
     n150 = claim_numbers["fig8b_above_150"]
-    v.append(Verdict("fig8b_above_150", "supported" if qb > n150 * (1 + SAME_TOL) else "refuted", qb,
+    add(Verdict("fig8b_above_150", "supported" if qb > n150 * (1 + SAME_TOL) else "refuted", qb,
                      f"mean queue RED-C, qlen 240, {hi:.0%}, short (8-B) = {qb:.1f} packets; 'much higher' needs > {n150 * (1 + SAME_TOL):g}"))
-    v.append(Verdict("fig8a_below_150", "supported" if n150 * (1 - AROUND_TOL) <= qa < claim_numbers["fig8a_below_150"] else "refuted",
+    add(Verdict("fig8a_below_150", "supported" if n150 * (1 - AROUND_TOL) <= qa < claim_numbers["fig8a_below_150"] else "refuted",
                      qa, f"mean queue RED-A, qlen 240, {hi:.0%}, short (8-A) = {qa:.1f}; 'a little less' needs "
                      f"[{n150 * (1 - AROUND_TOL):g}, {n150:g})"))
-    v.append(Verdict("fig8_ab_response_differ", "supported" if spread([a, c]) > SAME_TOL else "refuted", spread([a, c]),
+    add(Verdict("fig8_ab_response_differ", "supported" if spread([a, c]) > SAME_TOL else "refuted", spread([a, c]),
                      f"p90 RED-A vs RED-C, qlen 240, {hi:.0%}, short: {a:.0f} vs {c:.0f} ms"))
-    v.append(_around("fig8d_around_150", qd, claim_numbers["fig8d_around_150"], f"mean queue RED-C, qlen 240, {hi:.0%}, long (8-D)"))
-    v.append(_around("fig8c_around_100", qc, claim_numbers["fig8c_around_100"], f"mean queue RED-A, qlen 240, {hi:.0%}, long (8-C)"))
+    add(_around("fig8d_around_150", qd, claim_numbers["fig8d_around_150"], f"mean queue RED-C, qlen 240, {hi:.0%}, long (8-D)"))
+    add(_around("fig8c_around_100", qc, claim_numbers["fig8c_around_100"], f"mean queue RED-A, qlen 240, {hi:.0%}, long (8-C)"))
     dl, ds = spread([la, lc]), spread([a, c])
-    v.append(Verdict("fig8_cd_response_similar", "supported" if dl < ds else "refuted", dl,
+    add(Verdict("fig8_cd_response_similar", "supported" if dl < ds else "refuted", dl,
                      f"RED-A vs RED-C p90 difference, long {dl:.0%} vs short {ds:.0%}"))
     f, ra = fig9
-    v.append(_same("fifo_red_80_short_same", {f"{lo:.0%} short": by([f, ra], lo, "short")}, f"{f} vs {ra}"))
-    v.append(Verdict("fifo_red_98_long_differ", "supported" if spread(list(by([f, ra], hi, "long").values())) > SAME_TOL
+    add(_same("fifo_red_80_short_same", {f"{lo:.0%} short": by([f, ra], lo, "short")}, f"{f} vs {ra}"))
+    add(Verdict("fifo_red_98_long_differ", "supported" if spread(list(by([f, ra], hi, "long").values())) > SAME_TOL
                      else "refuted", spread(list(by([f, ra], hi, "long").values())),
                      f"{f} vs {ra} at {hi:.0%} long: {_fmt(by([f, ra], hi, 'long'))} (apparently different: spread > {SAME_TOL:.0%})"))
-    v.append(_same("fifo_red_small_queue_same", {f"{hi:.0%} short": by([f, ra], hi, "short")}, f"{f} vs {ra}"))
-    v.append(_less("red_better_long_latency", (ra, p90(ra, hi, "long")), (f, p90(f, hi, "long")), f"{hi:.0%}, long latency"))
+    add(_same("fifo_red_small_queue_same", {f"{hi:.0%} short": by([f, ra], hi, "short")}, f"{f} vs {ra}"))
+    add(_less("red_better_long_latency", (ra, p90(ra, hi, "long")), (f, p90(f, hi, "long")), f"{hi:.0%}, long latency"))
     best = {lat: min(by(red240, hi, lat), key=by(red240, hi, lat).get) for lat in ("short", "long")}
     ok = all(b == red240[0] for b in best.values())
-    v.append(Verdict("red_a_better_small_queue", "supported" if ok else "refuted", None,
+    add(Verdict("red_a_better_small_queue", "supported" if ok else "refuted", None,
                      f"qlen 240, {hi:.0%}: lowest p90 short {best['short']} ({_fmt(by(red240, hi, 'short'))}); "
                      f"long {best['long']} ({_fmt(by(red240, hi, 'long'))})"))
     vs_fifo = p90(ra, hi, "long") * (1 + SAME_TOL) < p90(f, hi, "long")
     ok = vs_fifo and best["long"] == red240[0]
-    v.append(Verdict("red_a_beneficial", "supported" if ok else "refuted", None,
+    add(Verdict("red_a_beneficial", "supported" if ok else "refuted", None,
                      f"{hi:.0%}, long: {ra} vs {f} p90 {p90(ra, hi, 'long'):.0f} vs {p90(f, hi, 'long'):.0f} ms; "
                      f"qlen 240 best {best['long']}"))
     pairs = [(cfg, x) for cfg in r.s.index.get_level_values("config").unique() for x in loads]
     worse = [(cfg, x) for cfg, x in pairs if not p90(cfg, x, "long") > p90(cfg, x, "short")]
     ratio = np.mean([p90(cfg, x, "long") / p90(cfg, x, "short") for cfg, x in pairs])
-    v.append(Verdict("long_latency_larger", "supported" if not worse else "refuted", ratio,
+    add(Verdict("long_latency_larger", "supported" if not worse else "refuted", ratio,
                      f"p90 long / short over all {len(pairs)} configuration-loads: mean {ratio:.2f}"
                      + (f"; not larger: {worse}" if worse else "")))
     highs = [x for x in (mid, hi)]
     wins = {x: p90(ra, x, "long") * (1 + SAME_TOL) < p90(f, x, "long") for x in highs}
-    v.append(Verdict("red_beneficial_conclusion", "supported" if all(wins.values()) else "refuted", None,
+    add(Verdict("red_beneficial_conclusion", "supported" if all(wins.values()) else "refuted", None,
                      f"{ra} vs {f}, long latency: " + ", ".join(
                          f"{x:.0%} {p90(ra, x, 'long'):.0f} vs {p90(f, x, 'long'):.0f} ms" for x in highs)
                      + f" (RED 'less' needs < -{SAME_TOL:.0%})"))
