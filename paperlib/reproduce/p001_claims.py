@@ -149,7 +149,7 @@ def verdicts(summary: pd.DataFrame, loads: list[float], fifo: list[str], red480:
     v: list[Verdict] = []
 
     def add(verdict: Verdict) -> None:  # every verdict also says how noisy the numbers behind it are
-        add(Verdict(verdict.claim, verdict.status, verdict.regenerated, verdict.reason + r.rep_note()))
+        v.append(Verdict(verdict.claim, verdict.status, verdict.regenerated, verdict.reason + r.rep_note()))
 
     def by(configs, load, latency, column="p90_ms"):
         return {c: p90(c, load, latency, column) for c in configs}
