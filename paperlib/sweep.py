@@ -185,10 +185,14 @@ def _run_here(simulate, tasks: dict, done) -> None:
 
 def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
     """Run ``tasks`` (index -> record) on a new local Dask cluster, or on the scheduler at that address."""
+    import dask
     from distributed import Client, LocalCluster, as_completed
 
     with contextlib.ExitStack() as stack:
         if scheduler is None:
+            # A simulation may hold the GIL for minutes (ns-3's event loop runs in C++ called from Python), so
+            # its worker misses heartbeats; the scheduler must not declare it dead (its default TTL is 5 min).
+            stack.enter_context(dask.config.set({"distributed.scheduler.worker-ttl": None}))
             with warnings.catch_warnings():  # another cluster's HTTP server may hold port 8787; any port will do
                 warnings.filterwarnings("ignore", "Port 8787 is already in use", UserWarning)
                 scheduler = stack.enter_context(LocalCluster(
