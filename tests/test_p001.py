@@ -154,3 +154,25 @@ def test_scale_comparison_measures_identical_runs_as_identical():
     assert same.loc[0, "ks"] == 0 and same.loc[0, "p90_rel_diff"] == 0 and same.loc[0, "mean_queue_scaled"] == 6
     doubled = claims.scale_comparison(a, b)
     assert doubled.loc[0, "p50_rel_diff"] == pytest.approx(1.0) and doubled.loc[0, "ks"] == pytest.approx(0.5)
+
+
+def test_claims_on_which_repetitions_disagree_are_untestable(paper):
+    loads = [0.8, 0.9, 0.98]
+    configs = list(tb.queue_configs(paper))
+    numbers = {r["id"]: float(r["printed"]) for _, r in paper.claims.cells.iterrows() if str(r["printed"]).strip()}
+    groups = ([c for c in configs if c.startswith("FIFO")], [c for c in configs if c.endswith("-480")],
+              [c for c in configs if c.endswith("-240")], ("FIFO-180", "RED-A-180"))
+    rows = []
+    for rep, growth in ((0, 0.2), (1, 0.2), (2, -0.2)):  # the third repetition sees response time fall with load
+        for c in configs:
+            for i, x in enumerate(loads):
+                for lat, base in (("short", 400.0), ("long", 1000.0)):
+                    rt = np.full(50, base * (1 + growth * i) / 1e3)
+                    rows.append({"config": c, "load": x, "latency": lat, "rep": rep, "response_s": list(rt),
+                                 "queue_samples": [10, 10], "queue_sample_times_s": [0.0, 1.0], "warmup_s": 0.0,
+                                 "drops": 1, "arrivals": 100, "early_drops": 0, "throughput_bps": 1.0,
+                                 "bottleneck_bps": 1.0, "unfinished": 0, "failed": 0})
+    found = {v.claim: v for v in claims.robust_verdicts(pd.DataFrame(rows), loads, *groups, numbers)}
+    assert found["fifo_intensity_increases"].status == "untestable"
+    assert "2 of 3" in found["fifo_intensity_increases"].reason
+    assert found["fifo_queue_size_same"].status == "supported"  # every repetition agrees

@@ -298,3 +298,28 @@ def scale_comparison(scaled: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
                      "drop_rate_scaled": a["drops"] / max(a["arrivals"], 1),
                      "drop_rate_full": b["drops"] / max(b["arrivals"], 1)})
     return pd.DataFrame(rows)
+
+
+def robust_verdicts(sweep: pd.DataFrame, *args, **kwargs) -> list[Verdict]:
+    """Return :func:`verdicts` of the pooled runs, kept only where every repetition alone agrees.
+
+    The workload is heavy-tailed (a single reply can be megabytes), so one repetition's 90th
+    percentile can stray far from another's. Each claim is therefore also judged on each
+    repetition by itself; where the repetitions disagree the claim is ``untestable`` at this run
+    length (the reason gives the pooled verdict and how many repetitions support the claim).
+    """
+    pooled = verdicts(summarise(sweep), *args, **kwargs)
+    reps = sorted(sweep["rep"].unique())
+    per_rep = [{v.claim: v.status for v in verdicts(summarise(sweep[sweep["rep"] == r]), *args, **kwargs)}
+               for r in reps]
+    out = []
+    for v in pooled:
+        statuses = [p[v.claim] for p in per_rep]
+        if len(reps) > 1 and len(set(statuses)) > 1:
+            k = statuses.count("supported")
+            out.append(Verdict(v.claim, "untestable", v.regenerated,
+                               f"repetitions disagree ({k} of {len(reps)} alone support it; pooled: {v.status}): "
+                               f"{v.reason}"))
+        else:
+            out.append(v)
+    return out
