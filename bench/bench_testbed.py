@@ -41,7 +41,8 @@ def one_configuration(sim_time_s: float) -> tuple[float, float]:
 
 
 def sweep_speedup(n_points: int, sim_time_s: float) -> tuple[float, float]:
-    points = [{"bottleneck_bps": 2e6, "browsers": 300, "sim_time_s": sim_time_s, "warmup_s": 2.0, "rep": r}
+    # points of several seconds each: with tiny points the workers' ns-3 import (6-15 s each) is all one measures
+    points = [{"bottleneck_bps": 10e6, "browsers": 1200, "sim_time_s": sim_time_s, "warmup_s": 2.0, "rep": r}
               for r in range(n_points)]
     walls = []
     for workers in (1, 2):
