@@ -33,7 +33,7 @@ def test_printed_counts_need_y_in_kbps_of_a_10_mbps_link_and_98_percent(paper):
     # (2770.514 -> 2770, 3111.496 -> 3111, 3384.283 -> 3384; half-up would print 2771)
     assert set(full["load_column"]) == {"text"}
     assert set(full["browser_rounding"]) == {"truncate"}
-    # with the printed 95 % the best reading reproduces two of three counts (95 % needs 3282)
+    # with the printed 95 % the best reading reproduces two of three counts (95 % needs 3281: x = 3281.99, truncated)
     printed95 = search[search["load_column"] == "printed"]
     assert printed95["reproduced"].max() == 2
 

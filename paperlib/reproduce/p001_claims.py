@@ -262,7 +262,7 @@ def verdicts(summary: pd.DataFrame, loads: list[float], fifo: list[str], red480:
     add(Verdict("long_latency_larger", "supported" if not worse else "refuted", ratio,
                      f"p90 long / short over all {len(pairs)} configuration-loads: mean {ratio:.2f}"
                      + (f"; not larger: {worse}" if worse else "")))
-    highs = [x for x in (mid, hi)]
+    highs = (mid, hi)
     wins = {x: p90(ra, x, "long") * (1 + SAME_TOL) < p90(f, x, "long") for x in highs}
     add(Verdict("red_beneficial_conclusion", "supported" if all(wins.values()) else "refuted", None,
                      f"{ra} vs {f}, long latency: " + ", ".join(
