@@ -42,7 +42,7 @@ def one_configuration(sim_time_s: float) -> tuple[float, float]:
 
 def sweep_speedup(n_points: int, sim_time_s: float) -> tuple[float, float]:
     # points of several seconds each: with tiny points the workers' ns-3 import (6-15 s each) is all one measures
-    points = [{"bottleneck_bps": 10e6, "browsers": 1200, "sim_time_s": sim_time_s, "warmup_s": 2.0, "rep": r}
+    points = [{"bottleneck_bps": 10e6, "browsers": 1400, "sim_time_s": sim_time_s, "warmup_s": 2.0, "rep": r}
               for r in range(n_points)]
     walls = []
     for workers in (1, 2):
@@ -56,12 +56,12 @@ def sweep_speedup(n_points: int, sim_time_s: float) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sim-time", type=float, default=30.0, help="simulated seconds of the single run")
-    parser.add_argument("--points", type=int, default=8, help="points of the speed-up sweep")
+    parser.add_argument("--points", type=int, default=6, help="points of the speed-up sweep")
     args = parser.parse_args()
     rate, thr = one_configuration(args.sim_time)
     print(f"001 testbed, FIFO-120, 90% of 10 Mbit/s, {BROWSERS_90} browsers, {args.sim_time:g} s simulated: "
           f"{rate:.2f} simulated s per wall s (throughput {thr / 1e6:.2f} Mbit/s)")
-    one, two = sweep_speedup(args.points, 20.0)
+    one, two = sweep_speedup(args.points, 40.0)
     print(f"001 sweep of {args.points} points: 1 worker {one:.1f} s, 2 workers {two:.1f} s, speed-up {one / two:.2f}x")
 
 
