@@ -85,22 +85,27 @@ SMALL003 = {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s":
             "scheduler": "synchronous", "n_samples": 20000}
 
 
+def run_small(notebook: Path, small: dict, tmp_path: Path, outputs: tuple[str, ...]):
+    """Run ``notebook`` with small parameters into tmp_path; check its outputs exist; return (folder, ledger)."""
+    params = {**small, "output_dir": str(tmp_path / "fig"), "cache_dir": str(tmp_path / "cache")}
+    run(notebook, tmp_path / "executed.ipynb", params)
+    out = tmp_path / "fig"
+    for name in ("ledger.csv", "provenance.json", *outputs):
+        assert (out / name).exists(), name
+    return out, ledger.read(out / "ledger.csv")
+
+
 @pytest.mark.ns3
 def test_notebook_003_small(tmp_path):
-    params = {**SMALL003, "output_dir": str(tmp_path / "fig"), "cache_dir": str(tmp_path / "cache")}
-    run(NB003, tmp_path / "executed.ipynb", params)
-    out = tmp_path / "fig"
-    for name in ("ledger.csv", "derived_numbers.csv", "convention_search.csv", "workload_moments.csv",
-                 "analogue_summary.csv", "class_distributions.png", "file_size_cdf.png",
-                 "efficiency_queue_vs_n.png", "provenance.json"):
-        assert (out / name).exists(), name
-    frame = ledger.read(out / "ledger.csv")
+    out, frame = run_small(NB003, SMALL003, tmp_path, (
+        "derived_numbers.csv", "convention_search.csv", "workload_moments.csv", "analogue_summary.csv",
+        "class_distributions.png", "file_size_cdf.png", "efficiency_queue_vs_n.png"))
     assert set(frame["paper"]) == {"003"}
     assert len(frame) == 10 + 5 + 16 + 7  # text results, modified-table probabilities, results table, claims
     summary = pd.read_csv(out / "analogue_summary.csv")
     assert summary["N"].tolist() == [1, 2] and (summary["runs"] == 2).all()
     # the sweep cached every point: a rerun computes nothing and gives the same summary
-    run(NB003, tmp_path / "again.ipynb", params)
+    run(NB003, tmp_path / "again.ipynb", {**SMALL003, "output_dir": str(out), "cache_dir": str(tmp_path / "cache")})
     assert pd.read_csv(out / "analogue_summary.csv").equals(summary)
 
 
@@ -117,14 +122,9 @@ NB002 = REPO / "notebooks" / "002_http_sctp_response.ipynb"
 
 @pytest.mark.ns3
 def test_notebook_002_small(tmp_path):
-    params = {"repetitions": 2, "scheduler": "synchronous", "output_dir": str(tmp_path / "fig"),
-              "cache_dir": str(tmp_path / "cache")}
-    run(NB002, tmp_path / "executed.ipynb", params)
-    out = tmp_path / "fig"
-    for name in ("ledger.csv", "convention_search.csv", "table2_regenerated.csv", "table3_regenerated.csv",
-                 "ns3_summary.csv", "response_vs_p_and_rtt.png", "what_if_response_vs_p.png", "provenance.json"):
-        assert (out / name).exists(), name
-    frame = ledger.read(out / "ledger.csv")
+    _, frame = run_small(NB002, {"repetitions": 2, "scheduler": "synchronous"}, tmp_path, (
+        "convention_search.csv", "table2_regenerated.csv", "table3_regenerated.csv", "ns3_summary.csv",
+        "response_vs_p_and_rtt.png", "what_if_response_vs_p.png"))
     assert set(frame["paper"]) == {"002"} and len(frame) == 32 + 11
     # the TCP experimental cells carry the ns-3 mean as their best honest figure
     tcp_exp = frame[frame["column"] == "TCP (Experimental) (Sec)"]
@@ -145,15 +145,10 @@ SMALL001 = {"bottleneck_bps": 0.5e6, "calibration_browsers": [20, 40, 60], "reps
 
 @pytest.mark.ns3
 def test_notebook_001_small(tmp_path):
-    params = {**SMALL001, "output_dir": str(tmp_path / "fig"), "cache_dir": str(tmp_path / "cache")}
-    run(NB001, tmp_path / "executed.ipynb", params)
-    out = tmp_path / "fig"
-    for name in ("ledger.csv", "table3_regenerated.csv", "calibration_fit.csv", "calibration_browsers.csv",
-                 "summary.csv", "claims.csv", "traffic_model_moments.csv", "calibration.png",
-                 "fig3_fifo_response_cdf.png", "fig4_fifo_queue_short.png", "fig8_red_queue_240.png",
-                 "fig9_fifo_vs_red_a_cdf.png", "provenance.json"):
-        assert (out / name).exists(), name
-    frame = ledger.read(out / "ledger.csv")
+    out, frame = run_small(NB001, SMALL001, tmp_path, (
+        "table3_regenerated.csv", "calibration_fit.csv", "calibration_browsers.csv", "summary.csv", "claims.csv",
+        "traffic_model_moments.csv", "calibration.png", "fig3_fifo_response_cdf.png", "fig4_fifo_queue_short.png",
+        "fig8_red_queue_240.png", "fig9_fifo_vs_red_a_cdf.png"))
     assert set(frame["paper"]) == {"001"}
     # Table 3 (3 counts + the mislabelled load), the line's slope and intercept, 8 numbers read off figures, 35 claims
     assert len(frame) == 4 + 2 + 8 + 35

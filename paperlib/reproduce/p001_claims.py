@@ -84,9 +84,6 @@ class Results:
         worst = (rows["p90_rep_max"] / rows["p90_rep_min"] - 1).max()
         return f" [largest spread of single repetitions' p90 in these {len(keys)} configurations: {worst:.0%}]"
 
-    def loads(self) -> list[float]:
-        return sorted(self.s.index.get_level_values("load").unique())
-
 
 def spread(values) -> float:
     """Return max / min - 1 of positive numbers."""
