@@ -5,15 +5,12 @@ writes them with :func:`write_partial` to ``figures/<paper>/ledger.csv``;
 ``python -m paperlib.ledger merge`` joins the partial ledgers into
 ``figures/ledger.csv`` and writes the human summary ``figures/ledger-summary.md``.
 
-Statuses (DEVELOPERS.md):
-
-* ``reproduced``: equal at the published precision, under the paper's one
-  documented rounding rule;
-* ``close``: within 5% (relative to the published value);
-* ``differs``: further off;
-* ``not_regenerable``: cannot be regenerated here (``regenerated`` then holds the
-  best honest figure, if any, and ``reason`` says what it is);
-* for claims: ``supported`` / ``refuted`` / ``untestable``.
+Statuses: :data:`STATUS_MEANINGS` (one line each; ``data/README.md`` "Ledger statuses" and the
+report read the same text). The rules that pick a status are in code here: :func:`classify`
+(``reproduced`` / ``close`` / ``differs``), :func:`result_row` (``typo``, ``lone_hit``,
+``not_regenerable``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone hit). A published
+time below its loss-free physical bound keeps its status and its ``reason`` starts with
+:data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``).
 """
 
 from __future__ import annotations
@@ -34,10 +31,32 @@ from paperlib.rounding import matches_printed, printed_decimals
 
 FIGURES_DIR = Path(__file__).resolve().parent.parent / "figures"
 
-RESULT_STATUSES = ("reproduced", "close", "differs", "not_regenerable")
+#: Every status the ledger may hold, with its one-line meaning (the rule that assigns it).
+STATUS_MEANINGS: dict[str, str] = {
+    "reproduced": "the regenerated value equals the printed number at its printed precision, under the paper's "
+                  "one rounding rule, and is not a lone hit",
+    "close": "within 5% of the printed number (relative to the printed value) but not equal at its precision",
+    "differs": "more than 5% from the printed number",
+    "typo": "the printed number is a typo of a value that reproduces: the reason gives the corrected reading "
+            "and why; it is never scored by its distance to the print",
+    "lone_hit": "equal at the printed precision, but the only such cell of its column under the chosen "
+                "convention, or its regenerated value does not move with the row's parameter while the print "
+                "does: not counted as a reproduction",
+    "not_regenerable": "cannot be regenerated here (a testbed or simulator that is not available); regenerated "
+                       "holds the best honest figure, if any, and the reason says what it is",
+    "supported": "a stated claim that holds under the criterion its reason states",
+    "refuted": "a stated claim that fails under the criterion its reason states",
+    "untestable": "a stated claim that cannot be checked here (its evidence is absent from the seed, or it needs "
+                  "a measurement that cannot be made); the reason says which",
+}
+RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit", "not_regenerable")
 CLAIM_STATUSES = ("supported", "refuted", "untestable")
 STATUSES = RESULT_STATUSES + CLAIM_STATUSES
 CLOSE = 0.05
+
+#: How the reason of a published time below its loss-free physical bound begins (the status is
+#: kept by the rules above; this flag says the print cannot be right under the stated parameters).
+IMPOSSIBLE = "impossible as printed"
 
 COLUMNS = ("paper", "source", "row", "column", "published", "regenerated", "rel_error", "status", "reason")
 PROVENANCE_COLUMNS = ("commit", "dirty", "notebook", "parameters", "seed", "environment")
@@ -92,6 +111,43 @@ def classify(regenerated: float, printed: str, rule: str) -> str:
     return "close" if abs(relative_error(regenerated, published)) <= CLOSE else "differs"
 
 
+def impossible_note(published_s: float, bound_s: float, what: str) -> str:
+    """Return the reason's flag of a published time below its loss-free bound ("" if it is not below).
+
+    ``what`` says which bound (parameters, schedule); the text begins with :data:`IMPOSSIBLE`.
+    """
+    if not published_s < bound_s:
+        return ""
+    return (f"{IMPOSSIBLE}: {bound_s - published_s:.3f} s below the loss-free bound {bound_s:.3f} s "
+            f"({what})")
+
+
+def lone_hits(regenerated, printed: list[str], rule: str, labels: list[str] | None = None) -> list[str]:
+    """Return, per cell of one column (a series over the row parameter), why it is a lone hit ("" if not).
+
+    A cell is a lone hit when it is reproduced (equal at the printed precision) and either no other
+    cell of its column is, or its regenerated value equals a neighbour's (relative 1e-9) while the
+    printed numbers differ: the match then does not come from the model following the parameter.
+    """
+    values = [float(v) for v in regenerated]
+    if len(values) != len(printed):
+        raise LedgerError(f"lone_hits: {len(values)} regenerated values for {len(printed)} printed cells")
+    labels = [str(i) for i in range(len(values))] if labels is None else list(labels)
+    hit = [matches_printed(v, p, rule) for v, p in zip(values, printed)]
+    out = []
+    for i, (v, p) in enumerate(zip(values, printed)):
+        why = []
+        if hit[i] and sum(hit) == 1 and len(values) > 1:
+            why.append(f"the only one of the {len(values)} cells of its column the convention reproduces")
+        for j in (i - 1, i + 1):
+            if hit[i] and 0 <= j < len(values) and math.isclose(values[j], v, rel_tol=1e-9) and \
+                    Decimal(printed[j]) != Decimal(p):
+                why.append(f"its regenerated value is the same at {labels[j]} ({values[j]:.4f}) while the print "
+                           f"moves from {p} to {printed[j]}")
+        out.append("lone hit: " + "; ".join(why) if why else "")
+    return out
+
+
 def result_row(
     paper: str,
     source: str,
@@ -104,6 +160,8 @@ def result_row(
     reason: str = "",
     not_regenerable: bool = False,
     compare_as: str | None = None,
+    typo: bool = False,
+    lone_hit: str = "",
 ) -> Row:
     """Return the ledger row of one published number.
 
@@ -114,7 +172,15 @@ def result_row(
     ``not_regenerable`` the status is ``not_regenerable`` whatever the numbers
     say; ``regenerated`` is then the best honest figure (or ``None``) and
     ``reason`` must say what.
+
+    ``typo``: the print is a typo and ``compare_as`` its corrected reading (``reason`` says why).
+    If the corrected reading reproduces, the status is ``typo`` and ``rel_error`` is left empty
+    (a typo is never scored by distance); otherwise the row is scored against the corrected
+    reading as usual. ``lone_hit`` (from :func:`lone_hits`): a reproduced cell becomes ``lone_hit``
+    with that sentence added to its reason.
     """
+    if typo and compare_as is None:
+        raise LedgerError(f"{source} {row} {column}: a typo needs its corrected reading (compare_as)")
     number = published if compare_as is None else compare_as
     decimals = printed_decimals(number)
     pub = float(Decimal(number))
@@ -122,9 +188,15 @@ def result_row(
         if not not_regenerable:
             raise LedgerError(f"{source} {row} {column}: no regenerated value, so it must be not_regenerable")
         return Row(paper, source, row, column, published, "", "", "not_regenerable", reason)
-    rel = relative_error(regenerated, pub)
+    rel = f"{relative_error(regenerated, pub):.4f}"
     status = "not_regenerable" if not_regenerable else classify(regenerated, number, rule)
-    return Row(paper, source, row, column, published, format_value(regenerated, decimals), f"{rel:.4f}", status, reason)
+    if status == "reproduced" and typo:
+        status, rel = "typo", ""
+        reason = f"typo: printed {published!r}, corrected reading {compare_as} reproduces; {reason}"
+    elif status == "reproduced" and lone_hit:
+        status = "lone_hit"
+        reason = f"{lone_hit}; {reason}" if reason else lone_hit
+    return Row(paper, source, row, column, published, format_value(regenerated, decimals), rel, status, reason)
 
 
 def claim_row(
@@ -206,7 +278,19 @@ def summary(frame: pd.DataFrame) -> str:
     missing = [p for p in PAPERS if p not in counts.index]
     if missing:
         lines += ["", "No ledger rows yet for paper(s) " + ", ".join(missing) + "."]
+    flagged = impossible(frame)
+    if flagged.any():
+        per = frame[flagged].groupby("paper").size()
+        lines += ["", f"{int(flagged.sum())} published times are {IMPOSSIBLE} (below their loss-free physical "
+                  "bound; status kept, reason flagged): " + ", ".join(f"{k}: {int(v)}" for k, v in per.items()) + "."]
+    lines += ["", "Statuses:", ""] + [f"* `{s}`: {STATUS_MEANINGS[s]}" for s in statuses]
     return "\n".join(lines) + "\n"
+
+
+def impossible(frame: pd.DataFrame) -> pd.Series:
+    """Return the mask of ledger rows flagged as impossible as printed (see :func:`impossible_note`)."""
+    return frame["reason"].astype(str).str.contains(IMPOSSIBLE, regex=False) if len(frame) else \
+        pd.Series([], dtype=bool)
 
 
 def main(argv: list[str] | None = None) -> int:
