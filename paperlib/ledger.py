@@ -27,7 +27,7 @@ import pandas as pd
 from paperlib.atomic import atomic_write_csv, atomic_write_text
 from paperlib.data import PAPERS
 from paperlib.provenance import Stamp
-from paperlib.rounding import matches_printed, printed_decimals
+from paperlib.rounding import matches_printed, printed_decimals, printed_interval
 
 FIGURES_DIR = Path(__file__).resolve().parent.parent / "figures"
 
@@ -103,6 +103,11 @@ def relative_error(regenerated: float, published: float) -> float:
     return (regenerated - published) / published
 
 
+def status_of(regenerated: float, printed: str, rule: str) -> str:
+    """Return :func:`classify`'s status (for reasons that name how another reading scores)."""
+    return classify(regenerated, printed, rule)
+
+
 def classify(regenerated: float, printed: str, rule: str) -> str:
     """Return ``reproduced``, ``close`` or ``differs`` for a regenerated value against a printed number."""
     if matches_printed(regenerated, printed, rule):
@@ -111,15 +116,18 @@ def classify(regenerated: float, printed: str, rule: str) -> str:
     return "close" if abs(relative_error(regenerated, published)) <= CLOSE else "differs"
 
 
-def impossible_note(published_s: float, bound_s: float, what: str) -> str:
-    """Return the reason's flag of a published time below its loss-free bound ("" if it is not below).
+def impossible_note(printed: str, bound_s: float, what: str) -> str:
+    """Return the reason's flag of a printed time below its loss-free bound ("" if it is not below).
 
-    ``what`` says which bound (parameters, schedule); the text begins with :data:`IMPOSSIBLE`.
+    The print stands for every value that rounds to it under either rounding rule, so it is flagged
+    only when even the largest of them (the print plus one unit of its last place) is below the
+    bound. ``what`` says which bound (parameters, schedule); the text begins with :data:`IMPOSSIBLE`.
     """
-    if not published_s < bound_s:
+    _, top = printed_interval(printed, "truncate")
+    if not top <= bound_s:
         return ""
-    return (f"{IMPOSSIBLE}: {bound_s - published_s:.3f} s below the loss-free bound {bound_s:.3f} s "
-            f"({what})")
+    value = float(Decimal(printed.strip()))
+    return f"{IMPOSSIBLE}: {bound_s - value:.3f} s below the loss-free bound {bound_s:.3f} s ({what})"
 
 
 def lone_hits(regenerated, printed: list[str], rule: str, labels: list[str] | None = None) -> list[str]:
@@ -161,6 +169,7 @@ def result_row(
     not_regenerable: bool = False,
     compare_as: str | None = None,
     typo: bool = False,
+    typo_scored_in: str = "",
     lone_hit: str = "",
 ) -> Row:
     """Return the ledger row of one published number.
@@ -176,7 +185,9 @@ def result_row(
     ``typo``: the print is a typo and ``compare_as`` its corrected reading (``reason`` says why).
     If the corrected reading reproduces, the status is ``typo`` and ``rel_error`` is left empty
     (a typo is never scored by distance); otherwise the row is scored against the corrected
-    reading as usual. ``lone_hit`` (from :func:`lone_hits`): a reproduced cell becomes ``lone_hit``
+    reading as usual. ``typo_scored_in``: the corrected reading is itself a published number with
+    its own ledger row (named here), which carries its score; the status is then ``typo`` whatever
+    the numbers say. ``lone_hit`` (from :func:`lone_hits`): a reproduced cell becomes ``lone_hit``
     with that sentence added to its reason.
     """
     if typo and compare_as is None:
@@ -190,7 +201,11 @@ def result_row(
         return Row(paper, source, row, column, published, "", "", "not_regenerable", reason)
     rel = f"{relative_error(regenerated, pub):.4f}"
     status = "not_regenerable" if not_regenerable else classify(regenerated, number, rule)
-    if status == "reproduced" and typo:
+    if typo and typo_scored_in and not not_regenerable:
+        status, rel = "typo", ""
+        reason = (f"typo: printed {published!r}, corrected reading {compare_as}, which is published in its own "
+                  f"row ({typo_scored_in}) and scored there ({status_of(regenerated, compare_as, rule)}); {reason}")
+    elif status == "reproduced" and typo:
         status, rel = "typo", ""
         reason = f"typo: printed {published!r}, corrected reading {compare_as} reproduces; {reason}"
     elif status == "reproduced" and lone_hit:

@@ -61,7 +61,15 @@ def test_ledger_rows_cover_every_printed_result_and_claim(paper, search):
     assert sorted(probs) == [f"Class {k}" for k in range(5)]
     assert {r.status for r in probs.values()} == {"reproduced"}
     typo = next(r for r in rows if r.column == "Efficiency" and r.row == "10")
-    assert typo.published == "93/2%" and typo.status == "reproduced" and typo.reason.startswith("corrected:")
+    # 32.7 / 35.1 Mbit/s = 93.16% prints 93.2: the corrected reading reproduces, so the print is a typo, no score
+    assert typo.published == "93/2%" and typo.status == "typo" and typo.rel_error == ""
+    assert "corrected reading 93.2 reproduces" in typo.reason and "read as '93.2%'" in typo.reason
+    # the slide retracts 3680 for 3667 (10 ms at 155.52 Mbit/s / 424 bit = 3667.9 cells): 3680 is a typo whose
+    # corrected reading is scored in its own row, never by its own distance
+    wrong = next(r for r in rows if r.row == "typo_cells_wrong")
+    right = next(r for r in rows if r.row == "typo_cells_correct")
+    assert wrong.status == "typo" and wrong.rel_error == "" and "typo_cells_correct" in wrong.reason
+    assert right.status in ("reproduced", "close") and float(right.regenerated) == pytest.approx(155.52e6 * 0.01 / 424, abs=0.01)
 
 
 def test_ten_times_claim_is_refuted(paper, search):

@@ -58,6 +58,18 @@ def test_mean_difference_definitions_on_the_published_table(paper):
     assert d["|sum M - sum E| / sum E"] == pytest.approx(1.843, abs=0.001)
 
 
+def test_mean_difference_per_protocol(paper):
+    conv = p004.chosen_convention(paper)
+    table = p004.mean_difference_table(paper, p004.regenerate_table2(p004.operating_point(paper), **conv))
+    pub = table.set_index("definition")["published model vs experiment (%)"]
+    # SCTP only: (.56/14.12 + .18/7.36 + .01/4.39 + .04/1.14 + .18/1.02) / 5 = 27.797 / 5 = 5.559 %
+    assert pub["mean |M-E|/E, SCTP only"] == pytest.approx(5.559, abs=0.001)
+    # TCP only: (.37/14.71 + .24/7.70 + .10/4.70 + .01/1.49 + .18/1.42) / 5 = 21.107 / 5 = 4.221 %
+    assert pub["mean |M-E|/E, TCP only"] == pytest.approx(4.221, abs=0.001)
+    # both protocols together: their mean, 4.890 %
+    assert pub["mean |M-E|/E"] == pytest.approx((pub["mean |M-E|/E, SCTP only"] + pub["mean |M-E|/E, TCP only"]) / 2)
+
+
 def test_ledger_rows_cover_every_printed_number_and_claim(paper):
     rows, conv = p004.ledger_rows(paper)
     cells = paper.tables["table2"].cells
@@ -68,9 +80,36 @@ def test_ledger_rows_cover_every_printed_number_and_claim(paper):
         for col in ("Exp(SCTP)", "Model(SCTP)", "Exp(TCP)", "Model(TCP)"):
             assert printed[(row["BANDWIDTH"], col)] == row[col]
     assert {r.status for r in table_rows if r.column.startswith("Exp")} == {"not_regenerable"}
-    assert len(rows) - len(table_rows) == len(paper.claims.cells)
-    for r in rows:
-        assert r.status == "reproduced" or r.reason
+    # besides the table: one row per claim and one per result stated in the text (Fig. 1's alpha)
+    assert len(rows) - len(table_rows) == len(paper.claims.cells) + 1
+    # Fig. 1: 14 segments, x = 2: windows of 2, 4, 8 carry 2 + 4 + 8 = 14 >= 14 -> alpha = 3
+    alpha = next(r for r in rows if r.row == "fig1_alpha")
+    assert (alpha.published, float(alpha.regenerated), alpha.status) == ("3", 3.0, "reproduced")
+
+
+def test_published_and_regenerated_latencies_against_the_loss_free_bound(paper):
+    conv = p004.chosen_convention(paper)
+    b = p004.latency_bounds(paper, conv).set_index("BANDWIDTH")
+    # 28 Kbps, every reading's smallest bound: 2 x 0.1 s + 50 000 B x 8 / 28 000 bit/s = 0.2 + 14.2857 = 14.4857 s
+    # (4 segments take 4 x 12 000 / 28 000 = 1.71 s, longer than a round trip: the window never stalls)
+    assert b.loc["28 Kbps", "any reading"] == pytest.approx(0.2 + 400_000 / 28_000)
+    rows, _ = p004.ledger_rows(paper)  # raises BoundViolation if a regenerated latency is below its bound
+    flagged = [r for r in rows if "impossible as printed" in r.reason]
+    # the printed Exp(SCTP) 14.12 s at 28 Kbps is below the transmission time of the object alone (14.29 s)
+    assert [(r.row, r.column) for r in flagged] == [("28 Kbps", "Exp(SCTP)")]
+    assert "0.366 s below the loss-free bound 14.486 s" in flagged[0].reason
+    # under the ledger's own reading (T_r = 0.2 s, x = 4) the 10 Mbps model cell 0.84 s is below 2 x 0.2 s
+    # + three stalls of about one round trip each (windows 4, 8, 16 of 34 segments) = 1.01 s
+    ten = next(r for r in rows if r.row == "10 Mbps" and r.column == "Model(SCTP)")
+    assert "below the loss-free bound 1.010 s under the ledger's reading" in ten.reason
+
+
+def test_a_model_below_the_bound_fails():
+    from paperlib.models import lower_bounds as lb
+
+    with pytest.raises(lb.BoundViolation, match="below its loss-free physical bound"):
+        lb.check_not_below([1.0, 0.5], [0.9, 0.6], "test")
+    lb.check_not_below([1.0, 0.6], [0.9, 0.6], "test")  # equal is allowed
 
 
 def test_within_4_percent_claim_row(paper):

@@ -669,11 +669,11 @@ def ledger_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
     return {**chosen_convention(paper, search), "waiting": LEDGER_WAITING}
 
 
-def _bound_note(published: float, bounds: pd.Series, rate_bps: float) -> str:
+def _bound_note(published: str, bounds: pd.Series, rate_bps: float) -> str:
     note = ledger_impossible(published, float(bounds["round-robin bound"]),
                              f"the paper's packet round-robin, Fig. 2, each packet only its transmission time at "
                              f"{rate_bps / 1e3:g} kbit/s, no loss")
-    if note and published < float(bounds["any-order bound"]):
+    if note and ledger_impossible(published, float(bounds["any-order bound"]), ""):
         note += f"; below even the {float(bounds['any-order bound']):.3f} s of any order of service"
     return note
 
@@ -721,7 +721,7 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
                          + ", ".join(f"{v} in {k}" for k, v in others.items()))
         c_fit = laws.loc[(c.table, c.label, c.column), "c [(m-1)/m]"]
         bound = bounds.loc[(c.table, c.label, c.m, c.column)]
-        flag = _bound_note(float(c.compare_as), bound, pt.rate_bps)
+        flag = _bound_note(c.compare_as, bound, pt.rate_bps)
         if c.column in MODEL_COLUMNS:
             key = (c.table, c.label, c.m, c.column)
             value = float(regen.loc[key, "regenerated"])

@@ -292,7 +292,7 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None,
                 other = shared.loc[row_label]
                 note = (f"; the same operating point (p = 1 %, RTT = 0.256 s) is printed as {other.iloc[0]} in Table II "
                         f"and {other.iloc[1]} in Table III")
-            flag = impossible_note(float(printed), float(bounds[i]), bound_what)
+            flag = impossible_note(printed, float(bounds[i]), bound_what)
             if flag:
                 note = f"; {flag}{note}"
             if kind == "model":

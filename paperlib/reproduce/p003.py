@@ -292,14 +292,18 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
     for c in printed_cells(paper):
         why = (f"regenerated under the one convention chosen by systematic search ({conv_text}; "
                f"{int(best['reproduced'])} of {int(best['cells'])} derived numbers reproduced)")
+        compare_as, typo = c.compare_as, bool(c.note)  # a correction of corrections.py is a typo of the print
         if c.note:
             why = f"{c.note}; {why}"
         if c.key == "typo_cells_wrong":
-            why = "the slide itself calls 3680 a typo for 3667; " + why
+            corrected = paper.text_values.cells.set_index("id").loc["typo_cells_correct", "printed"]
+            why = f"the slide itself calls {c.compare_as} a typo for {corrected} (its typo note); " + why
+            compare_as, typo = corrected, True
         if c.key.startswith("efficiency_"):
             why += "; " + _efficiency_rounding_note(paper, c, values, conv)
         rows.append(result_row(PAPER, c.source, c.row, c.column, c.published, values[c.key], rule=conv["rounding"],
-                               reason=why, compare_as=c.compare_as))
+                               reason=why, compare_as=compare_as, typo=typo,
+                               typo_scored_in="typo_cells_correct" if c.key == "typo_cells_wrong" else ""))
     results = paper.tables["results"].cells
     for _, r in results.iterrows():
         n = r["# of Servers"]

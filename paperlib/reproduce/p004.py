@@ -19,8 +19,10 @@ import pandas as pd
 
 from paperlib import conventions, units
 from paperlib.data import Paper
-from paperlib.ledger import Row, claim_row, classify, result_row
-from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s
+from paperlib.ledger import Row, claim_row, classify, impossible_note, result_row
+from paperlib.models import lower_bounds as lb
+from paperlib.rounding import printed_interval
+from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s, windows_needed
 
 PAPER = "004"
 MODEL_COLUMNS = {"Model(SCTP)": "sctp", "Model(TCP)": "tcp"}
@@ -179,12 +181,19 @@ def mean_difference(model: np.ndarray, experiment: np.ndarray) -> dict[str, floa
 
 
 def mean_difference_table(paper: Paper, regenerated: pd.DataFrame) -> pd.DataFrame:
-    """Return every definition of mean difference, for the published and the regenerated model."""
+    """Return every definition of mean difference, for the published and the regenerated model.
+
+    Each definition over both protocols' 10 pairs, then over the SCTP pairs only and the TCP pairs only.
+    """
     cells = paper.tables["table2"].cells
     exp = np.concatenate([cells["Exp(SCTP)"].astype(float), cells["Exp(TCP)"].astype(float)])
     pub = np.concatenate([cells["Model(SCTP)"].astype(float), cells["Model(TCP)"].astype(float)])
     reg = np.concatenate([regenerated["Model(SCTP)"], regenerated["Model(TCP)"]])
     a, b = mean_difference(pub, exp), mean_difference(reg, exp)
+    n = len(cells)
+    for proto, part in (("SCTP only", slice(0, n)), ("TCP only", slice(n, 2 * n))):
+        a.update({f"{k}, {proto}": v for k, v in mean_difference(pub[part], exp[part]).items()})
+        b.update({f"{k}, {proto}": v for k, v in mean_difference(reg[part], exp[part]).items()})
     return pd.DataFrame(
         {
             "definition": list(a),
@@ -206,6 +215,41 @@ def two_rtt_gap(paper: Paper, rtt_s: float) -> tuple[float, float]:
 GAP_TOLERANCE = 0.10
 
 
+def latency_bounds(paper: Paper, conv: dict) -> pd.DataFrame:
+    """Return, per row of Table II, the loss-free lower bounds of the transfer latency (s).
+
+    From the brute-force slow-start schedule (:func:`paperlib.models.lower_bounds.transfer_latency_lower_bound_s`,
+    2 round trips of set-up and request, as Eq. (5)): ``any reading`` takes what gives the smallest
+    bound (T_r = 0.1 s as the round trip, KB = 1000, the largest initial window searched, one object);
+    ``ledger reading`` the chosen convention's T_r, KB and x. TCP's bound is SCTP's (Eq. (6)'s extra
+    2 T_r is an operating-system effect, not physics).
+    """
+    point = operating_point(paper)
+    obj, mtu, rtt = model_inputs(point, "printed_rtt", units.DECIMAL)
+    x_max = max(CONVENTION_AXES["initial_window"])
+    obj_c, mtu_c, rtt_c = model_inputs(point, conv["rtt_meaning"], conv["kilo"], conv["objects_per_transfer"])
+    return pd.DataFrame({
+        "BANDWIDTH": point.rate_labels,
+        "any reading": lb.transfer_latency_lower_bound_s(obj, mtu, point.rates_bps, rtt, x_max),
+        "ledger reading": lb.transfer_latency_lower_bound_s(obj_c, mtu_c, point.rates_bps, rtt_c,
+                                                              conv["initial_window"]),
+    })
+
+
+def _bound_note(printed: str, bounds: pd.Series, conv: dict, paper: Paper) -> str:
+    x_max = max(CONVENTION_AXES["initial_window"])
+    flag = impossible_note(printed, float(bounds["any reading"]),
+                           f"under every reading searched: T_r = {paper.text_value('rtt').printed} s as the round trip, "
+                           f"KB = 1000, initial window {x_max}, 2 round trips then a loss-free slow-start schedule")
+    if flag:
+        return flag
+    if printed_interval(printed, conv["rounding"])[1] <= float(bounds["ledger reading"]):
+        return (f"below the loss-free bound {float(bounds['ledger reading']):.3f} s under the ledger's reading "
+                f"(rtt_meaning={conv['rtt_meaning']}, x = {conv['initial_window']}; possible only if "
+                f"T_r = {paper.text_value('rtt').printed} s is the round trip)")
+    return ""
+
+
 def _convention_text(conv: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in conv.items())
 
@@ -221,11 +265,17 @@ def ledger_rows(paper: Paper) -> tuple[list[Row], dict]:
     best = search.iloc[0]
     rows: list[Row] = []
     conv_text = _convention_text(conv)
+    bounds = latency_bounds(paper, conv)
+    for col in MODEL_COLUMNS:
+        lb.check_not_below(table[col].to_numpy(), bounds["ledger reading"].to_numpy(),
+                           f"seed 004, regenerated {col} under the chosen convention")
     for i, label in enumerate(cells["BANDWIDTH"]):
         for column in ("Exp(SCTP)", "Model(SCTP)", "Exp(TCP)", "Model(TCP)"):
             printed = cells[column].iloc[i]
             model_col = "Model(SCTP)" if "SCTP" in column else "Model(TCP)"
             value = float(table[model_col].iloc[i])
+            flag = _bound_note(printed, bounds.iloc[i], conv, paper)
+            flag = f"{flag}; " if flag else ""
             if column in EXP_COLUMNS:
                 reason = (
                     "testbed measurement (lksctp 2.6.15, NIST Net emulator) that cannot be re-run here; "
@@ -233,7 +283,7 @@ def ledger_rows(paper: Paper) -> tuple[list[Row], dict]:
                     f"the chosen convention ({conv_text}), so rel_error is model vs experiment"
                 )
                 rows.append(
-                    result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=reason,
+                    result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=flag + reason,
                                not_regenerable=True)
                 )
                 continue
@@ -247,9 +297,23 @@ def ledger_rows(paper: Paper) -> tuple[list[Row], dict]:
                     "; no convention in the search reproduces every row, and this row is one the chosen one "
                     f"does not: the model gives {value:.4f} s against the printed {printed} s"
                 )
-            rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=why))
+            rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=flag + why))
+    rows.extend(text_value_rows(paper))
     rows.extend(claim_rows(paper, conv, table))
     return rows, conv
+
+
+def text_value_rows(paper: Paper) -> list[Row]:
+    """Return the ledger rows of the results stated in the text: Fig. 1's alpha = 3 (Eq. (1))."""
+    tv = paper.text_values.cells.set_index("id")
+    x = paper.text_value("fig1_initial_window").value
+    n = paper.text_value("fig1_segments").value
+    alpha = float(windows_needed(n, 1.0, int(x)))
+    row = tv.loc["fig1_alpha"]
+    return [result_row(PAPER, f"text: {row['location']}", "fig1_alpha", row["quantity"], row["printed"], alpha,
+                       rule="half_up",
+                       reason=(f"Eq. (1) with L_obj/L_mtu = {n:g} and x = {x:g} (Fig. 1): alpha = ceil(log2({n:g}/{x:g} "
+                               f"+ 1)) = ceil(log2 {n / x + 1:g}); windows of 2, 4, 8 segments carry 14"))]
 
 
 def claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
