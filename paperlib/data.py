@@ -33,7 +33,10 @@ INTEGER_RE = re.compile(r"[-+]?\d+")
 # Numbers in running text may be printed as fractions ("3/2", "1/128").
 TEXT_NUMBER_RE = re.compile(r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:/\d+(?:\.\d+)?)?")
 
-TEXT_VALUES_COLUMNS = ("id", "quantity", "printed", "unit", "role", "location", "quote")
+TEXT_VALUES_COLUMNS = ("id", "quantity", "printed", "unit", "role", "location", "quote", "number")
+#: Numbers printed as words stay words in ``printed``; their value goes in the ``number`` column.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10}
 CLAIMS_COLUMNS = ("id", "claim", "printed", "unit", "location", "quote")
 
 
@@ -120,7 +123,8 @@ class Paper:
         if len(match) != 1:
             raise KeyError(f"paper {self.paper}: text_values.csv has {len(match)} rows with id {ident!r}")
         row = match.iloc[0]
-        return units.Quantity(row["printed"], float(Fraction(row["printed"])), row["unit"])
+        number = row["number"] if row["number"].strip() else row["printed"]
+        return units.Quantity(row["printed"], float(Fraction(number)), row["unit"])
 
     def claim(self, ident: str) -> pd.Series:
         rows = self.claims.cells
@@ -250,11 +254,12 @@ def _builtin_fields(kind: str) -> list[Field]:
         return [
             Field("id", "text", "label", pattern=r"[A-Za-z0-9_.\-]+"),
             Field("quantity", "text", "label"),
-            Field("printed", "text", "input", pattern=TEXT_NUMBER_RE.pattern),
+            Field("printed", "text", "input", pattern=f"{TEXT_NUMBER_RE.pattern}|{'|'.join(NUMBER_WORDS)}"),
             Field("unit", "text", "input"),
             Field("role", "text", "input", pattern="input|result"),
             Field("location", "text", "input"),
             Field("quote", "text", "input"),
+            Field("number", "text", "input", pattern=f"(?:{TEXT_NUMBER_RE.pattern})?"),
         ]
     return [
         Field("id", "text", "label", pattern=r"[A-Za-z0-9_.\-]+"),
@@ -275,6 +280,14 @@ def _check_text_tables(path: Path, cells: pd.DataFrame, kind: str) -> None:
                 _fail(path, str(err), i, "unit")
         elif kind == "text_values" or printed.strip():
             _fail(path, "empty cell (use '1' for a dimensionless number)", i, "unit")
+    if kind == "text_values":
+        for i, (printed, number) in enumerate(zip(cells["printed"], cells["number"]), start=1):
+            word = NUMBER_WORDS.get(printed)
+            if word is None and number.strip():
+                _fail(path, f"a number is given ({number!r}) but printed {printed!r} is not a number word", i, "number")
+            if word is not None and (not number.strip() or float(Fraction(number)) != word):
+                _fail(path, f"printed as the word {printed!r}: the number column must say {word}, got {number!r}",
+                      i, "number")
     dup = cells["id"][cells["id"].duplicated()]
     if len(dup):
         _fail(path, f"duplicate id {dup.iloc[0]!r}", column="id")

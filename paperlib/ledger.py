@@ -16,6 +16,7 @@ time below its loss-free physical bound keeps its status and its ``reason`` star
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from dataclasses import asdict, dataclass
@@ -235,6 +236,31 @@ def claim_row(
         except ArithmeticError:
             rel = ""
     return Row(paper, source, claim, column, published, format_value(regenerated), rel, status, reason)
+
+
+def text_results_without_row(paper, rows: list[Row], root: Path | str | None = None) -> list[str]:
+    """Return the ids of ``paper``'s result text values that have neither a ledger row nor a stated reason.
+
+    A text value has its own row when a row of ``rows`` has ``row`` equal to its id; otherwise
+    ``data/<paper>/datapackage.json`` must give a reason under ``without_own_ledger_row``
+    ({id: reason}). Raises :class:`LedgerError` for a reason without text, or for an id there
+    that is not a result text value, or that also has a row.
+    """
+    from paperlib.data import DATA_DIR
+
+    meta_path = Path(DATA_DIR if root is None else root) / paper.paper / "datapackage.json"
+    stated = json.loads(meta_path.read_text(encoding="utf-8")).get("without_own_ledger_row", {})
+    cells = paper.text_values.cells
+    results = list(cells[cells["role"] == "result"]["id"])
+    own = {r.row for r in rows if r.paper == paper.paper}
+    for ident, why in stated.items():
+        if ident not in results:
+            raise LedgerError(f"{meta_path}: without_own_ledger_row names {ident!r}, not a result of text_values.csv")
+        if not str(why).strip():
+            raise LedgerError(f"{meta_path}: without_own_ledger_row gives no reason for {ident!r}")
+        if ident in own:
+            raise LedgerError(f"{meta_path}: {ident!r} has a ledger row and a reason for having none")
+    return [i for i in results if i not in own and i not in stated]
 
 
 def to_frame(rows: list[Row], stamp: Stamp) -> pd.DataFrame:

@@ -29,6 +29,23 @@ def test_typos_are_kept_as_printed():
     assert "100 kb" in set(p003.tables["modified_specweb96"].cells["Class 3"])
 
 
+def test_number_words_are_kept_as_printed_with_their_number():
+    p000 = load_paper("000")
+    row = p000.text_values.cells.set_index("id").loc["dupacks_fast_retx"]
+    assert (row["printed"], row["number"]) == ("three", "3")  # the seed says "If three duplicate ..."
+    q = p000.text_value("dupacks_fast_retx")
+    assert (q.printed, q.value) == ("three", 3.0)
+    assert p000.text_value("objects_per_html").value == 5.0  # "five web objects"
+    assert load_paper("003").text_value("index_pages_per_page").printed == "one"
+
+
+def test_number_word_and_number_must_agree(data_copy):
+    _rewrite(data_copy / "000" / "text_values.csv", "timeout,3\n", "timeout,4\n")
+    with pytest.raises(DataError, match=r"text_values\.csv: row 4 \(line 5\), column 'number': printed as the word "
+                                         r"'three': the number column must say 3, got '4'"):
+        load_paper("000", data_copy)
+
+
 def test_fill_down_repeats_group_labels():
     cells = load_paper("000").tables["table1"].cells
     assert cells["packet loss ratio (p)"].tolist()[:5] == ["0.4 %"] * 4 + ["1 %"]

@@ -1,0 +1,42 @@
+"""Every result stated in a paper's text has a ledger row, or datapackage.json says why not (about 25 s)."""
+
+import pandas as pd
+import pytest
+
+from paperlib import ledger
+from paperlib.data import load_paper
+from paperlib.reproduce import p000, p001, p002, p003, p004
+
+
+def _rows_001(paper):
+    # 001's text results read off the testbed's figures: their rows come from text_result_rows, whose row is the
+    # text value's id whatever the simulated numbers; a stand-in summary (every value 1) is enough to build them.
+    groups = {"fifo": ["FIFO-60"], "red480": ["RED-A-480"]}
+    keys = {(groups.get(w, [w])[0], load, lat) for w, load, lat, _, _ in p001.TEXT_RESULTS.values()}
+    summary = pd.DataFrame([{"config": c, "load": lo, "latency": la, "p90_ms": 1.0, "mean_queue": 1.0}
+                            for c, lo, la in sorted(keys)])
+    return p001.text_result_rows(paper, summary, groups, "stand-in")
+
+
+@pytest.mark.parametrize("paper_id", ["000", "001", "002", "003", "004"])
+def test_every_text_result_has_a_row_or_a_reason(paper_id):
+    paper = load_paper(paper_id)
+    if paper_id == "001":
+        rows = _rows_001(paper)
+    else:
+        module = {"000": p000, "002": p002, "003": p003, "004": p004}[paper_id]
+        rows = module.ledger_rows(paper)[0]
+    assert ledger.text_results_without_row(paper, rows) == []
+
+
+def test_a_result_without_row_or_reason_is_reported(tmp_path):
+    import shutil
+
+    shutil.copytree(load_paper("004").text_values.path.parent.parent, tmp_path / "data")
+    paper = load_paper("004", tmp_path / "data")
+    assert ledger.text_results_without_row(paper, [], tmp_path / "data") == ["fig1_alpha"]
+    # a reason naming an id that is no result is an error, naming the file
+    meta = tmp_path / "data" / "004" / "datapackage.json"
+    meta.write_text(meta.read_text().rstrip()[:-1] + ', "without_own_ledger_row": {"rtt": "an input"}}\n')
+    with pytest.raises(ledger.LedgerError, match="datapackage.json: without_own_ledger_row names 'rtt'"):
+        ledger.text_results_without_row(paper, [], tmp_path / "data")
