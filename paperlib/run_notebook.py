@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from paperlib.notebook_output import normalise_file
+
 
 def run(notebook: Path, output: Path, parameters: dict | None = None) -> Path:
     """Execute ``notebook`` with ``parameters`` into ``output`` (atomically)."""
@@ -36,6 +38,7 @@ def run(notebook: Path, output: Path, parameters: dict | None = None) -> Path:
             progress_bar=False,
             kernel_name="python3",
         )
+        normalise_file(tmp)  # no wall-clock time or run path in the executed copy (paperlib/notebook_output.py)
         os.replace(tmp, output)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -33,7 +33,7 @@ def test_notebook_writes_tables_figures_and_ledger(two_runs):
                  "provenance.json"):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
-    assert len(frame) == 22  # 20 Table II cells + 2 claims
+    assert len(frame) == 23  # 20 Table II cells + Fig. 1 alpha (a text result) + 2 claims
     assert set(frame["paper"]) == {"004"}
     assert frame["parameters"].iloc[0] == '{"initial_window":null,"initial_windows":[1,2,4],"mtu_bytes":null,' \
         '"obj_size_bytes":null,"rates_bps":[100000.0,1000000.0,10000000.0],"rtt_s":null}'

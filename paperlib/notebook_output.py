@@ -1,0 +1,55 @@
+"""Executed notebooks without wall-clock time: the same tree gives byte-identical executed notebooks.
+
+Papermill and nbclient stamp an executed notebook with what changes from run to run: start and
+end times and durations (of the notebook and of every cell), the kernel's message timestamps
+(``metadata.execution``), the paths of the run (papermill writes into a temporary file) and the
+random id of the parameters cell papermill injects.
+:func:`normalise` removes them; everything that depends only on the inputs stays (parameters,
+outputs, execution counts, papermill's status and exception fields, the input notebook's name).
+:func:`normalise_file` rewrites an executed notebook in place; ``paperlib.run_notebook`` calls it
+before the executed copy replaces the previous one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+#: Keys removed wherever papermill puts them (notebook and cell ``metadata.papermill``).
+VOLATILE_PAPERMILL_KEYS = ("start_time", "end_time", "duration", "output_path")
+#: Cell metadata written by nbclient with the kernel's timestamps.
+VOLATILE_CELL_KEYS = ("execution",)
+
+
+def normalise(nb: dict) -> dict:
+    """Return ``nb`` (an nbformat JSON dict, changed in place) without times, durations or run paths."""
+    meta = nb.setdefault("metadata", {})
+    pm = meta.get("papermill")
+    if isinstance(pm, dict):
+        for key in VOLATILE_PAPERMILL_KEYS:
+            pm.pop(key, None)
+        if pm.get("input_path"):
+            pm["input_path"] = Path(pm["input_path"]).name
+    for cell in nb.get("cells", []):
+        cmeta = cell.get("metadata", {})
+        if "injected-parameters" in cmeta.get("tags", []):
+            cell["id"] = "injected-parameters"  # papermill gives the cell it adds a random id
+        for key in VOLATILE_CELL_KEYS:
+            cmeta.pop(key, None)
+        cpm = cmeta.get("papermill")
+        if isinstance(cpm, dict):
+            for key in VOLATILE_PAPERMILL_KEYS:
+                cpm.pop(key, None)
+    return nb
+
+
+def normalise_file(path: Path | str) -> Path:
+    """Rewrite the executed notebook at ``path`` normalised (see :func:`normalise`); return the path.
+
+    Written as nbformat writes it (one-space indent, keys sorted, a final newline), so the bytes
+    depend only on the content.
+    """
+    path = Path(path)
+    nb = normalise(json.loads(path.read_text(encoding="utf-8")))
+    path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
