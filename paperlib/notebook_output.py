@@ -3,7 +3,7 @@
 Papermill and nbclient stamp an executed notebook with what changes from run to run: start and
 end times and durations (of the notebook and of every cell), the kernel's message timestamps
 (``metadata.execution``), the paths of the run (papermill writes into a temporary file) and the
-random id of the parameters cell papermill injects.
+random id of the parameters cell papermill injects, and the timings of progress bars in stream outputs.
 :func:`normalise` removes them; everything that depends only on the inputs stays (parameters,
 outputs, execution counts, papermill's status and exception fields, the input notebook's name).
 :func:`normalise_file` rewrites an executed notebook in place; ``paperlib.run_notebook`` calls it
@@ -13,12 +13,15 @@ before the executed copy replaces the previous one.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 #: Keys removed wherever papermill puts them (notebook and cell ``metadata.papermill``).
 VOLATILE_PAPERMILL_KEYS = ("start_time", "end_time", "duration", "output_path")
 #: Cell metadata written by nbclient with the kernel's timestamps.
 VOLATILE_CELL_KEYS = ("execution",)
+#: A tqdm progress bar's timing, e.g. "[00:03<00:00,  6.21it/s]" (the sweep runner's bar goes to stderr).
+TQDM_TIMING = re.compile(r"\[\d+:\d{2}(?::\d{2})?<[^\]\n]*\]")
 
 
 def normalise(nb: dict) -> dict:
@@ -40,6 +43,10 @@ def normalise(nb: dict) -> dict:
         if isinstance(cpm, dict):
             for key in VOLATILE_PAPERMILL_KEYS:
                 cpm.pop(key, None)
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                text = "".join(out["text"]) if isinstance(out.get("text"), list) else out.get("text", "")
+                out["text"] = TQDM_TIMING.sub("[elapsed]", text)
     return nb
 
 
