@@ -14,9 +14,28 @@ def _log(params: dict) -> None:
             fh.write(f"{params['x']}\n")
 
 
+def _wait_for_others(params: dict) -> None:
+    """Block until the ``log`` file holds ``wait_for_others`` lines (other points finished), or fail after 120 s.
+
+    An ordering by events, not by durations: the point runs only after others have, whatever the speeds.
+    """
+    need = params.get("wait_for_others", 0)
+    deadline = time.monotonic() + 120
+    while need:
+        try:
+            with open(params["log"], encoding="utf-8") as fh:
+                if len(fh.read().split()) >= need:
+                    return
+        except FileNotFoundError:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no other point finished within 120 s: {params}")
+        time.sleep(0.01)
+
+
 def square(params: dict, seed: int) -> dict:
     """Return x squared, the seed seen, a list and a label (one of each result type)."""
-    time.sleep(params.get("delay", 0))
+    _wait_for_others(params)
     _log(params)
     x = params["x"]
     return {"y": x * x, "seed_seen": seed, "trace": [x, x + 0.5], "label": f"x={x}"}

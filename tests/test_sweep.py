@@ -260,8 +260,9 @@ def test_default_local_cluster_returns_points_order(tmp_path, worker_path, monke
 
     monkeypatch.setattr(distributed, "LocalCluster", spy)
     log = tmp_path / "log"
-    # x = 0 sleeps 1 s on one worker while x = 1 runs on the other, so x = 1 finishes first
-    points = [{"x": 0, "delay": 1.0, "log": str(log)}] + grid(x=[1, 2], delay=[0.0], log=[str(log)])
+    # x = 0 waits until another point has finished (an event, not a delay): with two workers, each holding at
+    # most two of the three points, the other worker has one and runs it, so x = 0 is never the first to finish
+    points = [{"x": 0, "wait_for_others": 1, "log": str(log)}] + grid(x=[1, 2], wait_for_others=[0], log=[str(log)])
     frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path / "a", n_workers=2, progress=False)
     assert _calls(log)[0] != "0"  # completion order differs from points order ...
     assert frame["x"].tolist() == [0, 1, 2]  # ... the frame does not
