@@ -38,8 +38,9 @@ STATUS_MEANINGS: dict[str, str] = {
                   "one rounding rule, and is not a lone hit",
     "close": "within 5% of the printed number (relative to the printed value) but not equal at its precision",
     "differs": "more than 5% from the printed number",
-    "typo": "the printed number is a typo of a value that reproduces: the reason gives the corrected reading "
-            "and why; it is never scored by its distance to the print",
+    "typo": "the printed number is a typo of a value that reproduces (or of a number published in its own row, "
+            "which carries the score): the reason gives the corrected reading and why; it is never scored by its "
+            "distance to the print",
     "lone_hit": "equal at the printed precision, but the only such cell of its column under the chosen "
                 "convention, or its regenerated value does not move with the row's parameter while the print "
                 "does: not counted as a reproduction",
