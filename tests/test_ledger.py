@@ -93,3 +93,69 @@ def test_writing_twice_is_byte_identical(tmp_path):
     ledger.write_partial(_rows(), stamp, tmp_path / "a.csv")
     ledger.write_partial(_rows(), stamp, tmp_path / "b.csv")
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+
+
+def test_status_meanings_are_the_data_readme_table():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "data" / "README.md").read_text(encoding="utf-8")
+    table = {line.split("|")[1].strip(" `"): line.split("|")[2].strip()
+             for line in text.split("## Ledger statuses")[1].splitlines() if line.startswith("| `")}
+    assert table == ledger.STATUS_MEANINGS
+    assert set(ledger.STATUS_MEANINGS) == set(ledger.STATUSES)
+
+
+def test_typo_is_never_scored_by_distance():
+    # 001's Table 3 label "95%": the line's inverse gives 3384 browsers at 98%, the text's load; 98 reproduces "98"
+    row = ledger.result_row("001", "Table 3", "row 3", "Traffic Load", "95%", 98.0, rule="half_up",
+                            compare_as="98", typo=True, reason="the text names 98%")
+    assert (row.status, row.rel_error) == ("typo", "")
+    assert row.reason.startswith("typo: printed '95%', corrected reading 98 reproduces")
+    # scored by distance it would have been "close" (3.2%): that is what the typo status replaces
+    assert ledger.classify(98.0, "95", "half_up") == "close"
+    # a typo whose corrected reading is itself published in another row: typo, whatever the distance
+    row = ledger.result_row("003", "slide", "typo_cells_wrong", "cells", "3680", 3667.92, rule="half_up",
+                            compare_as="3667", typo=True, typo_scored_in="typo_cells_correct", reason="the slide")
+    assert row.status == "typo" and "typo_cells_correct" in row.reason and "(close)" in row.reason
+    # a typo whose corrected reading the model misses is scored against the corrected reading
+    row = ledger.result_row("000", "Table 1", "0.4 %, m=10", "W_{tcp}", "3.27", 14.0, rule="half_up",
+                            compare_as="3.67", typo=True, reason="a 6 keyed as a 2")
+    assert row.status == "differs" and row.rel_error == f"{14.0 / 3.67 - 1:.4f}"
+    with pytest.raises(ledger.LedgerError, match="corrected reading"):
+        ledger.result_row("001", "T", "r", "c", "95%", 98.0, rule="half_up", typo=True, reason="x")
+
+
+def test_lone_hits():
+    # a flat model (20.768 at every p) matches the first print only: lone hit on both counts
+    found = ledger.lone_hits([20.768, 20.768, 20.768], ["20.76", "20.81", "21.26"], "truncate", ["a", "b", "c"])
+    assert "only one of the 3" in found[0] and "same at b" in found[0] and found[1:] == ["", ""]
+    # a model that follows the print: two hits in the column, values that move: no lone hit
+    assert ledger.lone_hits([1.01, 2.02, 3.5], ["1.01", "2.02", "3.03"], "half_up") == ["", "", ""]
+    # two hits but one of them flat against a neighbour whose print differs: that one is a lone hit
+    found = ledger.lone_hits([1.0, 1.0, 3.0], ["1.00", "1.20", "3.00"], "half_up")
+    assert found[0].startswith("lone hit: its regenerated value is the same") and found[1:] == ["", ""]
+    row = ledger.result_row("002", "T", "r", "c", "20.76", 20.768, rule="truncate", reason="m", lone_hit=found[0])
+    assert row.status == "lone_hit" and row.reason.startswith("lone hit")
+    # a lone_hit sentence on a cell that does not reproduce changes nothing
+    assert ledger.result_row("002", "T", "r", "c", "20.81", 20.768, rule="truncate", reason="m",
+                             lone_hit="lone hit: x").status == "close"
+
+
+def test_impossible_note_allows_for_the_print_rounding():
+    # printed 14.12 stands for up to 14.13 (truncated): below a 14.486 bound by 0.366 s
+    note = ledger.impossible_note("14.12", 14.486, "w")
+    assert note == "impossible as printed: 0.366 s below the loss-free bound 14.486 s (w)"
+    # 4.39 could be 4.398 truncated, which is not below a 4.395 bound: no flag; every value printing as 4.39 is
+    # below 4.40, so against a 4.40 bound it is flagged
+    assert ledger.impossible_note("4.39", 4.395, "w") == ""
+    assert ledger.impossible_note("4.39", 4.40, "w").startswith("impossible as printed: 0.010 s below")
+    assert ledger.impossible_note("5.00", 4.4, "w") == ""
+
+
+def test_summary_counts_impossible_prints():
+    rows = _rows() + [ledger.result_row("004", "Table II", "28 Kbps", "Exp(SCTP)", "14.12", None, rule="truncate",
+                                        not_regenerable=True, reason=ledger.impossible_note("14.12", 14.486, "w"))]
+    frame = ledger.to_frame(rows, Stamp(notebook="nb"))
+    text = ledger.summary(frame)
+    assert "1 published times are impossible as printed" in text and "004: 1" in text
+    assert f"* `not_regenerable`: {ledger.STATUS_MEANINGS['not_regenerable']}" in text
