@@ -155,7 +155,11 @@ def test_notebook_001_small(tmp_path):
     t3 = frame[(frame["source"] == "Table 3") & (frame["column"] == "The Number of Browsers")]
     assert (t3["status"] == "reproduced").all()
     claims = frame[frame["column"] == "claim"]
-    assert set(claims["status"]) <= {"supported", "refuted", "untestable"}
+    # one row per claim of claims.csv, in its order (the row is the claim's id)
+    assert claims["row"].tolist() == list(pd.read_csv(REPO / "data" / "001" / "claims.csv")["id"])
+    # the printed "95%" load label is the text's 98%: a typo, never scored by its distance
+    label = frame[(frame["source"] == "Table 3") & (frame["column"] == "Traffic Load")]
+    assert label[["published", "status", "rel_error"]].values.tolist() == [["95%", "typo", ""]]
     summary = pd.read_csv(out / "summary.csv")
     assert len(summary) == 10 * 3 * 2 and (summary["requests"] > 0).all()
 

@@ -176,3 +176,15 @@ def test_claims_on_which_repetitions_disagree_are_untestable(paper):
     assert found["fifo_intensity_increases"].status == "untestable"
     assert "2 of 3" in found["fifo_intensity_increases"].reason
     assert found["fifo_queue_size_same"].status == "supported"  # every repetition agrees
+
+
+def test_table3_ledger_rows_read_the_95_percent_label_as_a_typo():
+    paper = load_paper("001")
+    rows = p001.table3_rows(paper, p001.table3_search(paper))
+    counts = [r for r in rows if r.column == "The Number of Browsers"]
+    # 2770, 3111, 3384: the line inverted at 80, 90, 98 % of 10 Mbit/s in kbit/s, truncated (derived above)
+    assert [(r.published, r.status) for r in counts] == [("2770", "reproduced"), ("3111", "reproduced"),
+                                                         ("3384", "reproduced")]
+    [label] = [r for r in rows if r.column == "Traffic Load"]
+    assert (label.published, label.status, label.rel_error) == ("95%", "typo", "")
+    assert "corrected reading 98 reproduces" in label.reason
