@@ -34,7 +34,7 @@ import pandas as pd
 from paperlib import conventions, units, validate
 from paperlib.corrections import correction
 from paperlib.data import Paper
-from paperlib.ledger import CLOSE, Row, claim_row, classify, result_row
+from paperlib.ledger import CLOSE, Row, claim_row, classify, lone_hits, result_row
 from paperlib.ledger import impossible_note as ledger_impossible
 from paperlib.models import http_response_time as http
 from paperlib.models import lower_bounds as lb
@@ -710,6 +710,11 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
     points = operating_points(paper)
     conv_text = _conv_text(conv)
     shared = shared_operating_point(paper)
+    lone: dict[tuple, str] = {}
+    for (table, column), sub in regen.reset_index().groupby(["table", "column"], sort=False):
+        found = lone_hits(sub["regenerated"].to_numpy(), list(sub["compare_as"]), conv["rounding"],
+                          [f"{b}, m={m}" for b, m in zip(sub["block"], sub["m"])])
+        lone.update({(table, b, m, column): why for b, m, why in zip(sub["block"], sub["m"], found)})
     rows: list[Row] = []
     for c in printed_cells(paper):
         pt = points[c.point]
@@ -737,7 +742,7 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
                    f" of {len(model_keys)} model cells")
             rows.append(result_row(PAPER, SOURCES[c.table], c.row, c.column, c.published, value, rule=conv["rounding"],
                                    reason="; ".join([n for n in (flag,) if n] + notes + [why]),
-                                   compare_as=c.compare_as))
+                                   compare_as=c.compare_as, lone_hit=lone[key]))
         else:
             model_column = next(k for k, v in EXPERIMENT_OF.items() if v == c.column)
             model = float(regen.loc[(c.table, c.label, c.m, model_column), "regenerated"])

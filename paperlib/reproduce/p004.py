@@ -19,7 +19,7 @@ import pandas as pd
 
 from paperlib import conventions, units
 from paperlib.data import Paper
-from paperlib.ledger import Row, claim_row, classify, impossible_note, result_row
+from paperlib.ledger import Row, claim_row, classify, impossible_note, lone_hits, result_row
 from paperlib.models import lower_bounds as lb
 from paperlib.rounding import printed_interval
 from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s, windows_needed
@@ -269,6 +269,8 @@ def ledger_rows(paper: Paper) -> tuple[list[Row], dict]:
     for col in MODEL_COLUMNS:
         lb.check_not_below(table[col].to_numpy(), bounds["ledger reading"].to_numpy(),
                            f"seed 004, regenerated {col} under the chosen convention")
+    lone = {col: lone_hits(table[col].to_numpy(), list(cells[col]), rule, list(cells["BANDWIDTH"]))
+            for col in MODEL_COLUMNS}
     for i, label in enumerate(cells["BANDWIDTH"]):
         for column in ("Exp(SCTP)", "Model(SCTP)", "Exp(TCP)", "Model(TCP)"):
             printed = cells[column].iloc[i]
@@ -297,7 +299,8 @@ def ledger_rows(paper: Paper) -> tuple[list[Row], dict]:
                     "; no convention in the search reproduces every row, and this row is one the chosen one "
                     f"does not: the model gives {value:.4f} s against the printed {printed} s"
                 )
-            rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=flag + why))
+            rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=flag + why,
+                                   lone_hit=lone[column][i]))
     rows.extend(text_value_rows(paper))
     rows.extend(claim_rows(paper, conv, table))
     return rows, conv
