@@ -129,3 +129,20 @@ def test_simulation_points_cover_each_distinct_point(paper, search):
     # 13.5 KB under the convention's KB: 13 500 B (KB = 1000) or 13 824 B (KB = 1024)
     assert all(q["obj_bytes"] == pytest.approx(13.5 * conv["kilo"]) for q in pts)
     assert np.isclose(sorted({q["rtt_s"] for q in pts}), [0.055, 0.08, 0.256, 1.0]).all()
+
+
+def test_a_print_below_its_bound_is_flagged_first(paper, search, monkeypatch):
+    # with a bound of 15 s at RTT 0.055 s the printed 14.89 s (at most 14.90 before rounding) is impossible by 0.11 s
+    real = p002.response_bounds
+
+    def raised(p):
+        frame = real(p)
+        frame.loc[frame["column"] == "0.055", "bound_s"] = 15.0
+        return frame
+
+    monkeypatch.setattr(p002, "response_bounds", raised)
+    rows, _ = p002.ledger_rows(paper, search)
+    row = next(r for r in rows if r.row == "RTT (s) = 0.055" and r.column == "TCP (Model) (Sec)")
+    assert row.reason.startswith("impossible as printed: 0.110 s below the loss-free bound 15.000 s")
+    assert row.status == "differs"  # the status still follows the rules (16.50 s against 14.89 s)
+    assert sum(r.reason.startswith("impossible as printed") for r in rows) == 4  # the four cells of that column

@@ -16,7 +16,7 @@ The model is :mod:`paperlib.models.http_response_time` (reconstruction in its do
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -293,8 +293,6 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None,
                 note = (f"; the same operating point (p = 1 %, RTT = 0.256 s) is printed as {other.iloc[0]} in Table II "
                         f"and {other.iloc[1]} in Table III")
             flag = impossible_note(printed, float(bounds[i]), bound_what)
-            if flag:
-                note = f"; {flag}{note}"
             if kind == "model":
                 why = (f"Table I with the reconstructed algorithm under the one convention of p002.chosen_convention "
                        f"(IT = {LEDGER_IT_RTTS} RTT and a = {LEDGER_A_MODE}(Np) fixed, the rest by systematic search: "
@@ -327,6 +325,8 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None,
                                        reason="testbed measurement with lksctp that cannot be re-run here; ns-3 has "
                                               "no SCTP, so there is no simulation either" + note,
                                        not_regenerable=True))
+            if flag:  # the flag leads the reason (ledger.IMPOSSIBLE)
+                rows[-1] = replace(rows[-1], reason=f"{flag}; {rows[-1].reason}")
     rows.extend(claim_rows(paper, conv, regen))
     return rows, conv
 
