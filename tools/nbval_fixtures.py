@@ -39,7 +39,8 @@ def small_parameters(name: str, notebook: Path) -> dict:
     if unknown:
         raise SystemExit(f"{PARAMETERS}: {name}: {unknown} are not parameters of {notebook.name} "
                          f"(it has {sorted(declared)})")
-    params["output_dir"] = f"{OUTPUT_DIR}/{name[:3]}"
+    if "output_dir" in declared:
+        params["output_dir"] = f"{OUTPUT_DIR}/{name[:3]}"
     if "cache_dir" in declared:
         params["cache_dir"] = CACHE_DIR
     return params
@@ -55,7 +56,7 @@ def notebook_parameters(notebook: Path) -> set[str]:
             tree = ast.parse(cell.source)
             return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets
                     if isinstance(t, ast.Name)}
-    raise SystemExit(f"{notebook}: no cell tagged 'parameters'")
+    return set()  # a notebook without parameters (explorers.ipynb) runs as it is
 
 
 def clean(nb) -> None:
@@ -63,9 +64,11 @@ def clean(nb) -> None:
 
     Papermill's wall-clock metadata; stderr streams (progress bars, warnings, the ns-3 JIT's
     messages: ``tools/nbval_streams.py`` drops them from the comparison too); PNG/JPEG data
-    (nbval skips images; figures are checked through the tables they are drawn from).
+    (nbval skips images; figures are checked through the tables they are drawn from); widget
+    state and view ids (random per run; nbval skips them, and compares the widget's text form).
     """
     nb.metadata.pop("papermill", None)
+    nb.metadata.pop("widgets", None)
     nb.metadata.setdefault("kernelspec", {})["name"] = "webperf-repro"
     for cell in nb.cells:
         cell.metadata.pop("papermill", None)
@@ -76,7 +79,7 @@ def clean(nb) -> None:
         for out in cell.outputs:
             if out.get("output_type") == "stream" and out.get("name") == "stderr":
                 continue
-            for mime in ("image/png", "image/jpeg"):
+            for mime in ("image/png", "image/jpeg", "application/vnd.jupyter.widget-view+json"):
                 out.get("data", {}).pop(mime, None)
             kept.append(out)
         cell.outputs = kept
@@ -106,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="notebook names without .ipynb (default: all of notebooks/)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="notebooks run at once (default 2)")
     args = parser.parse_args(argv)
-    names = args.names or sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if p.stem[:3].isdigit())
+    names = args.names or sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
     missing = [n for n in names if not (NOTEBOOKS / f"{n}.ipynb").exists()]
     if missing:
         parser.error(f"no such notebook in notebooks/: {missing}")
