@@ -84,13 +84,14 @@ def ledger_overview(frame: pd.DataFrame):
     for col in ("paper", "source", "status"):
         if col not in frame.columns:
             raise ValueError(f"ledger_overview: frame has no column {col!r}")
-    data = frame.assign(where=frame["paper"].astype(str) + " · " + frame["source"].astype(str))
+    short = frame["source"].astype(str).map(lambda t: t if len(t) <= 38 else t[:37] + "…")
+    data = frame.assign(where=frame["paper"].astype(str) + " · " + short)
     order = list(dict.fromkeys(data.sort_values(["paper"], kind="stable")["where"]))
     statuses = [s for s in STATUS_COLORS if (data["status"] == s).any()]
     statuses += sorted(set(data["status"]) - set(statuses))
     counts = (data.groupby(["where", "status"]).size().unstack(fill_value=0)
               .reindex(index=order, columns=statuses, fill_value=0))
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.28 * len(order)))
+    fig, ax = plt.subplots(figsize=(10, 1.4 + 0.28 * len(order)))
     left = np.zeros(len(order))
     with sns.axes_style("whitegrid"):
         for status in statuses:
@@ -99,8 +100,9 @@ def ledger_overview(frame: pd.DataFrame):
                     edgecolor="white", linewidth=0.5)
             left += widths
     ax.invert_yaxis()
-    ax.set(xlabel="ledger rows", ylabel="paper · source", title="Ledger: status of every row by paper and source")
-    ax.legend(fontsize=8, loc="lower right", title="status")
+    ax.set(xlabel="ledger rows", ylabel="paper · source (shortened)")
+    ax.set_title("Ledger rows by paper and source, stacked by status", loc="left", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="status")
     sns.despine(ax=ax)
     fig.tight_layout()
     return fig

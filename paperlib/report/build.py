@@ -67,8 +67,10 @@ def status_meanings() -> dict[str, str]:
         return {str(k): str(v) for k, v in meanings.items()}
     parsed = {}
     for name, text in re.findall(r"\*\s+``(\w+)``:\s+(.*?)(?=\n\s*\*|\n\s*\n|\Z)", ledger.__doc__ or "", re.S):
-        parsed[name] = " ".join(text.split()).rstrip(";.")
-    return {s: parsed.get(s, "") for s in ledger.STATUSES}
+        parsed[name] = " ".join(text.replace("``", "").split()).rstrip(";.")
+    claims = getattr(ledger, "CLAIM_STATUSES", ())
+    return {s: parsed.get(s) or (f"a stated claim judged {s.replace('_', ' ')} (data/README.md)" if s in claims else "")
+            for s in ledger.STATUSES}
 
 
 def load_ledger(figures: Path) -> tuple[pd.DataFrame, str]:
@@ -174,6 +176,7 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
 
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    tmp.chmod(0o755)  # mkdtemp makes it private; the site is meant to be read (and served)
     try:
         (tmp / "assets").mkdir()
         for name in ("report.css", "ledger.js"):
