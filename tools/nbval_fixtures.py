@@ -73,6 +73,8 @@ def clean(nb) -> None:
     for cell in nb.cells:
         cell.metadata.pop("papermill", None)
         cell.metadata.pop("execution", None)
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell.id = "injected-parameters"  # papermill draws a random id
         if cell.cell_type != "code":
             continue
         kept = []
