@@ -91,14 +91,14 @@ def ledger_overview(frame: pd.DataFrame):
     statuses += sorted(set(data["status"]) - set(statuses))
     counts = (data.groupby(["where", "status"]).size().unstack(fill_value=0)
               .reindex(index=order, columns=statuses, fill_value=0))
-    fig, ax = plt.subplots(figsize=(10, 1.4 + 0.28 * len(order)))
+    with sns.axes_style("whitegrid"):  # applies to axes created inside
+        fig, ax = plt.subplots(figsize=(10, 1.4 + 0.28 * len(order)))
     left = np.zeros(len(order))
-    with sns.axes_style("whitegrid"):
-        for status in statuses:
-            widths = counts[status].to_numpy()
-            ax.barh(order, widths, left=left, color=STATUS_COLORS.get(status, "#999999"), label=status,
-                    edgecolor="white", linewidth=0.5)
-            left += widths
+    for status in statuses:
+        widths = counts[status].to_numpy()
+        ax.barh(order, widths, left=left, color=STATUS_COLORS.get(status, "#999999"), label=status,
+                edgecolor="white", linewidth=0.5)
+        left += widths
     ax.invert_yaxis()
     ax.set(xlabel="ledger rows", ylabel="paper · source (shortened)")
     ax.set_title("Ledger rows by paper and source, stacked by status", loc="left", fontsize=10)
