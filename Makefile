@@ -29,7 +29,7 @@ NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
 PARTIALS := figures/000/ledger.csv figures/001/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
-.PHONY: help reproduce test bench lab venv lock clean clean-venv
+.PHONY: help reproduce test bench lab venv lock clean clean-venv validate nbval-fixtures report
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,9 +70,30 @@ test: $(STAMP) ## run the test suite (unit, property, data, ledger, notebook, ns
 bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios)
 	$(PY) bench/bench_models.py
 	$(PY) bench/bench_testbed.py
+	$(PY) bench/bench_explore.py
 
-lab: $(STAMP) ## open JupyterLab on notebooks/ with the project's environment as kernel
-	$(VENV)/bin/jupyter lab notebooks/
+# The project's kernel, registered inside .venv (not in the user's own Jupyter), named as the notebooks' kernelspec.
+KERNEL := webperf-repro
+KERNEL_SPEC := $(VENV)/share/jupyter/kernels/$(KERNEL)/kernel.json
+$(KERNEL_SPEC): $(STAMP)
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python 3 (webperf-repro)"
+
+lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (webperf-repro)
+	$(VENV)/bin/jupyter lab --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
+
+validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs
+	$(PY) tools/nbval_run.py --executed
+
+nbval-fixtures: $(STAMP) ## regenerate tests/nbval/*.ipynb, the small runs make test checks with nbval (~2 min)
+	$(PY) tools/nbval_fixtures.py
+
+REPORT_INPUTS := $(wildcard figures/ledger.csv figures/[0-9][0-9][0-9]/ledger.csv figures/[0-9][0-9][0-9]/*.png \
+  figures/[0-9][0-9][0-9]/provenance.json figures/executed/*.ipynb paperlib/report/templates/* paperlib/report/static/*)
+figures/report/index.html: $(REPORT_INPUTS) $(PAPERLIB) $(STAMP)
+	$(PY) -m paperlib.report --figures figures --out figures/report
+
+report: figures/report/index.html ## build the HTML report figures/report/ from what figures/ holds (run make reproduce first)
+	@echo "open figures/report/index.html"
 
 lock: ## re-resolve requirements.in into requirements.lock (in a scratch venv)
 	@tmp=$$(mktemp -d) && "$(PYTHON)" -m venv $$tmp/v && $$tmp/v/bin/pip install --quiet -r requirements.in \

@@ -37,6 +37,18 @@ SOURCES = {
 }
 
 
+#: Ledger statuses: one colour each (the report's rows and badges, the ledger overview figure).
+STATUS_COLORS = {
+    "reproduced": "#1a9850",
+    "close": "#91cf60",
+    "differs": "#fc8d59",
+    "not_regenerable": "#878787",
+    "supported": "#4575b4",
+    "refuted": "#d73027",
+    "untestable": "#b2abd2",
+}
+
+
 def style(protocol: str, source: str) -> dict:
     """Return matplotlib keyword arguments for ``protocol`` data from ``source``."""
     p, s = PROTOCOLS[protocol], SOURCES[source]

@@ -252,6 +252,89 @@ def _transfer(
     return ot, tot_hob, trace
 
 
+
+def _transfer_grid(obj, mss, rate, rtt, p, th, *, n_mode, a_mode, log_mode, post_loss_slow_start, final_chunk,
+                   hob_in_ca):
+    """Return (N, a, OT, tot_hob) arrays: :func:`_transfer`'s loop run once over a whole grid of points.
+
+    Step i of every point at once, for i = 1 .. max(a) + 1; a point whose own loop has ended
+    (i > a + 1) is masked. The branches of :func:`_transfer` become ``np.where`` on the same
+    conditions, so each point gets the same sequence of operations as the scalar loop.
+    """
+    s = mss / rate
+    n = obj / mss
+    if n_mode == "ceil":
+        n = np.ceil(n * (1 - _REL))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if a_mode == "ceil":
+            a = np.ceil(n * p * (1 - _REL))
+        else:
+            a = np.floor(n * p + 0.5)
+    a = np.where(p == 0, 0, a).astype(int)
+    q = np.floor(np.log2(1.0 + rtt / s) + _EPS) + 1.0
+    to = TODETECT_RTTS * rtt
+
+    def lg(v):
+        v = np.log2(v)
+        return np.ceil(v - _EPS) if log_mode == "ceil" else v
+
+    def sc(x):
+        with np.errstate(invalid="ignore"):
+            big_p = np.maximum(0.0, np.minimum(q, lg(x + 1.0) - 1.0))
+            return np.where(x <= 0, 0.0, big_p * (rtt + s) - (2.0**big_p - 1.0) * s)
+
+    def xloss(left):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lost_by_n = -np.expm1(left * np.log1p(-p))
+            return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
+
+    def loss_window(x):
+        if log_mode == "continuous":
+            y = (x + 1.0) / 2.0
+        else:
+            y = 2.0 ** (lg(x + 1.0) - 1.0)
+        return y, x - y
+
+    left = n.astype(float).copy()
+    ot = np.zeros_like(left)
+    tot_hob = np.zeros_like(left)
+    for i in range(1, int(a.max(initial=0)) + 2):
+        active = i <= a + 1
+        last = i == a + 1
+        x = np.where(last, left, xloss(left))
+        ath = 2.0 * th - 1.0
+        in_ss = x + 1.0 <= ath
+        with np.errstate(invalid="ignore"):
+            big_l = np.where(in_ss, 0.0, np.maximum(0.0, x - ath))
+        chunk = x * s if final_chunk == "N" else (x + 1.0) * s
+        chunk = np.where(last, chunk, (x + 1.0) * s)
+        y, b = loss_window(x)
+        hob_step = np.where(last, 0.0, (y - b) * s)
+        if i == 1:
+            # Eq. (12): loss in slow start; Eqs. (14)-(15): loss in congestion avoidance
+            added_ss = sc(x) + chunk + np.where(last, 0.0, hob_step + to)
+            hob_ca = hob_step if hob_in_ca == "computed" else np.zeros_like(hob_step)
+            added_ca = sc(ath) + chunk + big_l * rtt + np.where(last, 0.0, to + hob_ca)
+            added = np.where(in_ss, added_ss, added_ca)
+            hob = np.where(in_ss, hob_step, hob_ca)
+            th_ss = np.where(y > th, y, th) / 2.0
+            th_new = np.where(in_ss, th_ss, (th + big_l) / 2.0)
+            left_new = np.where(in_ss, left - x + (y - b), left - x + 1.0)
+        else:  # steps (8)-(12)
+            added = chunk + big_l * rtt
+            if post_loss_slow_start:
+                added = added + sc(np.where(in_ss, x, ath))
+            added = added + np.where(last, 0.0, hob_step + to)
+            hob = hob_step
+            th_new = (th + big_l) / 2.0
+            left_new = left - x + 1.0
+        update = active & ~last
+        ot = ot + np.where(active, added, 0.0)
+        tot_hob = tot_hob + np.where(active, hob, 0.0)
+        th = np.where(update, th_new, th)
+        left = np.where(update, left_new, left)
+    return n.astype(float), a, ot, tot_hob
+
 def _tcp_total(it: float, rtt: float, ot: float, objects: float, pipeline_depth: float) -> float:
     if pipeline_depth >= objects:
         return it + (rtt + ot)
@@ -660,7 +743,8 @@ def response_times_grid(
     ``mss_bits``, ``rate_bps``, ``rtt_s``, ``p``; optional columns ``objects``,
     ``pipeline_depth``, ``it_s``, ``initial_threshold`` override the keywords of
     the same name per point. Other columns are carried through. Every column is
-    validated once, as a whole; the per-point loop is plain floats, O(a) each.
+    validated once, as a whole; the algorithm's loop runs once over the whole grid
+    (:func:`_transfer_grid`, max(a) + 1 vectorised steps).
 
     Returns the points (same index for a DataFrame) plus ``n_packets``,
     ``losses``, ``ot_s``, ``tot_hob_s``, ``tcp_s`` and ``sctp_s``. Keywords as
@@ -708,22 +792,10 @@ def response_times_grid(
     else:
         it = np.full(size, _one("it_s", validate.non_negative("it_s", it_s)))
 
-    s = mss / rate
-    n_out = np.empty(size)
-    a_out = np.empty(size, dtype=int)
-    ot_out = np.empty(size)
-    hob_out = np.empty(size)
-    plss = bool(post_loss_slow_start)
-    for k in range(size):
-        sk, rk, pk = float(s[k]), float(rtt[k]), float(pp[k])
-        n = _n_packets(float(obj[k]), float(mss[k]), n_mode)
-        a = _losses(n, pk, a_mode)
-        ot, tot_hob, _ = _transfer(
-            n, pk, a, sk, rk, _stall_bound(sk, rk),
-            log_mode=log_mode, initial_threshold=float(th[k]), post_loss_slow_start=plss,
-            final_chunk=final_chunk, hob_in_ca=hob_in_ca, want_trace=False,
-        )  # fmt: skip
-        n_out[k], a_out[k], ot_out[k], hob_out[k] = n, a, ot, tot_hob
+    n_out, a_out, ot_out, hob_out = _transfer_grid(
+        obj, mss, rate, rtt, pp, th.astype(float), n_mode=n_mode, a_mode=a_mode, log_mode=log_mode,
+        post_loss_slow_start=bool(post_loss_slow_start), final_chunk=final_chunk, hob_in_ca=hob_in_ca,
+    )  # fmt: skip
 
     tcp = np.where(pi >= m, it + (rtt + ot_out), it + m / pi * (rtt + ot_out))
     if sctp_total == "printed":

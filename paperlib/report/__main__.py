@@ -1,0 +1,3 @@
+from paperlib.report.build import main
+
+raise SystemExit(main())

@@ -1,0 +1,251 @@
+"""Build the reproduction report from whatever ``figures/`` holds.
+
+``python -m paperlib.report [--figures figures] [--out figures/report]`` (``make report``) reads the
+ledger (``figures/ledger.csv``, or the partial ledgers ``figures/<paper>/ledger.csv`` if the merged
+one is missing), the executed notebooks ``figures/executed/<paper>_*.ipynb``, the PNGs and
+``provenance.json`` of every ``figures/<paper>/``, and writes a static site:
+
+* ``index.html``: ledger summary (rows by paper and status, each count a link to the filtered
+  ledger), what each status means, the ledger overview figure, the papers, the explorers;
+* ``paper-<id>.html``: the paper's executed notebook (nbconvert, ``basic`` template), its figures
+  and its ledger rows coloured by status;
+* ``ledger.html``: every ledger row, filterable by paper and status and searchable (local JS);
+* ``explorers.html``: the interactive explorers of ``notebooks/explorers.ipynb`` as static figures.
+
+Every page carries the provenance: the commit of the outputs (and of the build), the parameters
+of every notebook run it shows, and the package versions. Nothing comes from the network. The
+site replaces ``--out`` atomically (built in a sibling folder, then swapped); the same inputs give
+the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from paperlib import ledger
+from paperlib.data import PAPERS
+from paperlib.provenance import REPO_ROOT, Stamp, git_state, package_versions
+
+HERE = Path(__file__).resolve().parent
+STAMP = Stamp(notebook="paperlib/report")
+
+
+@dataclass
+class PaperPage:
+    """What the report shows of one paper."""
+
+    paper: str
+    title: str
+    notebook: Path | None = None
+    figures: list[Path] = field(default_factory=list)
+    provenance: dict = field(default_factory=dict)
+    rows: pd.DataFrame | None = None
+
+    @property
+    def href(self) -> str:
+        return f"paper-{self.paper}.html"
+
+    @property
+    def present(self) -> bool:
+        return self.notebook is not None or bool(self.figures) or (self.rows is not None and len(self.rows) > 0)
+
+
+def status_meanings() -> dict[str, str]:
+    """Return {status: meaning}: ``paperlib.ledger.STATUS_MEANINGS`` if it exists, else parsed from its docstring."""
+    meanings = getattr(ledger, "STATUS_MEANINGS", None)
+    if isinstance(meanings, dict) and meanings:
+        return {str(k): str(v) for k, v in meanings.items()}
+    parsed = {}
+    for name, text in re.findall(r"\*\s+``(\w+)``:\s+(.*?)(?=\n\s*\*|\n\s*\n|\Z)", ledger.__doc__ or "", re.S):
+        parsed[name] = " ".join(text.replace("``", "").split()).rstrip(";.")
+    claims = getattr(ledger, "CLAIM_STATUSES", ())
+    return {s: parsed.get(s) or (f"a stated claim judged {s.replace('_', ' ')} (data/README.md)" if s in claims else "")
+            for s in ledger.STATUSES}
+
+
+def load_ledger(figures: Path) -> tuple[pd.DataFrame, str]:
+    """Return the ledger and the file(s) it came from (relative to ``figures``' parent)."""
+    merged = figures / "ledger.csv"
+    if merged.exists():
+        return ledger.read(merged), f"{figures.name}/ledger.csv"
+    partials = sorted(figures.glob("[0-9][0-9][0-9]/ledger.csv"))
+    return ledger.merge(partials), ", ".join(f"{figures.name}/{p.parent.name}/ledger.csv" for p in partials) or "none"
+
+
+def paper_title(paper: str) -> str:
+    """Return the paper's title from its datapackage.json (empty if absent)."""
+    path = REPO_ROOT / "data" / paper / "datapackage.json"
+    try:
+        return json.loads(path.read_text()).get("title", "")
+    except (OSError, ValueError):
+        return ""
+
+
+def collect(figures: Path, frame: pd.DataFrame) -> list[PaperPage]:
+    """Return one PaperPage per paper, with whatever ``figures`` holds for it."""
+    pages = []
+    for paper in PAPERS:
+        page = PaperPage(paper=paper, title=paper_title(paper))
+        notebooks = sorted((figures / "executed").glob(f"{paper}_*.ipynb"))
+        page.notebook = notebooks[0] if notebooks else None
+        folder = figures / paper
+        page.figures = sorted(folder.glob("*.png")) if folder.is_dir() else []
+        prov = folder / "provenance.json"
+        if prov.exists():
+            page.provenance = json.loads(prov.read_text())
+        page.rows = frame[frame["paper"] == paper]
+        pages.append(page)
+    return pages
+
+
+def render_notebook(path: Path) -> str:
+    """Return the notebook's body as HTML (nbconvert's ``basic`` template: no page, no scripts)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(path, as_version=4)
+    body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True,
+                           exclude_output_prompt=True).from_notebook_node(nb)
+    return body
+
+
+def summary_table(frame: pd.DataFrame, statuses: list[str]) -> pd.DataFrame:
+    """Return rows per paper (index) and status (columns), with totals."""
+    if not len(frame):
+        return pd.DataFrame(columns=statuses)
+    counts = frame.groupby(["paper", "status"]).size().unstack(fill_value=0).reindex(columns=statuses, fill_value=0)
+    counts["total"] = counts.sum(axis=1)
+    counts.loc["all"] = counts.sum()
+    return counts
+
+
+def versions_of(pages: list[PaperPage]) -> dict[str, str]:
+    """Return package -> version(s) of the runs behind the pages (the build's own if no run recorded them)."""
+    seen: dict[str, list[str]] = {}
+    for page in pages:
+        for name, version in (page.provenance.get("versions") or {}).items():
+            seen.setdefault(name, [])
+            if version not in seen[name]:
+                seen[name].append(version)
+    if not seen:
+        return dict(package_versions())
+    return {name: ", ".join(v) for name, v in sorted(seen.items())}
+
+
+def _environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html", "j2"]),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["params"] = lambda d: json.dumps(d, sort_keys=True) if d else "{}"
+    return env
+
+
+def _status_css(statuses: list[str]) -> str:
+    from paperlib.figures import STATUS_COLORS
+
+    lines = []
+    for s in statuses:
+        color = STATUS_COLORS.get(s, "#999999")
+        lines.append(f".status-{s} {{ background: {color}22; }} .badge-{s} {{ background: {color}; }}")
+    return "\n".join(lines) + "\n"
+
+
+def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None) -> Path:
+    """Build the site from ``figures`` into ``out`` (default ``figures/report``); return ``out``."""
+    figures = Path(figures).resolve()
+    out = Path(out).resolve() if out is not None else figures / "report"
+    frame, ledger_source = load_ledger(figures)
+    meanings = status_meanings()
+    statuses = list(dict.fromkeys([*meanings, *ledger.STATUSES]))
+    pages = collect(figures, frame)
+    commit, dirty = git_state()
+    output_commits = sorted(set(frame["commit"])) if len(frame) else []
+    for page in pages:
+        if page.provenance.get("commit") and page.provenance["commit"] not in output_commits:
+            output_commits.append(page.provenance["commit"])
+    versions = versions_of(pages)
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    tmp.chmod(0o755)  # mkdtemp makes it private; the site is meant to be read (and served)
+    try:
+        (tmp / "assets").mkdir()
+        for name in ("report.css", "ledger.js"):
+            shutil.copyfile(HERE / "static" / name, tmp / "assets" / name)
+        (tmp / "assets" / "status.css").write_text(_status_css(statuses))
+
+        from paperlib import explore, plots
+        from paperlib.figures import save_figure
+
+        overview = None
+        if len(frame):
+            save_figure(plots.ledger_overview(frame), tmp / "ledger_overview.png", STAMP)
+            overview = "ledger_overview.png"
+        explorers = explore.static_figures(tmp / "explorers", STAMP)
+
+        for page in pages:
+            if page.figures:
+                (tmp / "fig" / page.paper).mkdir(parents=True)
+                for png in page.figures:
+                    shutil.copyfile(png, tmp / "fig" / page.paper / png.name)
+
+        env = _environment()
+        common = {
+            "pages": pages,
+            "statuses": statuses,
+            "meanings": meanings,
+            "build_commit": commit,
+            "build_dirty": dirty,
+            "output_commits": output_commits,
+            "versions": versions,
+            "ledger_source": ledger_source,
+        }
+
+        def write(name: str, template: str, shown: list[PaperPage], **context) -> None:
+            html = env.get_template(template).render(**common, shown=shown, page_name=name, **context)
+            (tmp / name).write_text(html, encoding="utf-8")
+
+        present = [p for p in pages if p.present]
+        write("index.html", "index.html.j2", present, summary=summary_table(frame, statuses), total=len(frame),
+              overview=overview, explorers=explorers)
+        write("ledger.html", "ledger.html.j2", present, frame=frame,
+              papers=sorted(set(frame["paper"])) if len(frame) else [])
+        write("explorers.html", "explorers.html.j2", [], explorers=explorers)
+        for page in present:
+            notebook_html = render_notebook(page.notebook) if page.notebook else None
+            write(page.href, "paper.html.j2", [page], page=page, notebook_html=notebook_html)
+        _swap(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _swap(new: Path, out: Path) -> None:
+    """Replace the folder ``out`` by ``new`` (the old site stays complete until the rename)."""
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+        os.replace(out, old / out.name)
+        os.replace(new, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(new, out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m paperlib.report", description=__doc__.splitlines()[0])
+    parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures", help="outputs to read (default figures/)")
+    parser.add_argument("--out", type=Path, default=None, help="site folder (default <figures>/report)")
+    args = parser.parse_args(argv)
+    out = build(args.figures, args.out)
+    print(f"report: {out / 'index.html'}")
+    return 0

@@ -1,0 +1,43 @@
+"""A small figures/ tree for the report tests, built in seconds (no make reproduce).
+
+The executed notebooks are the nbval fixtures (tests/nbval/, small parameters); papers 000 and
+004 get their real ledger rows (``p00x.ledger_rows``), provenance.json and one model figure;
+001-003 have a notebook only, as after a partial reproduction.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from paperlib import explore, ledger
+from paperlib.data import load_paper
+from paperlib.figures import save_figure
+from paperlib.provenance import Stamp
+from paperlib.reproduce import p000, p004
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "nbval"
+NOTEBOOK_NAMES = {"000": "000_multiuser_waiting", "004": "004_slow_start_latency"}
+
+
+def small_figures(root: Path, *, merged: bool = True) -> Path:
+    """Write a figures/ tree under ``root``; with ``merged`` also figures/ledger.csv; return the tree."""
+    figures = root / "figures"
+    (figures / "executed").mkdir(parents=True)
+    for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
+        shutil.copyfile(nb, figures / "executed" / nb.name)
+    partials = []
+    for paper, module in (("000", p000), ("004", p004)):
+        rows, _ = module.ledger_rows(load_paper(paper))
+        stamp = Stamp(notebook=f"notebooks/{NOTEBOOK_NAMES[paper]}.ipynb", parameters={"report_test": True})
+        folder = figures / paper
+        ledger.write_partial(rows, stamp, folder / "ledger.csv")
+        stamp.write(folder)
+        ex = explore.explorer(paper)
+        save_figure(ex.figure(next(iter(ex.axes))), folder / "model_curves.png", stamp)
+        partials.append(folder / "ledger.csv")
+    if merged:
+        ledger.main(["merge", *map(str, partials), "--out", str(figures / "ledger.csv"),
+                     "--summary", str(figures / "ledger-summary.md")])
+    return figures
