@@ -50,6 +50,27 @@ def bench_004():
     print(f"  vectorised numpy : {t_vec:8.3f} s  ({n / t_vec / 1e6:6.1f} M points/s)")
     print(f"  plain Python loop: {t_loop:8.3f} s  ({n / t_loop / 1e6:6.2f} M points/s)")
     print(f"  ratio loop/vectorised: {t_loop / t_vec:.1f}x")
+    bench_004_floor()
+
+
+def bench_004_floor(n=10**6):
+    """Issue 15: the vectorised model against its floor, the same formula compiled into one pass."""
+    from model_floors import slow_start_latency_floor
+
+    rng = np.random.default_rng(0)
+    obj = rng.uniform(1e3, 1e7, n) * 8
+    mtu = np.full(n, 1500 * 8.0)
+    rate = rng.uniform(1e4, 1e9, n)
+    rtt = rng.uniform(1e-3, 1.0, n)
+    x = rng.integers(1, 11, n).astype(float)
+    t_floor, floor = best_of(lambda: slow_start_latency_floor(obj, mtu, rate, rtt, x), repeats=7)
+    t_model, model = best_of(lambda: sctp_latency_s(obj, mtu, rate, rtt, x), repeats=7)
+    err = float(np.max(np.abs(model - floor) / model))
+    assert err < 1e-12, f"model and compiled floor differ (max rel {err:g})"
+    print(f"004 Eq. (5) on {n:,} random points: model against its floor (one compiled pass)")
+    print(f"  compiled floor   : {t_floor * 1e3:8.1f} ms")
+    print(f"  vectorised model : {t_model * 1e3:8.1f} ms")
+    print(f"  ratio model/floor: {t_model / t_floor:.1f}x (issue 15's goal: at most 3x)")
 
 
 def bench_002():

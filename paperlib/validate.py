@@ -21,7 +21,7 @@ def _array(name: str, value) -> np.ndarray:
         raise ParameterError(f"{name} must be a number or an array of numbers, got {value!r}") from None
     if arr.size == 0:
         raise ParameterError(f"{name} is empty")
-    if np.isnan(arr).any():
+    if np.isnan(arr.sum()) and np.isnan(arr).any():  # a sum is NaN if any element is (or inf - inf)
         raise ParameterError(f"{name} contains NaN")
     return arr
 
@@ -33,6 +33,8 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
 def positive(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is > 0 and finite."""
     arr = _array(name, value)
+    if arr.min() > 0 and arr.max() < np.inf:  # two reductions, no temporaries (the fast path)
+        return arr
     bad = ~(np.isfinite(arr) & (arr > 0))
     if bad.any():
         raise ParameterError(f"{name} must be positive and finite, got {_first_bad(arr, bad)!r}")
@@ -51,6 +53,8 @@ def positive_or_inf(name: str, value) -> np.ndarray:
 def non_negative(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is >= 0 and finite."""
     arr = _array(name, value)
+    if arr.min() >= 0 and arr.max() < np.inf:
+        return arr
     bad = ~(np.isfinite(arr) & (arr >= 0))
     if bad.any():
         raise ParameterError(f"{name} must be non-negative and finite, got {_first_bad(arr, bad)!r}")

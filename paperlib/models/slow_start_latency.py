@@ -147,6 +147,39 @@ def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: st
     return np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
 
 
+def _stall_count_corrected(obj, mtu, rate, rtt, x) -> np.ndarray:
+    """Return gamma = max(min(alpha - 1, beta), 0) for validated arrays, corrected form, in place.
+
+    The same arithmetic as :func:`windows_needed`, :func:`stall_bound` and
+    :func:`stall_count` (Eqs. (1), (4) and the text after (4)), on one buffer per term and
+    without re-validating: a fresh float array of the broadcast shape, owned by the caller.
+    """
+    shape = np.broadcast_shapes(obj.shape, mtu.shape, rate.shape, rtt.shape, x.shape)
+    alpha_minus_1 = np.empty(shape)
+    np.divide(obj, x * mtu, out=alpha_minus_1)
+    alpha_minus_1 += 1.0
+    np.log2(alpha_minus_1, out=alpha_minus_1)
+    alpha_minus_1 -= _EPS
+    np.ceil(alpha_minus_1, out=alpha_minus_1)
+    alpha_minus_1 -= 1.0  # Eq. (1): alpha - 1
+    beta = np.empty(shape)
+    with np.errstate(invalid="ignore"):
+        np.multiply(rate, rtt, out=beta)  # inf * 0 -> nan, handled below
+        beta /= mtu
+        beta += 1.0
+        beta /= x
+        np.log2(beta, out=beta)
+        beta += _EPS
+        np.floor(beta, out=beta)
+        beta += 1.0  # Eq. (4)
+    if np.isinf(rate).any():
+        beta[np.broadcast_to(np.isinf(rate) & (rtt > 0), shape)] = np.inf
+        beta[np.isnan(beta)] = 0.0  # mu = inf and T_r = 0: every "stall" is 0
+    np.minimum(alpha_minus_1, beta, out=alpha_minus_1)
+    np.maximum(alpha_minus_1, 0.0, out=alpha_minus_1)  # beta < 0 means no stall (clip)
+    return alpha_minus_1
+
+
 def transfer_latency_s(
     obj_bits,
     mtu_bits,
@@ -182,13 +215,29 @@ def transfer_latency_s(
     validate.choice("form", form, FORMS)
     obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
     setup = validate.non_negative("setup_rtts", setup_rtts)
-    gamma = stall_count(obj, mtu, rate, rtt, x, form=form)
+    if form == "printed":
+        gamma = np.array(stall_count(obj, mtu, rate, rtt, x, form=form), dtype=float)
+    else:
+        gamma = _stall_count_corrected(obj, mtu, rate, rtt, x)
+    # Eq. (5) evaluated in place on three full-size buffers (gamma, stall, out): this
+    # function is the hot path of the explorers and of `make bench`'s floor comparison.
     seg_time = mtu / rate
+    stall = np.empty(gamma.shape)
+    out = np.empty(gamma.shape)
     with np.errstate(invalid="ignore"):
-        stalls = gamma * (rtt + seg_time) - x * (2.0**gamma - 1) * seg_time
+        np.add(rtt, seg_time, out=stall)  # T_r + L_mtu/mu
+        stall *= gamma
+        np.exp2(gamma, out=gamma)  # 2^gamma (exact for whole gamma)
+        gamma -= 1.0
+        gamma *= x
+        gamma *= seg_time  # x (2^gamma - 1) L_mtu/mu
+        stall -= gamma
     # mu -> inf with gamma = alpha - 1 finite: seg_time = 0 and the product is exact;
     # an infinite gamma only occurs with an infinite object, which validation excludes.
-    return setup * rtt + obj / rate + stalls
+    np.divide(obj, rate, out=out)
+    out += setup * rtt
+    out += stall
+    return out[()]  # a NumPy scalar for scalar arguments, as before
 
 
 def sctp_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected"):
