@@ -223,6 +223,8 @@ def read_table(path: Path, fields: list[Field]) -> pd.DataFrame:
             _fail(path, "in the header but not declared in datapackage.json", column=name)
     if len(set(header)) != len(header):
         _fail(path, f"duplicate column names in header {header!r}")
+    if header != names:  # swapped headers would silently swap what the columns mean
+        _fail(path, f"columns are in the order {header!r}, datapackage.json declares {names!r}")
     for f in fields:
         _check_header_label(path, f)
     by_name = {f.name: f for f in fields}

@@ -314,6 +314,10 @@ class WhatIf:
 
 #: Longest what-if grid (rates or initial windows): the figures' curves, not a bulk computation.
 MAX_GRID = 10_000
+#: Largest initial window (segments) a what-if accepts.
+MAX_WINDOW = 2**31
+#: Longest round trip a what-if accepts (s): a day; longer ones are no network.
+MAX_RTT_S = 86_400.0
 
 
 def check_what_if(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=None, initial_windows=None,
@@ -347,6 +351,13 @@ def check_what_if(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_wi
          "initial_window": one("initial_window", initial_window, validate.positive_integer),
          "initial_windows": grid("initial_windows", initial_windows, validate.positive_integer),
          "rates_bps": grid("rates_bps", rates_bps, validate.positive)}
+    for name in ("initial_window", "initial_windows"):  # beyond int64 a window cannot even be counted
+        if q[name] is not None:
+            validate.at_most(name, "the initial window (segments)", float(np.max(q[name])), MAX_WINDOW)
+    if q["rates_bps"] is not None and q["rates_bps"].min() < 1:  # below 1 bit/s a latency overflows to inf
+        raise validate.ParameterError(f"rates_bps must be at least 1 bit/s, got {q['rates_bps'].min()!r}")
+    if q["rtt_s"] is not None:
+        validate.at_most("rtt_s", "the round-trip time (s)", q["rtt_s"], MAX_RTT_S)
     if q["mtu_bytes"] is not None and q["mtu_bytes"] < 1:
         raise validate.ParameterError(f"mtu_bytes must be at least 1 byte, got {mtu_bytes!r}")
     # The schedule's size: the paper's values where not given (50 KB with KB = 1024 and 5 objects per
