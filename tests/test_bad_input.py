@@ -214,3 +214,18 @@ def test_any_parameter_value_fails_naming_it_or_runs_bounded(name, value):
     curve = p004.latency_vs_rate(w)
     assert np.isfinite(curve[["sctp_corrected_s", "tcp_corrected_s"]].to_numpy()).all()
     assert [asdict(r) for r in p004.ledger_rows(paper)[0]] == BASELINE
+
+
+# --- make without side effects ------------------------------------------------------------------
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_help_and_dry_run_change_no_state(tmp_path):
+    # make help PROFILE=full used to rewrite .cache/profile, so the next make reproduce reran 001
+    import subprocess
+
+    stamp = REPO / ".cache" / "profile"
+    before = (stamp.read_bytes(), stamp.stat().st_mtime_ns) if stamp.exists() else None
+    for args in (["help", "PROFILE=full"], ["-n", "reproduce", "PROFILE=other"], ["-n", "test", "PROFILE=x"]):
+        subprocess.run(["make", "-C", str(REPO), *args], check=True, capture_output=True, timeout=60)
+    after = (stamp.read_bytes(), stamp.stat().st_mtime_ns) if stamp.exists() else None
+    assert after == before
