@@ -39,6 +39,9 @@ DECLARED: dict[str, dict[str, str]] = {
 }
 #: Kind of an undeclared parameter whose default is None: None, a number or a list of numbers.
 UNDECLARED_NONE = "numeric"
+#: Upper bounds by parameter name, for values whose memory grows with them (e.g. 8 bytes per sample,
+#: a few arrays: 10^7 samples stay under a few hundred MB).
+UPPER_BOUNDS: dict[str, float] = {"n_samples": 10_000_000}
 #: Longest list a parameter may hold (a what-if grid; longer lists are refused before any work).
 MAX_LIST = 10_000
 
@@ -206,4 +209,8 @@ def check(notebook: Path | str, values: dict, cwd: Path | str | None = None) -> 
     if unknown:
         raise ParameterError(f"unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
                              f"for {Path(notebook).name}; its parameters are: {', '.join(known)}")
-    return {name: check_value(name, known[name], value, cwd) for name, value in values.items()}
+    out = {name: check_value(name, known[name], value, cwd) for name, value in values.items()}
+    for name, limit in UPPER_BOUNDS.items():
+        if out.get(name) is not None and not out[name] <= limit:
+            raise ParameterError(f"{name}: {out[name]!r} is above the limit of {limit:g} (memory grows with it)")
+    return out

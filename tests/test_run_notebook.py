@@ -200,3 +200,9 @@ def test_manifest_check_fails_loudly_on_incomplete_or_changed_sets(tmp_path, cap
     (good / manifest.NAME).write_text(json.dumps({**record, "status": "running"}))
     assert "incomplete" in "".join(manifest.problems(good))
     assert manifest.problems(tmp_path / "absent")
+
+
+def test_sample_count_is_bounded_before_the_kernel_starts(tmp_path):
+    nb003 = REPO / "notebooks" / "003_specweb96_abr.ipynb"
+    with pytest.raises(ParameterError, match="^n_samples: .* above the limit"):
+        run(nb003, tmp_path / "x.ipynb", {"n_samples": 10**12, "output_dir": str(tmp_path / "out")})
