@@ -105,7 +105,7 @@ def _as_seen_by(notebook: Path, path: Path) -> str:
 def _what_if_check(notebook: Path, params: dict) -> None:
     """Run the notebook's own what-if check (values and cost bounds) on the given parameters, if it has one."""
     prefix = notebook.name.split("_", 1)[0]
-    if prefix not in ("000", "004"):
+    if prefix not in ("000", "002", "004"):
         return
     from importlib import import_module
 

@@ -84,7 +84,8 @@ def test_yaml_values_from_the_command_line():
     assert parse_value("true") is True
 
 
-@pytest.mark.parametrize("notebook, name", [(NB004, "obj_size_bytes"), (NB000, "obj_size_bytes")])
+@pytest.mark.parametrize("notebook, name", [(NB004, "obj_size_bytes"), (NB000, "obj_size_bytes"),
+                                            (REPO / "notebooks" / "002_http_sctp_response.ipynb", "obj_size_bytes")])
 def test_huge_what_if_fails_fast_naming_the_parameter_and_limit(tmp_path, notebook, name):
     # 004 used to grow a schedule of 6.7e8 segments until the kernel died; 000 looped 1.9e7 times
     start = time.monotonic()
