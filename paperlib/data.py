@@ -296,7 +296,8 @@ def check_rows(meta_path: Path, res: dict, path: Path, fields: list[Field], cell
     """
     decl = res.get("rows")
     if not isinstance(decl, dict) or not ({"labels", "count"} & decl.keys()):
-        _fail(meta_path, f"resource {res['name']!r} declares no rows (\"rows\": {{\"labels\": [...]}} or {{\"count\": n}})")
+        _fail(meta_path, f"resource {res['name']!r} declares no rows "
+                         f"(\"rows\": {{\"labels\": [...]}} or {{\"count\": n}})")
     labels = [f.name for f in fields if f.role == "label"]
     seen: dict[str, int] = {}
     for i in range(len(cells)):
@@ -331,8 +332,8 @@ def check_dimensions(meta_path: Path, res: dict, path: Path, cells: pd.DataFrame
             continue
         name, dim = spec["name"], spec.get("dimension")
         if not isinstance(dim, str):
-            _fail(meta_path, f"quantity column of {res['name']!r} declares no \"dimension\" (e.g. \"bit/s\", \"s\", \"1\")",
-                  column=name)
+            _fail(meta_path, f"quantity column of {res['name']!r} declares no \"dimension\" "
+                             f"(e.g. \"bit/s\", \"s\", \"1\")", column=name)
         for i, cell in enumerate(cells[name], start=1):
             got = units.dimension(units.parse_quantity(cell).unit)
             if got != dim:

@@ -49,8 +49,8 @@ class _Loader(yaml.SafeLoader):
     """YAML as papermill reads ``-p`` values, but ``1e12`` is a float (YAML 1.2), not the string YAML 1.1 makes."""
 
 
-_Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+$"),
-                              list("-+0123456789."))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float",
+                              re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+$"), list("-+0123456789."))
 
 
 def parse_value(text: str):
@@ -59,16 +59,14 @@ def parse_value(text: str):
 
 
 def normalise_executed(path: Path) -> None:
-    """Normalise the executed notebook at ``path`` in place before it is written out (hook).
+    """Normalise the executed notebook at ``path`` in place, before it is written out (hook; no-op for now).
 
-    The one place where run-dependent details (papermill's start/end times and durations) are
-    removed, so two runs give byte-identical executed notebooks; wired to
-    ``paperlib.notebook_output`` where that module exists.
+    The one call site where run-dependent details (papermill's start/end times and durations)
+    are to be removed so two runs give byte-identical executed notebooks: wire
+    ``paperlib.notebook_output``'s normaliser here. It runs on the temporary copy, before the
+    manifest is written and before the copy replaces the output.
     """
-    try:
-        from paperlib import notebook_output  # noqa: F401  (written by another change)
-    except ImportError:
-        return
+    return None
 
 
 def _check_output(notebook: Path, output: Path) -> None:

@@ -152,9 +152,11 @@ mutations = st.one_of(
                                          st.sampled_from(["", "x", "28 ms", "1e3", "-1", "1,5", "NaN", "14.12 s",
                                                           "28 KB", "0.5 %", "28 Kbps", "∞", " 7.54"]))),
     st.tuples(st.just("bom"), st.just(None)),
-    st.tuples(st.just("header"), st.sampled_from([
-        "bandwidth,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP)\n", "BANDWIDTH,Exp(SCTP) ,Model(SCTP),Exp(TCP),Model(TCP)\n",
-        "BANDWIDTH,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP),extra\n", "BANDWIDTH,Model(SCTP),Exp(SCTP),Exp(TCP),Model(TCP)\n"])),
+    st.tuples(st.just("header"), st.sampled_from([  # a renamed, padded, extra or swapped column
+        "bandwidth,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP)\n",
+        "BANDWIDTH,Exp(SCTP) ,Model(SCTP),Exp(TCP),Model(TCP)\n",
+        "BANDWIDTH,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP),extra\n",
+        "BANDWIDTH,Model(SCTP),Exp(SCTP),Exp(TCP),Model(TCP)\n"])),
 )
 
 

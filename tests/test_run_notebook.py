@@ -37,7 +37,8 @@ def _tiny(folder: Path) -> Path:
         params,
         nbformat.v4.new_code_cell('import pathlib, time\nout = pathlib.Path(output_dir)\n'
                                   '(out / "a.txt").write_text(tag)\ntime.sleep(sleep_s)'),
-        nbformat.v4.new_code_cell('if fail:\n    raise ValueError("deliberate failure")\n(out / "b.txt").write_text(tag)'),
+        nbformat.v4.new_code_cell('if fail:\n    raise ValueError("deliberate failure")\n'
+                                  '(out / "b.txt").write_text(tag)'),
     ]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "tiny.ipynb"
