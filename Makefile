@@ -17,8 +17,9 @@ SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 # Paper 001's testbed: PROFILE=scaled (default, 10 Mbit/s bottleneck) or PROFILE=full (100 Mbit/s,
 # ten times the browsers; hours on 2 cores, meant for a cluster). A change of PROFILE reruns it.
 PROFILE ?= scaled
+# The stamp is written only by its own recipe, run only as a prerequisite of figures/001/ledger.csv,
+# and only when its content changes: make help, make -n and other targets change no state.
 PROFILE_STAMP := .cache/profile
-$(shell mkdir -p .cache && { [ "$$(cat $(PROFILE_STAMP) 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $(PROFILE_STAMP); })
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
@@ -29,7 +30,7 @@ NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
 PARTIALS := figures/000/ledger.csv figures/001/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
-.PHONY: help reproduce test bench lab venv lock clean clean-venv validate nbval-fixtures report
+.PHONY: help reproduce test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -57,7 +58,13 @@ figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STA
 figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
 
+$(PROFILE_STAMP): FORCE
+	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $@; }
+
+FORCE:
+
 figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
+	$(PY) -m paperlib.manifest check $(patsubst %/,%,$(dir $(PARTIALS)))
 	$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
 
 reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, figures and figures/ledger.csv

@@ -209,7 +209,7 @@ def _check_header_label(path: Path, f: Field) -> None:
 def read_table(path: Path, fields: list[Field]) -> pd.DataFrame:
     """Read one CSV and validate it against ``fields``; return its cells as strings."""
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
+        with open(path, newline="", encoding="utf-8-sig") as fh:  # a byte-order mark is encoding, not a cell
             rows = list(csv.reader(fh))
     except FileNotFoundError:
         _fail(path, "file is missing")
@@ -227,6 +227,8 @@ def read_table(path: Path, fields: list[Field]) -> pd.DataFrame:
             _fail(path, "in the header but not declared in datapackage.json", column=name)
     if len(set(header)) != len(header):
         _fail(path, f"duplicate column names in header {header!r}")
+    if header != names:  # swapped headers would silently swap what the columns mean
+        _fail(path, f"columns are in the order {header!r}, datapackage.json declares {names!r}")
     for f in fields:
         _check_header_label(path, f)
     by_name = {f.name: f for f in fields}
@@ -293,6 +295,70 @@ def _check_text_tables(path: Path, cells: pd.DataFrame, kind: str) -> None:
         _fail(path, f"duplicate id {dup.iloc[0]!r}", column="id")
 
 
+# --- shape and meaning: declared rows and unit dimensions (issue 13) ---------------------------
+
+def _row_label(cells: pd.DataFrame, labels: list[str], i: int) -> str:
+    return " | ".join(str(cells[c].iloc[i]) for c in labels)
+
+
+def check_rows(meta_path: Path, res: dict, path: Path, fields: list[Field], cells: pd.DataFrame) -> None:
+    """Raise :class:`DataError` unless the table has the rows ``datapackage.json`` declares, once each.
+
+    ``"rows": {"labels": [...]}`` lists the label of every row in order (the label columns joined
+    by `` | ``); ``"rows": {"count": n}`` gives their number. Either way no two rows may share a label.
+    """
+    decl = res.get("rows")
+    if not isinstance(decl, dict) or not ({"labels", "count"} & decl.keys()):
+        _fail(meta_path, f"resource {res['name']!r} declares no rows "
+                         f"(\"rows\": {{\"labels\": [...]}} or {{\"count\": n}})")
+    labels = [f.name for f in fields if f.role == "label"]
+    seen: dict[str, int] = {}
+    for i in range(len(cells)):
+        key = _row_label(cells, labels, i)
+        if key in seen:
+            _fail(path, f"duplicates row {seen[key]} (label {key!r})", i + 1, labels[0] if labels else None)
+        seen[key] = i + 1
+    if "labels" in decl:
+        expected = [str(x) for x in decl["labels"]]
+        for i, key in enumerate(seen):
+            if key not in expected:
+                _fail(path, f"{key!r} is not a row datapackage.json declares (rows.labels: {expected})", i + 1,
+                      labels[0] if labels else None)
+        missing = [x for x in expected if x not in seen]
+        if missing:
+            _fail(path, f"declared row(s) {missing} missing")
+        if list(seen) != expected:
+            _fail(path, f"rows are in the order {list(seen)}, datapackage.json declares {expected}")
+    count = decl.get("count")
+    if count is not None and len(cells) != count:
+        _fail(path, f"has {len(cells)} rows, datapackage.json declares {count} (rows.count)")
+
+
+def check_dimensions(meta_path: Path, res: dict, path: Path, cells: pd.DataFrame) -> None:
+    """Raise :class:`DataError` unless every ``quantity`` cell has its column's declared ``dimension``.
+
+    A time in a rate column (``28 ms`` for ``28 Kbps``) parses as a quantity; only its dimension
+    tells it is wrong. Every quantity column must declare one (e.g. ``"dimension": "bit/s"``).
+    """
+    for spec in res.get("schema", {}).get("fields", []):
+        if spec.get("type") != "quantity":
+            continue
+        name, dim = spec["name"], spec.get("dimension")
+        if not isinstance(dim, str):
+            _fail(meta_path, f"quantity column of {res['name']!r} declares no \"dimension\" "
+                             f"(e.g. \"bit/s\", \"s\", \"1\")", column=name)
+        for i, cell in enumerate(cells[name], start=1):
+            got = units.dimension(units.parse_quantity(cell).unit)
+            if got != dim:
+                _fail(path, f"{cell!r} has dimension {got!r}, the column's declared dimension is {dim!r}", i, name)
+
+
+def check_shape_and_meaning(meta_path: Path, res: dict, path: Path, fields: list[Field], cells: pd.DataFrame) -> None:
+    """Check a printed table's declared rows and the unit dimension of its quantity columns."""
+    check_dimensions(meta_path, res, path, cells)  # first: a wrong unit is the more telling error
+    check_rows(meta_path, res, path, fields, cells)
+
+
 def load_paper(paper: str, root: Path | str = DATA_DIR) -> Paper:
     """Return every published table of ``paper`` (e.g. ``"004"``), validated."""
     folder = Path(root) / paper
@@ -325,6 +391,8 @@ def load_paper(paper: str, root: Path | str = DATA_DIR) -> Paper:
         cells = read_table(path, fields)
         if kind in ("text_values", "claims"):
             _check_text_tables(path, cells, kind)
+        else:
+            check_shape_and_meaning(meta_path, res, path, fields, cells)
         name = kind if kind in ("text_values", "claims") else res["name"]
         tables[name] = Table(
             paper=paper,

@@ -4,8 +4,13 @@
 parameter point and returns one row per point, in the order of ``points``. A point's seed is a
 hash of its parameters (:func:`point_seed`), so its result does not depend on the order, the
 workers or the other points of the sweep. Each result is cached as JSON under ``cache_dir``,
-keyed by parameters, seed and code version: a re-run computes only what is missing, and an edit
-of the simulating module recomputes everything. Points run on a local Dask cluster, on an
+keyed by the parameters in canonical form, the seed, the code version and the versions of the
+libraries that compute a result (numpy, scipy, ns-3): a re-run computes only what is missing, and an
+edit of the simulating module or an upgrade of those libraries recomputes everything. Each entry
+carries its schema number and a sha256 checksum of its content; an entry that fails either (edited,
+truncated, written by another schema) is recomputed with a warning, never served. Entries are
+written to a temporary file and renamed into place, so concurrent runs of the same point (two
+workers, two ``make`` calls) each leave a whole, identical entry. Points run on a local Dask cluster, on an
 existing one (by address) or, with ``scheduler="synchronous"``, in this process.
 """
 
@@ -18,6 +23,7 @@ import itertools
 import json
 import logging
 import os
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -30,6 +36,40 @@ from paperlib.validate import ParameterError
 
 #: ``scheduler`` value that runs the points in this process, in order, without Dask.
 SYNCHRONOUS = "synchronous"
+#: Schema number of a cache entry (bumped when its layout changes; other entries are recomputed).
+CACHE_SCHEMA = 2
+#: Distributions whose versions key the cache: they compute the results.
+KEY_LIBRARIES = ("numpy", "scipy", "ns3")
+
+
+def library_versions() -> dict[str, str]:
+    """Return the installed version of each of :data:`KEY_LIBRARIES` (``"absent"`` if not installed)."""
+    from importlib import metadata
+
+    out = {}
+    for name in KEY_LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def canonical(obj):
+    """Return ``obj`` with every whole float as an int (``1.0`` -> ``1``), recursively: the cache key's form.
+
+    Booleans stay booleans; dict keys are sorted when dumped. The seed does not use this form
+    (see :func:`point_seed`): it follows the parameters as written, so published seeds stay.
+    """
+    if isinstance(obj, bool):
+        return obj
+    if isinstance(obj, float) and obj.is_integer() and abs(obj) < 2**53:
+        return int(obj)
+    if isinstance(obj, dict):
+        return {k: canonical(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [canonical(v) for v in obj]
+    return obj
 
 
 def _plain(obj):
@@ -94,14 +134,15 @@ def _check_points(points) -> list[str]:
     """Return the canonical JSON of every point; raise naming ``points`` if one is unusable."""
     if not isinstance(points, (list, tuple)) or not points:
         raise ParameterError(f"points must be a non-empty list of parameter dicts, got {points!r:.200}")
-    blobs = {}
+    blobs, seen = {}, {}
     for i, params in enumerate(points):
         blob = _params_json(f"points[{i}]", params)
         if "seed" in params:
             raise ParameterError(f"points[{i}] has a 'seed' key, but the runner sets the seed: {params!r}")
-        if blob in blobs:
-            raise ParameterError(f"points[{i}] duplicates points[{blobs[blob]}]: {params!r}")
-        blobs[blob] = i
+        key = _dumps(canonical(json.loads(blob)))
+        if key in seen:  # equal parameters, perhaps written 1 and 1.0
+            raise ParameterError(f"points[{i}] duplicates points[{seen[key]}]: {params!r}")
+        blobs[blob], seen[key] = i, i
     return list(blobs)
 
 
@@ -142,35 +183,72 @@ def _default_code_version(simulate) -> str:
     return f"{paperlib.__version__}+{digest.hexdigest()[:16]}"
 
 
+def _checksum(entry: dict) -> str:
+    """Return the sha256 of an entry's canonical JSON without its ``checksum`` field."""
+    return hashlib.sha256(_dumps({k: v for k, v in entry.items() if k != "checksum"}).encode()).hexdigest()
+
+
 def _read_cache(path: Path, expected: dict) -> dict | None:
-    """Return the cached result, or None if the file is missing or corrupted (with a warning)."""
+    """Return the cached result, or None if the file is missing or fails its schema or checksum (with a warning)."""
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
     except (OSError, ValueError):
         stored = None
-    if isinstance(stored, dict) and isinstance(stored.get("result"), dict) and all(
-        stored.get(k) == v for k, v in expected.items()
-    ):
-        return stored["result"]
-    warnings.warn(f"recomputing a corrupted cache file: {path}", RuntimeWarning, stacklevel=3)
+    problem = "unreadable JSON"
+    if isinstance(stored, dict):
+        if stored.get("schema") != CACHE_SCHEMA:
+            problem = f"schema {stored.get('schema')!r}, expected {CACHE_SCHEMA}"
+        elif not isinstance(stored.get("result"), dict):
+            problem = "no result dict"
+        elif any(stored.get(k) != v for k, v in expected.items()):
+            problem = "its parameters, seed or versions do not match its key"
+        else:
+            try:
+                ok = stored.get("checksum") == _checksum(stored)
+            except (TypeError, ValueError):
+                ok = False
+            if ok:
+                return stored["result"]
+            problem = "checksum mismatch (edited or damaged)"
+    warnings.warn(f"recomputing a corrupted cache file ({problem}): {path}", RuntimeWarning, stacklevel=3)
     return None
 
 
 def _store(path: Path, record: dict, result, name: str) -> dict:
-    """Write a point's record and result to ``path`` atomically; return the result as read back."""
+    """Write a point's record, result, schema and checksum to ``path`` atomically; return the result as read back."""
     params = record["params"]
     if not isinstance(result, dict) or not all(isinstance(k, str) for k in result):
         raise TypeError(f"{name} must return a dict with string keys, got {result!r} at {params}")
     if clash := sorted(set(result) & {*params, "seed"}):
         raise ValueError(f"{name} returned keys {clash} that clash with the parameter and seed columns at {params}")
     try:
-        text = json.dumps({**record, "result": result}, indent=2, default=_plain) + "\n"
+        entry = json.loads(json.dumps({**record, "schema": CACHE_SCHEMA, "result": result}, default=_plain))
+        entry["checksum"] = _checksum(entry)
+        text = json.dumps(entry, indent=2) + "\n"
     except (TypeError, ValueError) as err:
         raise TypeError(f"{name} returned a result that is not JSON-serialisable at {params}: {err}") from err
-    atomic_write_text(path, text)
+    try:
+        atomic_write_text(path, text)
+    except OSError as err:
+        raise ParameterError(f"cache_dir: cannot write {path}: {err}") from err
     return json.loads(text)["result"]
+
+
+def _key(record: dict) -> str:
+    """Return the cache key of a record: sha256 of its canonical form (sorted keys, 1.0 == 1)."""
+    return hashlib.sha256(_dumps(canonical(record)).encode()).hexdigest()
+
+
+def _writable_cache(folder: Path) -> None:
+    """Create ``folder`` and check a file can be written there; raise naming ``cache_dir`` otherwise."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe."):
+            pass
+    except OSError as err:
+        raise ParameterError(f"cache_dir: {folder} is not a writable folder: {err}") from None
 
 
 def _run_here(simulate, tasks: dict, done) -> None:
@@ -218,7 +296,8 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     simulate : module-level function ``(params: dict, seed: int) -> dict`` of JSON-serialisable values.
     points : non-empty list of distinct parameter dicts (string keys, JSON-serialisable values).
     cache_dir : the cache folder; a point's result is ``<cache_dir>/<module.function>/<key>.json``,
-        key = sha256 of (parameters, seed, code version). Cached points are not recomputed.
+        key = sha256 of (canonical parameters, seed, code version, numpy/scipy/ns-3 versions).
+        Cached points are not recomputed; an unwritable folder raises ParameterError naming it.
     code_version : changing it invalidates the cache; default paperlib's version and a hash of
         the source file that defines ``simulate`` (not of the modules it imports).
     base_seed : a point's seed is ``point_seed(params, base_seed)``.
@@ -237,9 +316,12 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     _check_options(simulate, cache_dir, code_version, scheduler, n_workers)
     version = _default_code_version(simulate) if code_version is None else code_version
     folder = Path(cache_dir) / f"{simulate.__module__}.{simulate.__qualname__}"
-    records = [{"params": json.loads(b), "seed": point_seed(json.loads(b), base_seed), "code_version": version}
-               for b in blobs]
-    paths = [folder / f"{hashlib.sha256(_dumps(r).encode()).hexdigest()}.json" for r in records]
+    libs = library_versions()
+    # The seed follows the parameters as written (published seeds stay); the key uses their canonical form.
+    records = [{"params": json.loads(b), "seed": point_seed(json.loads(b), base_seed), "code_version": version,
+                "versions": libs} for b in blobs]
+    paths = [folder / f"{_key(r)}.json" for r in records]
+    _writable_cache(folder)
     results = [_read_cache(path, record) for path, record in zip(paths, records)]
     tasks = {i: records[i] for i, result in enumerate(results) if result is None}
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,

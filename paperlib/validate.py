@@ -14,7 +14,27 @@ class ParameterError(ValueError):
     """An impossible or malformed parameter value."""
 
 
+def _strict(name: str, value) -> None:
+    """Raise unless ``value`` holds only numbers: no booleans, strings or ``None`` (YAML's ``true``, ``"0.05"``)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ParameterError(f"{name} must be a number, got the boolean {value!r}")
+    if isinstance(value, (str, bytes)):
+        raise ParameterError(f"{name} must be a number, got the string {value!r} (write it without quotes)")
+    if value is None:
+        raise ParameterError(f"{name} must be a number, got None")
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _strict(name, item)
+    elif isinstance(value, np.ndarray) and value.dtype.kind in "bUSO":
+        if value.dtype.kind == "O":
+            for item in value.flat:
+                _strict(name, item)
+        else:
+            raise ParameterError(f"{name} must hold numbers, got an array of {value.dtype}")
+
+
 def _array(name: str, value) -> np.ndarray:
+    _strict(name, value)
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -91,3 +111,22 @@ def flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ParameterError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def scalar(name: str, value, check=None) -> float:
+    """Return ``value`` as one float (checked by ``check``, e.g. :func:`positive`); raise if it is a list."""
+    if isinstance(value, (list, tuple, dict, set)) or np.ndim(value) != 0:
+        raise ParameterError(f"{name} must be a single number, got {value!r:.200}")
+    arr = (check or _array)(name, value)
+    return float(arr.reshape(-1)[0])
+
+
+def at_most(name: str, what: str, estimate: float, limit: float, hint: str = "") -> None:
+    """Raise naming ``name`` if the estimated work ``estimate`` (``what``) exceeds ``limit``.
+
+    The cost bound of a what-if: called before the work starts, so a huge value fails in
+    milliseconds instead of exhausting memory or running for hours.
+    """
+    if not estimate <= limit:  # also catches NaN
+        raise ParameterError(f"{name}: {what} would be {estimate:.4g}, above the limit of {limit:.4g}"
+                             + (f" ({hint})" if hint else ""))

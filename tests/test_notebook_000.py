@@ -50,9 +50,9 @@ def test_parameters_change_the_what_if_figure_not_the_ledger(out):
 
 
 def test_bad_parameter_fails_naming_it(tmp_path):
-    import papermill
+    from paperlib.validate import ParameterError
 
-    with pytest.raises(papermill.PapermillExecutionError, match="m_values"):
+    with pytest.raises(ParameterError, match="m_values"):
         run(NB000, tmp_path / "bad.ipynb", {"m_values": [0, 5], "output_dir": str(tmp_path / "fig")})
     assert not (tmp_path / "bad.ipynb").exists()  # no half-written executed notebook
     assert not (tmp_path / "fig" / "ledger.csv").exists()  # it stopped before writing anything

@@ -113,7 +113,7 @@ def test_second_run_computes_nothing_and_starts_no_cluster(tmp_path, monkeypatch
     stored = sorted((cache / "sweep_helpers.square").iterdir())
     assert len(stored) == 3 and len(_calls(log)) == 3
     record = json.loads(stored[0].read_text())
-    assert list(record) == ["params", "seed", "code_version", "result"]
+    assert list(record) == ["params", "seed", "code_version", "versions", "schema", "result", "checksum"]
 
     def no_cluster(*args, **kwargs):
         raise AssertionError("a cluster was started although every point is cached")
@@ -302,3 +302,78 @@ def test_progress_bar_counts_cached_points(tmp_path, capsys):
               desc="demo")
     err = capsys.readouterr().err
     assert "demo:  50%" in err and "demo: 100%" in err and "2/2" in err
+
+
+# --- a cache that cannot lie (issue 13) ------------------------------------------------------
+# All synchronous, tiny points: about 1 s together.
+
+def _one_entry(tmp_path, log, xs=(1,)):
+    points = _points(log, xs=list(xs))
+    frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
+    return points, frame, sorted((tmp_path / "sweep_helpers.square").iterdir())
+
+
+@pytest.mark.parametrize("tamper", [
+    # valid JSON, matching key fields, but a result nobody computed: only the checksum catches it
+    lambda e: {**e, "result": {**e["result"], "y": 999}},
+    lambda e: {k: v for k, v in e.items() if k != "checksum"},  # no checksum
+    lambda e: {**e, "schema": 1},  # another schema
+    lambda e: {**e, "versions": {**e["versions"], "numpy": "0.0"}},  # versions not those of the key
+])
+def test_tampered_but_valid_entry_is_recomputed_with_a_warning(tmp_path, tamper):
+    log = tmp_path / "log"
+    points, first, [path] = _one_entry(tmp_path, log)
+    good = path.read_text()
+    path.write_text(json.dumps(tamper(json.loads(good)), indent=2) + "\n")
+    with pytest.warns(RuntimeWarning, match="corrupted cache file"):
+        again = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
+    assert len(_calls(log)) == 2  # computed again, not served
+    assert path.read_text() == good
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_library_versions_key_the_cache(tmp_path, monkeypatch):
+    import paperlib.sweep as sweep
+
+    log = tmp_path / "log"
+    points, _, [path] = _one_entry(tmp_path, log)
+    assert json.loads(path.read_text())["versions"] == sweep.library_versions()
+    assert set(sweep.library_versions()) == {"numpy", "scipy", "ns3"}
+    monkeypatch.setattr(sweep, "library_versions", lambda: {"numpy": "9.9", "scipy": "1.0", "ns3": "absent"})
+    run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
+    assert len(_calls(log)) == 2  # an upgraded numpy recomputes
+
+
+def test_key_is_canonical_but_seed_follows_the_parameters_as_written():
+    import paperlib.sweep as sweep
+
+    # the key's form: 1.0 == 1, key order irrelevant, booleans kept apart from 1
+    record = {"params": {"b": 2.0, "a": [1.0, 0.5]}, "seed": 7}
+    assert sweep._key(record) == sweep._key({"seed": 7, "params": {"a": [1, 0.5], "b": 2}})
+    assert sweep._key({"params": {"a": True}}) != sweep._key({"params": {"a": 1}})
+    # seeds are today's: the sha256 of the parameters as written (documented hash test above), so
+    # published results do not move; a point written 1.0 is another replication than one written 1
+    assert point_seed({"x": 1.0}) != point_seed({"x": 1})
+
+
+def test_equal_points_written_1_and_1_0_are_duplicates(tmp_path):
+    with pytest.raises(ParameterError, match=r"points\[1\] duplicates points\[0\]"):
+        run_sweep(sweep_helpers.square, [{"x": 1}, {"x": 1.0}], cache_dir=tmp_path, scheduler="synchronous",
+                  progress=False)
+
+
+def test_unwritable_cache_folder_is_named(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ParameterError, match="^cache_dir: .* is not a writable folder"):
+        run_sweep(sweep_helpers.square, [{"x": 1}], cache_dir=blocker, scheduler="synchronous", progress=False)
+
+
+def test_storing_the_same_point_twice_is_idempotent(tmp_path):
+    # Two runs (or workers) computing one point write the same bytes by rename, so neither can
+    # leave a mixed entry: what the second writes is byte-identical to what the first wrote.
+    log = tmp_path / "log"
+    _, _, [path] = _one_entry(tmp_path / "a", log)
+    _, _, [path_b] = _one_entry(tmp_path / "b", log)
+    assert path.name == path_b.name and path.read_bytes() == path_b.read_bytes()
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]  # no temporary file left

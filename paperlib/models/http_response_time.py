@@ -125,6 +125,9 @@ DEFAULT_IT_RTTS = 2.0
 _EPS = 1e-9
 # Relative shave before ceil() of a count (N p, O/MSS) that should be an integer.
 _REL = 1e-12
+#: Most expected losses a = N p one object may have: the algorithm loops once per loss (pure Python,
+#: a few microseconds each), so a larger a means an object size that is no web object.
+MAX_LOSSES = 100_000
 
 
 # --- scalar cores (plain floats, no validation): the one implementation -------------------------
@@ -198,6 +201,8 @@ def _transfer(
     want_trace: bool,
 ):
     """Return (OT, tot_hob, trace) for one object: the algorithm's loop, O(a)."""
+    validate.at_most("obj_bits", "the expected losses a = N p of one object (one loop pass each)", a, MAX_LOSSES,
+                     "a smaller object, a larger segment or a lower loss ratio")
     n = n_total
     th = initial_threshold
     to = TODETECT_RTTS * rtt

@@ -211,6 +211,9 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, fin
     w = w1.copy()
     total = setup * rtt
     phases = []
+    validate.at_most("obj_bits", "the expected losses alpha = ceil(n p) (one loop pass each)",
+                     float(alpha.max(initial=0)), http.MAX_LOSSES,
+                     "a smaller object, a larger packet or a lower loss ratio")
     for k in range(1, int(alpha.max(initial=0)) + 1):
         active = k <= alpha
         x = http.expected_packets_before_loss(remaining, p)

@@ -20,6 +20,23 @@ import math
 
 from paperlib import validate
 
+#: Most segments one schedule may hold: about 1.5 s and 100 MB of plain Python per schedule.
+MAX_SEGMENTS = 1_000_000
+#: Smallest segment: one byte (bits). A smaller "segment" has no physical meaning.
+MIN_SEGMENT_BITS = 8.0
+
+
+def segment_count(obj_bits: float, mtu_bits: float) -> int:
+    """Return ``ceil(L_obj/L_mtu)``, the segments of the schedule; raise if a segment is under a byte
+    or the schedule would exceed :data:`MAX_SEGMENTS` (checked before any list is built)."""
+    obj = float(validate.positive("obj_bits", obj_bits))
+    mtu = float(validate.positive("mtu_bits", mtu_bits))
+    if mtu < MIN_SEGMENT_BITS:
+        raise validate.ParameterError(f"mtu_bits must be at least one byte ({MIN_SEGMENT_BITS:g} bits), got {mtu!r}")
+    validate.at_most("obj_bits", "the schedule's segment count L_obj/L_mtu", obj / mtu, MAX_SEGMENTS,
+                     "a larger object or a smaller segment")
+    return math.ceil(obj / mtu - 1e-12)
+
 
 def segment_send_times(obj_bits: float, mtu_bits: float, rate_bps: float, rtt_s: float, initial_window: int):
     """Return ``(start, finish)`` lists: when each segment starts and ends leaving the server (s)."""
@@ -28,7 +45,7 @@ def segment_send_times(obj_bits: float, mtu_bits: float, rate_bps: float, rtt_s:
     rate = float(validate.positive_or_inf("rate_bps", rate_bps))
     rtt = float(validate.non_negative("rtt_s", rtt_s))
     x = int(validate.positive_integer("initial_window", initial_window))
-    n = math.ceil(obj / mtu - 1e-12)
+    n = segment_count(obj, mtu)
     sizes = [mtu] * (n - 1) + [obj - (n - 1) * mtu]
     start: list[float] = []
     finish: list[float] = []

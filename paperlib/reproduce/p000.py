@@ -26,6 +26,7 @@ and 58-99% above the 400 and 3000 Kbps blocks.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -578,29 +579,41 @@ class WhatIf:
     p: float
 
 
+#: Most user counts m of the what-if figure.
+MAX_M_VALUES = 10_000
+
+
 def check_what_if(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=None, mtu_bytes=None) -> dict:
     """Return the notebook's what-if parameters validated (``None`` kept: the paper's value).
 
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter.
     """
 
+    from paperlib.models.http_response_time import MAX_LOSSES
+
     def one(name, value, check):
-        if value is None:
-            return None
-        arr = check(name, value)
-        if arr.size != 1:
-            raise validate.ParameterError(f"{name} must be a single number, got {value!r}")
-        return float(arr.reshape(-1)[0])
+        return None if value is None else validate.scalar(name, value, check)
 
     ms = None
     if m_values is not None:
-        ms = validate.positive_integer("m_values", m_values)
+        ms = np.atleast_1d(validate.positive_integer("m_values", m_values))
         if ms.ndim != 1:
             raise validate.ParameterError(f"m_values must be a list of whole numbers >= 1, got {m_values!r}")
-    return {"m_values": ms, "p": one("p", p, validate.probability), "rtt_s": one("rtt_s", rtt_s, validate.non_negative),
-            "rate_bps": one("rate_bps", rate_bps, validate.positive),
-            "obj_size_bytes": one("obj_size_bytes", obj_size_bytes, validate.positive),
-            "mtu_bytes": one("mtu_bytes", mtu_bytes, validate.positive)}
+        validate.at_most("m_values", "the number of values", ms.size, MAX_M_VALUES)
+    q = {"m_values": ms, "p": one("p", p, validate.probability), "rtt_s": one("rtt_s", rtt_s, validate.non_negative),
+         "rate_bps": one("rate_bps", rate_bps, validate.positive),
+         "obj_size_bytes": one("obj_size_bytes", obj_size_bytes, validate.positive),
+         "mtu_bytes": one("mtu_bytes", mtu_bytes, validate.positive)}
+    if q["mtu_bytes"] is not None and q["mtu_bytes"] < 1:
+        raise validate.ParameterError(f"mtu_bytes must be at least 1 byte, got {mtu_bytes!r}")
+    # Cost: Eq. (2) loops once per expected loss alpha = ceil(n p), n = theta/mtu packets; the paper's
+    # values where not given (13.5 KB with KB = 1024 at most, 536 B packets, p = 1 %).
+    n = (q["obj_size_bytes"] or 13.5 * 1024) / (q["mtu_bytes"] or 536)
+    name = "obj_size_bytes" if q["obj_size_bytes"] is not None or q["mtu_bytes"] is None else "mtu_bytes"
+    validate.at_most(name, "the expected losses ceil(n p) of Eq. (2), n = obj_size_bytes/mtu_bytes",
+                     math.ceil(n * (0.01 if q["p"] is None else q["p"])), MAX_LOSSES,
+                     "Eq. (2) loops once per loss")
+    return q
 
 
 def what_if(paper: Paper, conv: dict, **params) -> WhatIf:

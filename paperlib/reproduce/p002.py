@@ -396,3 +396,21 @@ def claim_rows(paper: Paper, conv: dict, regen: pd.DataFrame) -> list[Row]:
     add("complexity_on", "supported", None,
         "the algorithm runs a + 1 <= N + 1 iterations of constant work (paperlib/models/http_response_time.py)")
     return rows
+
+
+def check_what_if(*, obj_size_bytes=None, rate_bps=None, rtt_s=None) -> dict:
+    """Return the notebook's what-if parameters checked (``None`` kept); raise naming the bad one.
+
+    Cost: the what-if curve runs the algorithm's loss loop once per expected loss a = N p at
+    p up to 5 % with the paper's MSS of 536 B, so the object may not exceed
+    ``MAX_LOSSES * 536 / 0.05`` bytes (about 1.07 GB).
+    """
+    from paperlib import validate
+    from paperlib.models.http_response_time import MAX_LOSSES
+
+    q = {name: None if value is None else validate.scalar(name, value, validate.positive)
+         for name, value in (("obj_size_bytes", obj_size_bytes), ("rate_bps", rate_bps), ("rtt_s", rtt_s))}
+    if q["obj_size_bytes"] is not None:
+        validate.at_most("obj_size_bytes", "the expected losses N p of the what-if curve (p up to 5 %, MSS 536 B)",
+                         q["obj_size_bytes"] / 536 * 0.05, MAX_LOSSES, "the loss loop runs once per loss")
+    return q

@@ -379,6 +379,64 @@ class WhatIf:
     rates_bps: np.ndarray
 
 
+#: Longest what-if grid (rates or initial windows): the figures' curves, not a bulk computation.
+MAX_GRID = 10_000
+#: Largest initial window (segments) a what-if accepts.
+MAX_WINDOW = 2**31
+#: Longest round trip a what-if accepts (s): a day; longer ones are no network.
+MAX_RTT_S = 86_400.0
+
+
+def check_what_if(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=None, initial_windows=None,
+                  rates_bps=None) -> dict:
+    """Return the notebook's what-if parameters checked (``None`` kept: the paper's value); nothing computed.
+
+    Strict types (a boolean, a string or a list is not a single number), values (sizes and
+    rates positive, a segment at least one byte, windows whole) and the cost of the
+    segment-by-segment schedule (:data:`paperlib.models.slow_start_schedule.MAX_SEGMENTS`) are
+    checked here, before the notebook writes anything. Raises
+    :class:`paperlib.validate.ParameterError` naming the bad parameter.
+    """
+    from paperlib import validate
+    from paperlib.models import slow_start_schedule as sched
+
+    def one(name, value, check):
+        return None if value is None else validate.scalar(name, value, check)
+
+    def grid(name, value, check):
+        if value is None:
+            return None
+        arr = np.atleast_1d(check(name, value))
+        if arr.ndim != 1:
+            raise validate.ParameterError(f"{name} must be a list of numbers, got {value!r:.200}")
+        validate.at_most(name, "the number of values", arr.size, MAX_GRID)
+        return arr
+
+    q = {"obj_size_bytes": one("obj_size_bytes", obj_size_bytes, validate.positive),
+         "mtu_bytes": one("mtu_bytes", mtu_bytes, validate.positive),
+         "rtt_s": one("rtt_s", rtt_s, validate.non_negative),
+         "initial_window": one("initial_window", initial_window, validate.positive_integer),
+         "initial_windows": grid("initial_windows", initial_windows, validate.positive_integer),
+         "rates_bps": grid("rates_bps", rates_bps, validate.positive)}
+    for name in ("initial_window", "initial_windows"):  # beyond int64 a window cannot even be counted
+        if q[name] is not None:
+            validate.at_most(name, "the initial window (segments)", float(np.max(q[name])), MAX_WINDOW)
+    if q["rates_bps"] is not None and q["rates_bps"].min() < 1:  # below 1 bit/s a latency overflows to inf
+        raise validate.ParameterError(f"rates_bps must be at least 1 bit/s, got {q['rates_bps'].min()!r}")
+    if q["rtt_s"] is not None:
+        validate.at_most("rtt_s", "the round-trip time (s)", q["rtt_s"], MAX_RTT_S)
+    if q["mtu_bytes"] is not None and q["mtu_bytes"] < 1:
+        raise validate.ParameterError(f"mtu_bytes must be at least 1 byte, got {mtu_bytes!r}")
+    # The schedule's size: the paper's values where not given (50 KB with KB = 1024 and 5 objects per
+    # transfer is the largest object any convention makes; 1500 B segments).
+    obj = q["obj_size_bytes"] if q["obj_size_bytes"] is not None else 5 * 50 * 1024
+    mtu = q["mtu_bytes"] if q["mtu_bytes"] is not None else 1500
+    name = "obj_size_bytes" if q["obj_size_bytes"] is not None or q["mtu_bytes"] is None else "mtu_bytes"
+    validate.at_most(name, "the schedule's segment count obj_size_bytes/mtu_bytes", obj / mtu, sched.MAX_SEGMENTS,
+                     "the brute-force schedule holds every segment")
+    return q
+
+
 def what_if(
     paper: Paper,
     conv: dict,
@@ -392,25 +450,23 @@ def what_if(
 ) -> WhatIf:
     """Return the notebook's what-if parameters validated; ``None`` means Table II's value.
 
-    Raises :class:`paperlib.validate.ParameterError` naming the bad parameter.
+    Raises :class:`paperlib.validate.ParameterError` naming the bad parameter (see :func:`check_what_if`).
     """
     from paperlib import validate
+    from paperlib.models import slow_start_schedule as sched
 
+    q = check_what_if(obj_size_bytes=obj_size_bytes, mtu_bytes=mtu_bytes, rtt_s=rtt_s, initial_window=initial_window,
+                      initial_windows=initial_windows, rates_bps=rates_bps)
     point = operating_point(paper)
     obj0, mtu0, rtt0 = model_inputs(point, conv["rtt_meaning"], conv["kilo"])
-    obj = obj0 if obj_size_bytes is None else float(validate.positive("obj_size_bytes", obj_size_bytes)) * 8
-    mtu = mtu0 if mtu_bytes is None else float(validate.positive("mtu_bytes", mtu_bytes)) * 8
-    rtt = rtt0 if rtt_s is None else float(validate.non_negative("rtt_s", rtt_s))
-    x = conv["initial_window"] if initial_window is None else int(
-        validate.positive_integer("initial_window", initial_window)
-    )
-    windows = np.arange(1, 17) if initial_windows is None else validate.positive_integer(
-        "initial_windows", initial_windows
-    ).astype(int)
-    rates = np.geomspace(10e3, 100e6, 121) if rates_bps is None else validate.positive("rates_bps", rates_bps)
-    for name, value in (("obj_size_bytes", obj_size_bytes), ("mtu_bytes", mtu_bytes), ("rtt_s", rtt_s)):
-        if value is not None and np.ndim(value) != 0:
-            raise validate.ParameterError(f"{name} must be a single number, got {value!r}")
+    obj = obj0 if q["obj_size_bytes"] is None else q["obj_size_bytes"] * 8
+    mtu = mtu0 if q["mtu_bytes"] is None else q["mtu_bytes"] * 8
+    rtt = rtt0 if q["rtt_s"] is None else q["rtt_s"]
+    x = conv["initial_window"] if q["initial_window"] is None else int(q["initial_window"])
+    windows = np.arange(1, 17) if q["initial_windows"] is None else q["initial_windows"].astype(int)
+    rates = np.geomspace(10e3, 100e6, 121) if q["rates_bps"] is None else q["rates_bps"]
+    validate.at_most("obj_size_bytes" if q["obj_size_bytes"] is not None else "mtu_bytes",
+                     "the schedule's segment count", obj / mtu, sched.MAX_SEGMENTS)
     return WhatIf(obj, mtu, rtt, x, np.atleast_1d(windows), np.sort(np.atleast_1d(rates)))
 
 

@@ -1,0 +1,210 @@
+"""The notebook runner (issue 13): parameters checked first, outputs swapped in as a set with a manifest,
+temporary files removed on SIGTERM, a failed run kept and reported with its cell and traceback.
+
+Most tests use a three-cell notebook written here (a kernel start each, about 2-3 s); the checks
+that fail before any kernel starts use the real 000 and 004 notebooks. About 20 s in all.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from paperlib import manifest
+from paperlib.parameters import check, kinds, notebook_parameters
+from paperlib.run_notebook import failure_report, main, parse_value, run
+from paperlib.validate import ParameterError
+
+REPO = Path(__file__).resolve().parent.parent
+NB004 = REPO / "notebooks" / "004_slow_start_latency.ipynb"
+NB000 = REPO / "notebooks" / "000_multiuser_waiting.ipynb"
+
+
+def _tiny(folder: Path) -> Path:
+    """Write a notebook that writes a.txt, sleeps, optionally fails, then writes b.txt into output_dir."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    params = nbformat.v4.new_code_cell('output_dir = "out"\nsleep_s = 0.0\nfail = False\ntag = "x"')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [
+        params,
+        nbformat.v4.new_code_cell('import pathlib, time\nout = pathlib.Path(output_dir)\n'
+                                  '(out / "a.txt").write_text(tag)\ntime.sleep(sleep_s)'),
+        nbformat.v4.new_code_cell('if fail:\n    raise ValueError("deliberate failure")\n'
+                                  '(out / "b.txt").write_text(tag)'),
+    ]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "tiny.ipynb"
+    nbformat.write(nb, str(path))
+    return path
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    return _tiny(tmp_path / "nb")
+
+
+# --- parameters, before anything runs ---------------------------------------------------------
+
+def test_parameters_are_read_from_the_notebook_itself():
+    assert list(notebook_parameters(NB004)) == ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window",
+                                                "initial_windows", "rates_bps", "output_dir"]
+    assert kinds(NB004)["rates_bps"] == "numbers" and kinds(NB004)["output_dir"] == "path"
+
+
+def test_unknown_parameter_lists_the_notebooks_parameters(tmp_path):
+    with pytest.raises(ParameterError, match=r"unknown parameter 'rtt_ss'.*rtt_s, initial_window"):
+        run(NB004, tmp_path / "x.ipynb", {"rtt_ss": 0.05, "output_dir": str(tmp_path / "out")})
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.parametrize("name, value, match", [
+    ("rtt_s", True, "rtt_s must be a number, got a boolean"),
+    ("rtt_s", "0.05", "rtt_s must be a number, got a string"),
+    ("rtt_s", [0.05, 0.1], "rtt_s must be a single value"),
+    ("initial_window", 2.5, "initial_window must be a whole number"),
+    ("rates_bps", [1e6, "fast"], r"rates_bps\[1\] must be a number"),
+    ("output_dir", 3, "output_dir must be a folder path"),
+])
+def test_strict_kinds(tmp_path, name, value, match):
+    with pytest.raises(ParameterError, match=match):
+        check(NB004, {name: value}, tmp_path)
+
+
+def test_yaml_values_from_the_command_line():
+    assert parse_value("1e12") == 1e12 and isinstance(parse_value("1e12"), float)  # YAML 1.1 would say "1e12"
+    assert parse_value("[1e5, 2]") == [1e5, 2]
+    assert parse_value('"0.05"') == "0.05"  # quoted: a string, rejected for a number by check()
+    assert parse_value("true") is True
+
+
+@pytest.mark.parametrize("notebook, name", [(NB004, "obj_size_bytes"), (NB000, "obj_size_bytes"),
+                                            (REPO / "notebooks" / "002_http_sctp_response.ipynb", "obj_size_bytes")])
+def test_huge_what_if_fails_fast_naming_the_parameter_and_limit(tmp_path, notebook, name):
+    # 004 used to grow a schedule of 6.7e8 segments until the kernel died; 000 looped 1.9e7 times
+    start = time.monotonic()
+    with pytest.raises(ParameterError, match=f"^{name}: .* above the limit"):
+        run(notebook, tmp_path / "x.ipynb", {name: 1e12, "output_dir": str(tmp_path / "out")})
+    assert time.monotonic() - start < 30  # refused before any kernel starts (seconds, imports included)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("notebook", [NB004, NB000])
+def test_segment_under_one_byte_is_rejected(tmp_path, notebook):
+    with pytest.raises(ParameterError, match="mtu_bytes must be at least 1 byte"):
+        run(notebook, tmp_path / "x.ipynb", {"mtu_bytes": 0.5, "output_dir": str(tmp_path / "out")})
+
+
+def test_relative_output_dir_is_resolved_against_the_callers_directory(tmp_path):
+    assert check(NB004, {"output_dir": "rel/out"}, tmp_path)["output_dir"] == tmp_path / "rel" / "out"
+
+
+def test_output_dir_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ParameterError, match="output_dir: .* is a file, not a folder"):
+        check(NB004, {"output_dir": str(tmp_path / "f" / "sub")}, tmp_path)
+
+
+@pytest.mark.parametrize("target", [NB004, NB000, REPO / "notebooks" / "new.ipynb"])
+def test_runner_refuses_to_write_over_a_source_notebook(tmp_path, target):
+    before = target.read_bytes() if target.exists() else None
+    with pytest.raises(ParameterError, match="^output: "):
+        run(NB004, target, {"output_dir": str(tmp_path / "out")})
+    assert (target.read_bytes() if target.exists() else None) == before
+
+
+def test_users_folder_without_manifest_is_not_replaced(tiny, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("precious")
+    with pytest.raises(ParameterError, match="holds files not written by a run"):
+        run(tiny, tmp_path / "x.ipynb", {"output_dir": str(mine)})
+    assert (mine / "thesis.tex").read_text() == "precious"
+
+
+# --- runs: a set swapped in, a failure kept -----------------------------------------------------
+
+def test_outputs_are_swapped_in_as_a_set_with_a_manifest(tiny, tmp_path):
+    out = tmp_path / "res"
+    run(tiny, tmp_path / "ex" / "tiny.ipynb", {"output_dir": str(out), "tag": "one"}, cwd=tmp_path)
+    assert sorted(p.name for p in out.iterdir()) == [manifest.NAME, "a.txt", "b.txt"]
+    assert manifest.problems(out) == []
+    assert not list(tmp_path.glob(".res.staging")) and not list((tmp_path / "ex").glob(".*.ipynb"))
+    # the executed notebook says where its outputs went, not the staging folder's name only
+    injected = [c for c in nbformat.read(tmp_path / "ex" / "tiny.ipynb", 4).cells
+                if "injected-parameters" in c.metadata.get("tags", [])][0].source
+    assert f'output_dir = "{out}"' in injected
+
+
+def test_failed_run_keeps_the_previous_set_and_the_failed_notebook(tiny, tmp_path, capsys):
+    out, executed = tmp_path / "res", tmp_path / "ex" / "tiny.ipynb"
+    run(tiny, executed, {"output_dir": str(out), "tag": "good"})
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    rc = main([str(tiny), str(executed), "-p", "output_dir", str(out), "-p", "tag", "bad", "-p", "fail", "true"])
+    assert rc == 1
+    err = capsys.readouterr().err
+    assert 'raise ValueError("deliberate failure")' in err  # the failing cell's source
+    assert "Traceback" in err and "ValueError: deliberate failure" in err  # and its traceback
+    assert "tiny.failed.ipynb" in err
+    failed = nbformat.read(tmp_path / "ex" / "tiny.failed.ipynb", 4)
+    assert any(o.get("ename") == "ValueError" for c in failed.cells if c.cell_type == "code" for o in c.outputs)
+    # a.txt was written by the failed run (tag "bad") into the staging folder only
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert not (tmp_path / ".res.staging").exists()
+
+
+def test_failure_report_without_a_cell_is_the_error():
+    assert failure_report(RuntimeError("kernel died")) == "RuntimeError: kernel died"
+
+
+def test_sigterm_removes_staging_and_temporary_notebook(tiny, tmp_path):
+    out, executed = tmp_path / "res", tmp_path / "ex" / "tiny.ipynb"
+    run(tiny, executed, {"output_dir": str(out), "tag": "good"})
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    proc = subprocess.Popen([sys.executable, "-m", "paperlib.run_notebook", str(tiny), str(executed),
+                             "-p", "output_dir", str(out), "-p", "sleep_s", "60", "-p", "tag", "new"],
+                            cwd=REPO, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / ".res.staging" / "a.txt").exists():  # the kernel is inside the sleeping cell
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert not (tmp_path / ".res.staging").exists()
+    assert not list((tmp_path / "ex").glob(".tiny.ipynb.*"))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous complete set, untouched
+
+
+# --- the manifest check that make reproduce runs -----------------------------------------------
+
+def test_manifest_check_fails_loudly_on_incomplete_or_changed_sets(tmp_path, capsys):
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "ledger.csv").write_text("x\n")
+    manifest.write(good, notebook="nb", parameters={})
+    assert manifest.main(["check", str(good)]) == 0
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "ledger.csv").write_text("x\n")
+    assert manifest.main(["check", str(bare)]) == 1
+    assert "no .run-manifest.json" in capsys.readouterr().err
+    (good / "ledger.csv").write_text("y\n")
+    assert manifest.main(["check", str(good)]) == 1
+    assert "changed since the run" in capsys.readouterr().err
+    record = json.loads((good / manifest.NAME).read_text())
+    (good / manifest.NAME).write_text(json.dumps({**record, "status": "running"}))
+    assert "incomplete" in "".join(manifest.problems(good))
+    assert manifest.problems(tmp_path / "absent")
+
+
+def test_sample_count_is_bounded_before_the_kernel_starts(tmp_path):
+    nb003 = REPO / "notebooks" / "003_specweb96_abr.ipynb"
+    with pytest.raises(ParameterError, match="^n_samples: .* above the limit"):
+        run(nb003, tmp_path / "x.ipynb", {"n_samples": 10**12, "output_dir": str(tmp_path / "out")})
