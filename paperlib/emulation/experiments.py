@@ -1,0 +1,174 @@
+"""The SCTP-vs-TCP experiments of seeds 004, 002 and 000 on real stacks through the emulated link.
+
+One sweep point is one run on a fresh testbed (:class:`paperlib.emulation.netns.Testbed`): the server
+starts in the server namespace, the client(s) in the client namespace, and the result is the
+applications' own timestamps per object, the emulator's counters and the stack settings. Runs go
+through :func:`paperlib.sweep.run_sweep` (cached by parameters and code version, seeded per point)
+with several emulated links in parallel (real-time runs mostly wait).
+
+Applications: the C program of :mod:`paperlib.emulation.apps` (TCP and usrsctp) when it exists,
+otherwise the Python stand-in :mod:`paperlib.emulation.standin_app` (TCP only).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from paperlib import sweep
+from paperlib.emulation import build, netns, standin_app, tcp_settings
+from paperlib.emulation.netns import Link, Testbed
+from paperlib.emulation.tcp_settings import TcpSettings
+from paperlib.validate import ParameterError
+
+try:  # the C application (TCP and SCTP), built by the package
+    from paperlib.emulation import apps as _c_apps
+except ImportError:  # not merged yet: the Python stand-in (TCP only)
+    _c_apps = None
+
+SWEEP_DEPENDS = (netns, tcp_settings, standin_app, build) + ((_c_apps,) if _c_apps is not None else ())
+CACHE_DIR = Path(__file__).resolve().parent.parent.parent / ".cache" / "sweeps"
+PORT = 8080
+PROFILES = ("reduced", "full", "off")
+#: emulated links run at once (each mostly waits on real time); override with WEBPERF_EMU_LINKS
+PARALLEL_LINKS = int(os.environ.get("WEBPERF_EMU_LINKS", "4"))
+
+
+def protocols() -> tuple[str, ...]:
+    """Return the protocols the available application speaks."""
+    return ("tcp", "sctp") if _c_apps is not None else standin_app.PROTOCOLS
+
+
+def application() -> str:
+    """Return which application runs the experiments (for the provenance)."""
+    return "paperlib/emulation/c/webperf_app.c" if _c_apps is not None else "paperlib/emulation/standin_app.py (TCP)"
+
+
+def _argv(protocol: str, params: dict) -> tuple[list[str], list[str], callable]:
+    mode = params["mode"]
+    if _c_apps is not None:
+        srv = _c_apps.server_argv(protocol=protocol, host=netns.SERVER_IP, port=PORT)
+        cli = _c_apps.client_argv(protocol=protocol, host=netns.SERVER_IP, port=PORT,
+                                  object_bytes=params["object_bytes"], objects=params["objects"],
+                                  users=params["users"], mode=mode)
+        return srv, cli, _c_apps.parse_client_output
+    return (standin_app.server_argv(protocol, netns.SERVER_IP, PORT),
+            standin_app.client_argv(protocol, netns.SERVER_IP, PORT, params["object_bytes"], params["objects"],
+                                    params["users"], mode),
+            standin_app.parse_client_output)
+
+
+def _wait_line(stream, timeout_s: float) -> str:
+    box: list[str] = []
+    t = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+    t.start()
+    t.join(timeout_s)
+    return box[0] if box else ""
+
+
+def time_bound_s(params: dict) -> float:
+    """Return the wall-time bound of one run: 6 x the loss-free transfer time plus 40 round trips plus 60 s."""
+    ideal = params["object_bytes"] * params["objects"] * params["users"] * 8 / params["rate_bps"]
+    return 6 * ideal + 40 * params["rtt_s"] + 60
+
+
+def settings_of(params: dict) -> TcpSettings:
+    return TcpSettings(mss_bytes=params["mss_bytes"], initcwnd=params["initcwnd"])
+
+
+def run_point(params: dict, seed: int) -> dict:
+    """Run one experiment on a fresh testbed; return per-object times and the run's provenance.
+
+    ``params``: protocol, rate_bps, rtt_s (the link's round-trip propagation: delay rtt_s/2 each way),
+    loss (per packet, server -> client), queue_packets, mss_bytes, initcwnd, object_bytes, objects,
+    users, mode ('pipelined' or 'per_object'), rep (repetition index).
+    """
+    tcp = settings_of(params)
+    link = Link(rate_bps=float(params["rate_bps"]), delay_s=float(params["rtt_s"]) / 2, loss_down=float(params["loss"]),
+                queue_packets=int(params["queue_packets"]), mtu_bytes=max(576, tcp.mtu_bytes))
+    srv_argv, cli_argv, parse = _argv(params["protocol"], params)
+    started = time.monotonic()
+    with Testbed(link, seed=seed, tcp=tcp) as tb:
+        server = tb.popen("server", srv_argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if not _wait_line(server.stdout, 10).strip():
+            raise RuntimeError(f"the server did not start: {srv_argv}")
+        client = tb.popen("client", cli_argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = client.communicate(timeout=time_bound_s(params))
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"the client did not finish within {time_bound_s(params):.0f} s") from None
+        if client.returncode != 0:
+            raise RuntimeError(f"the client failed ({client.returncode}): {err.strip()[-500:]}")
+        provenance = tb.provenance()
+    records = parse(out)
+    expected = params["objects"] * params["users"]
+    if len(records) != expected:
+        raise RuntimeError(f"the client reported {len(records)} objects, expected {expected}")
+    return {
+        "user": [int(r["user"]) for r in records],
+        "object": [int(r["object"]) for r in records],
+        "t_start": [float(r["t_start"]) for r in records],
+        "t_done": [float(r["t_done"]) for r in records],
+        "t0": float(min(r["t0"] for r in records)),
+        "link_stats": tb.link_stats,
+        "provenance": provenance,
+        "application": application(),
+        "wall_s": time.monotonic() - started,
+    }
+
+
+def run(points: list[dict], cache_dir: Path = CACHE_DIR, n_links: int | None = None, progress: bool = True,
+        desc: str | None = None) -> pd.DataFrame:
+    """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time."""
+    n = n_links or PARALLEL_LINKS
+    scheduler = sweep.SYNCHRONOUS if n == 1 else None
+    return sweep.run_sweep(run_point, points, cache_dir=cache_dir, scheduler=scheduler,
+                           n_workers=None if n == 1 else n, progress=progress, desc=desc)
+
+
+# --- statistics -----------------------------------------------------------------------------------
+
+def mean_ci(values) -> tuple[float, float, int]:
+    """Return the mean, the half-width of its Student-t 95% interval and the number of values."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return float("nan"), float("nan"), 0
+    if x.size == 1:
+        return float(x[0]), float("inf"), 1
+    half = float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    return float(x.mean()), half, int(x.size)
+
+
+def diff_ci(a, b) -> tuple[float, float, int]:
+    """Return mean(a) - mean(b) and the half-width of its Welch 95% interval."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.size < 2 or b.size < 2:
+        return float(a.mean() - b.mean()), float("inf"), int(min(a.size, b.size))
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = np.sqrt(va + vb)
+    if se == 0:
+        return float(a.mean() - b.mean()), 0.0, int(min(a.size, b.size))
+    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    return float(a.mean() - b.mean()), float(stats.t.ppf(0.975, dof) * se), int(min(a.size, b.size))
+
+
+def check_profile(profile: str) -> str:
+    if profile not in PROFILES:
+        raise ParameterError(f"emulation must be one of {PROFILES}, got {profile!r}")
+    return profile
+
+
+def stack_text(params: dict) -> str:
+    """Return the stack settings of a run in a few words (for ledger reasons)."""
+    s = settings_of(params)
+    return (f"Linux TCP {s.congestion_control}, initcwnd {s.initcwnd}, MSS {s.mss_bytes} B, SACK off, timestamps off, "
+            f"rto_min {s.rto_min_ms} ms, quickack, no slow start after idle; link {params['rate_bps']:g} bit/s, "
+            f"RTT {params['rtt_s']:g} s, loss {params['loss']:g} (data direction), drop-tail "
+            f"{params['queue_packets']} packets; application {application()}")
