@@ -61,8 +61,9 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "rep", "response_s"])
 
 
-def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per printed column of Tables II/III: published experiment, model, emulated mean and CI."""
+def summary(paper: Paper, runs: pd.DataFrame, sim_summary: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return one row per printed column of Tables II/III: published experiment, model, ns-3 TCP (if run),
+    emulated mean and CI."""
     conv = p002.chosen_convention(paper)
     pts = p002.operating_points(paper)
     model = p002.regenerate(pts, conv)
@@ -79,6 +80,9 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
                     f"emulated {proto.upper()} (s)": mean, f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n}
             if f"{proto}_s" in model:
                 row[f"model {proto.upper()} (s)"] = float(model[f"{proto}_s"].iloc[i])
+        sim = p002._sim_lookup(sim_summary, pt, conv["kilo"])
+        row["ns-3 TCP (s)"] = float("nan") if sim is None else float(sim["mean_s"])
+        row["ns-3 CI95 TCP (s)"] = float("nan") if sim is None else float(sim["ci95_s"])
         out.append(row)
     return pd.DataFrame(out)
 
