@@ -8,9 +8,9 @@ all through the one link ("connected to the external users through only one link
 
 Waiting time, as the model defines it: Eqs. (4) and (6) give T - W = n tau = E(T), the single
 user's response time, so a user's waiting time is its turnaround time (from the common start to
-its last byte) minus the single-user response time at the same point. Per repetition: the mean
-turnaround of the m users minus the single-user response time of a run with m = 1 (same point,
-same repetition index); mean and 95% CI over repetitions. Reduced profile: m = 5, 3 repetitions;
+its last byte) minus the single-user response time at the same point: the mean over repetitions of
+the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
+interval of that difference. Reduced profile: m = 5, 3 repetitions;
 full: m = 5, 10, 20, 30 and 10 repetitions.
 """
 
@@ -64,18 +64,27 @@ def points(paper: Paper, profile: str) -> list[dict]:
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per run with m > 1: mean turnaround, the same repetition's single-user time, and W (s)."""
-    single = {}
-    for _, r in runs[runs.users == 1].iterrows():
-        single[(r.protocol, r.rate_bps, r.rtt_s, r.loss, r.rep)] = float(r.t_done[0] - r.t_start[0])
+    """Return one row per run: its point, protocol, m, rep and the mean turnaround of its users (s).
+
+    For m = 1 the turnaround is the single-user response time E(T) of that repetition.
+    """
     rows = []
-    for _, r in runs[runs.users > 1].iterrows():
-        turn = float(np.mean(np.array(r.t_done) - r.t0))
-        alone = single[(r.protocol, r.rate_bps, r.rtt_s, r.loss, r.rep)]
+    for _, r in runs.iterrows():
         rows.append({"protocol": r.protocol, "rate_bps": r.rate_bps, "rtt_s": r.rtt_s, "loss": r.loss, "m": r.users,
-                     "rep": r.rep, "turnaround_s": turn, "single_s": alone, "waiting_s": turn - alone})
-    return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "m", "rep", "turnaround_s",
-                                       "single_s", "waiting_s"])
+                     "rep": r.rep, "turnaround_s": float(np.mean(np.array(r.t_done) - r.t0))})
+    return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "m", "rep", "turnaround_s"])
+
+
+def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, int, float]:
+    """Return W = mean turnaround (m users) - mean single-user response time, its Welch 95% CI half-width,
+    the repetitions behind it and the single-user mean, at point ``pt``."""
+    at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
+              & np.isclose(reps.loss, pt.p)]
+    many, one = at[at.m == m].turnaround_s, at[at.m == 1].turnaround_s
+    if len(many) == 0 or len(one) == 0:
+        return float("nan"), float("nan"), 0, float("nan")
+    mean, half, _ = ex.diff_ci(many, one)
+    return mean, half, int(min(len(many), len(one))), float(one.mean())
 
 
 def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
@@ -92,14 +101,12 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
         label_col = cells.columns[0]
         printed = cells[(cells[label_col].replace("", np.nan).ffill() == c.label) & (cells["m"].astype(int) == c.m)]
         for proto in ("sctp", "tcp"):
-            sel = reps[(reps.protocol == proto) & (reps.m == c.m) & np.isclose(reps.rate_bps, pt.rate_bps)
-                       & np.isclose(reps.rtt_s, pt.rtt_s) & np.isclose(reps.loss, pt.p)]
-            mean, half, n = ex.mean_ci(sel.waiting_s)
+            mean, half, n, alone = waiting(reps, proto, c.m, pt)
             row |= {f"published {EXP_COLUMN[proto]}": float(printed[EXP_COLUMN[proto]].iloc[0]),
                     f"model {MODEL_COLUMN[proto]}": float(model.loc[(c.table, c.label, c.m, MODEL_COLUMN[proto]),
                                                                     "regenerated"]),
                     f"emulated W {proto.upper()} (s)": mean, f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n,
-                    f"emulated single {proto.upper()} (s)": float(sel.single_s.mean()) if n else float("nan")}
+                    f"emulated single {proto.upper()} (s)": alone}
         out.append(row)
     return pd.DataFrame(out)
 
@@ -126,8 +133,8 @@ def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str
             at = [q for q in pts if np.isclose(q["rtt_s"], pt.rtt_s) and np.isclose(q["loss"], pt.p)
                   and np.isclose(q["rate_bps"], pt.rate_bps)]
             new[key] = el.emulated_row(old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n,
-                                       conv["rounding"], f"W = mean turnaround of the m users - single-user response "
-                                       f"time (Eqs. (4), (6)); {ex.stack_text(at[0])}", compare_as=c.compare_as)
+                                       conv["rounding"], f"W = mean turnaround of the m users - mean single-user "
+                                       f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}", compare_as=c.compare_as)
     return el.replace(rows, new) + claim_rows(paper, table)
 
 
