@@ -256,7 +256,7 @@ def _namespace():
 @pytest.mark.parametrize("transport, streams", [("tcp", False), ("sctp", False), ("sctp", True)])
 def test_loopback_run_in_a_namespace(app, transport, streams):
     settings = apps.paper_settings("000", transport)
-    sizes = [13824, 5000, 13824]
+    sizes = [200000, 5000, 13824]  # a large first object: bursts that overflowed a 128 KiB UDP buffer
     users = 3
     with _namespace() as ns:
         server = subprocess.Popen(
@@ -285,7 +285,9 @@ def test_loopback_run_in_a_namespace(app, transport, streams):
     s = df.attrs["settings"]
     assert s["transport"] == transport and s["nagle"] == "off" and s["seed"] == 7
     server_settings, conns = apps.parse_server_output(out)
-    assert len(conns) == users
+    assert len(conns) == users and server_settings["end"]["connections"] == users
+    # No datagram dropped by the hosts (usrsctp's UDP socket buffers are enlarged).
+    assert s["udp_rcvbuf_errors"] == 0 and server_settings["end"]["udp_rcvbuf_errors"] == 0
     if transport == "sctp":
         # The pins are in force on both ends: cwnd 2 MTUs, 536 data bytes per packet.
         assert s["sctp"]["initial_cwnd_mtus"] == 2 and server_settings["sctp"]["initial_cwnd_mtus"] == 2

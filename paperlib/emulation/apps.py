@@ -509,7 +509,11 @@ def parse_client_output(text: str, source: str = "client output") -> pd.DataFram
 
 
 def parse_server_output(text: str, source: str = "server output") -> tuple[dict, pd.DataFrame]:
-    """Return the server's settings line and one row per accepted connection (sender state at accept)."""
+    """Return the server's settings line and one row per accepted connection (sender state at accept).
+
+    With ``--connections`` the server's closing line is kept as ``settings["end"]``
+    (connections served, ``udp_rcvbuf_errors``: host drops in its namespace).
+    """
     settings = None
     conns = []
     for lineno, rec in _json_lines(text, source):
@@ -518,11 +522,15 @@ def parse_server_output(text: str, source: str = "server output") -> tuple[dict,
             if settings is not None:
                 raise AppOutputError(f"{where}: a second settings line")
             settings = rec
+        elif rec["type"] == "end":
+            if settings is None:
+                raise AppOutputError(f"{where}: 'end' before the settings line")
+            settings = {**settings, "end": rec}
         elif rec["type"] == "conn":
             _field(rec, "conn", int, where)
             conns.append({k: v for k, v in rec.items() if k != "type"})
         else:
-            raise AppOutputError(f"{where}: field 'type' is {rec['type']!r}, expected settings or conn")
+            raise AppOutputError(f"{where}: field 'type' is {rec['type']!r}, expected settings, conn or end")
     if settings is None:
         raise AppOutputError(f"{source}: no settings line (did the server start? see its stderr)")
     return settings, pd.DataFrame(conns)

@@ -19,7 +19,10 @@
  * Output: JSON lines on stdout. Client: one "settings" line, one "user" line
  * per user, one "object" line per object; times are CLOCK_MONOTONIC seconds.
  * Server: one "settings" line, one "conn" line per accepted connection with
- * the sender state in force at accept (TCP_INFO / SCTP_STATUS).
+ * the sender state in force at accept (TCP_INFO / SCTP_STATUS), and with
+ * --connections an "end" line. Both ends report the namespace's UDP datagrams
+ * dropped for a full receive buffer during the run ("udp_rcvbuf_errors": host
+ * drops, which must be 0 for the emulated link to be the only loss).
  *
  * Exit codes: 0 success, 1 run-time error (network, peer), 2 bad arguments,
  * 3 --timeout reached.
@@ -461,9 +464,72 @@ static void tcp_socket_options(int fd)
 
 /* ------------------------------------------------------------------ settings */
 
+static int udp_rcvbuf_bytes = 0;
+
+/* usrsctp's UDP encapsulation socket gets a 128 KiB receive buffer: on fast
+ * paths (loopback) bursts overflow it and the host, not the emulated link,
+ * drops packets (an RTO of 1 s each). Find that socket among our descriptors
+ * and enlarge its buffers, so losses happen only where the experiment puts them. */
+static void enlarge_udp_buffers(void)
+{
+    int size = 8 * 1024 * 1024;
+    for (int fd = 3; fd < 1024; fd++) {
+        int type = 0;
+        socklen_t len = sizeof type;
+        struct sockaddr_storage ss;
+        socklen_t sslen = sizeof ss;
+        if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 || type != SOCK_DGRAM)
+            continue;
+        if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0)
+            continue;
+        uint16_t port = 0;
+        if (ss.ss_family == AF_INET)
+            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+        else if (ss.ss_family == AF_INET6)
+            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+        if (port != (uint16_t)cfg.udp_port)
+            continue;
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+        if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+        if (ss.ss_family == AF_INET) {
+            len = sizeof udp_rcvbuf_bytes;
+            getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &udp_rcvbuf_bytes, &len);
+        }
+    }
+}
+
+/* The namespace's count of UDP datagrams dropped for a full receive buffer. */
+static long udp_rcvbuf_errors(void)
+{
+    FILE *f = fopen("/proc/net/snmp", "r");
+    char head[1024], vals[1024];
+    long result = -1;
+    if (!f)
+        return -1;
+    while (fgets(head, sizeof head, f) && fgets(vals, sizeof vals, f)) {
+        if (strncmp(head, "Udp:", 4) != 0)
+            continue;
+        char *hs, *vs, *h = strtok_r(head, " \n", &hs), *v = strtok_r(vals, " \n", &vs);
+        while (h && v) {
+            if (strcmp(h, "RcvbufErrors") == 0) {
+                result = atol(v);
+                break;
+            }
+            h = strtok_r(NULL, " \n", &hs);
+            v = strtok_r(NULL, " \n", &vs);
+        }
+        break;
+    }
+    fclose(f);
+    return result;
+}
+
 static void sctp_stack_init(void)
 {
     usrsctp_init((uint16_t)cfg.udp_port, NULL, NULL);
+    enlarge_udp_buffers();
     /* Pins (stack defaults otherwise; the settings line prints what is in force). */
     if (cfg.init_cwnd >= 0)
         usrsctp_sysctl_set_sctp_initial_cwnd((uint32_t)cfg.init_cwnd);
@@ -482,6 +548,8 @@ static void sctp_stack_init(void)
     usrsctp_sysctl_set_sctp_recvspace(4u * 1024u * 1024u);
     usrsctp_sysctl_set_sctp_blackhole(2); /* no ABORT to stray packets (other tests' ports) */
 }
+
+static long udp_errors_start = -1;
 
 static void print_settings(double t0)
 {
@@ -503,7 +571,8 @@ static void print_settings(double t0)
         printf(",\"sctp\":{\"udp_port\":%d,\"remote_udp_port\":%d,\"initial_cwnd_mtus\":%u,"
                "\"rto_initial_ms\":%u,\"rto_min_ms\":%u,\"rto_max_ms\":%u,"
                "\"sack_delay_ms\":%u,\"sack_freq\":%u,\"sack_immediately\":%u,"
-               "\"max_burst\":%u,\"cc_module\":%u,\"ecn\":%u,\"nr_sack\":%u,\"streams_offered\":%d}",
+               "\"max_burst\":%u,\"cc_module\":%u,\"ecn\":%u,\"nr_sack\":%u,\"streams_offered\":%d,"
+               "\"udp_rcvbuf_bytes\":%d}",
                cfg.udp_port, cfg.is_server ? 0 : cfg.server_udp_port,
                usrsctp_sysctl_get_sctp_initial_cwnd(), usrsctp_sysctl_get_sctp_rto_initial_default(),
                usrsctp_sysctl_get_sctp_rto_min_default(), usrsctp_sysctl_get_sctp_rto_max_default(),
@@ -512,7 +581,11 @@ static void print_settings(double t0)
                usrsctp_sysctl_get_sctp_enable_sack_immediately(),
                usrsctp_sysctl_get_sctp_max_burst_default(), usrsctp_sysctl_get_sctp_default_cc_module(),
                usrsctp_sysctl_get_sctp_ecn_enable(), usrsctp_sysctl_get_sctp_nrsack_enable(),
-               SCTP_STREAMS);
+               SCTP_STREAMS, udp_rcvbuf_bytes);
+    }
+    if (!cfg.is_server && udp_errors_start >= 0) {
+        long end = udp_rcvbuf_errors();
+        printf(",\"udp_rcvbuf_errors\":%ld", end >= udp_errors_start ? end - udp_errors_start : -1L);
     }
     printf("}\n");
     fflush(stdout);
@@ -658,6 +731,7 @@ static int run_server(void)
 {
     struct acceptor a;
     memset(&a, 0, sizeof a);
+    udp_errors_start = udp_rcvbuf_errors();
     a.listen.t = cfg.transport;
     a.listen.fd = -1;
     struct sockaddr_in sin;
@@ -699,6 +773,10 @@ static int run_server(void)
     while (cfg.connections == 0 || srv_finished < cfg.connections)
         pthread_cond_wait(&srv_cond, &srv_lock);
     pthread_mutex_unlock(&srv_lock);
+    long end = udp_rcvbuf_errors();
+    pthread_mutex_lock(&out_lock);
+    printf("{\"type\":\"end\",\"connections\":%d,\"udp_rcvbuf_errors\":%ld}\n", srv_finished,
+           (end >= udp_errors_start && udp_errors_start >= 0) ? end - udp_errors_start : -1L);
     fflush(stdout);
     _exit(0); /* the acceptor is blocked in accept(): leave without tearing the stack down */
 }
@@ -825,6 +903,16 @@ static void *user_main(void *arg)
         else if (sctp_socket_options(c.so) < 0)
             snprintf(u->error, sizeof u->error, "user %d: SCTP socket options failed", u->idx);
         else {
+            /* Hand data to the application as it arrives (partial delivery from the first
+             * byte), interleaving streams, so t_first_byte is the first byte's arrival
+             * and a message in reassembly on one stream never holds up another. */
+            int level = 2;
+            uint32_t pd_point = 1;
+            if (sctp_set(c.so, SCTP_FRAGMENT_INTERLEAVE, &level, sizeof level,
+                         "SCTP_FRAGMENT_INTERLEAVE") < 0 ||
+                sctp_set(c.so, SCTP_PARTIAL_DELIVERY_POINT, &pd_point, sizeof pd_point,
+                         "SCTP_PARTIAL_DELIVERY_POINT") < 0)
+                snprintf(u->error, sizeof u->error, "user %d: partial delivery not set", u->idx);
             struct sctp_udpencaps enc;
             memset(&enc, 0, sizeof enc);
             enc.sue_address.ss_family = AF_INET;
@@ -885,6 +973,7 @@ out:
 
 static int run_client(void)
 {
+    udp_errors_start = udp_rcvbuf_errors();
     if (cfg.transport == T_SCTP)
         sctp_stack_init();
     users = calloc((size_t)cfg.users, sizeof *users);
