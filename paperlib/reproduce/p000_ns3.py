@@ -15,7 +15,7 @@ Eqs. (4), (6)) and section 4 (Tables 1-3). ns-3 has no SCTP: only the TCP column
   Eq. (4); turnaround by Eq. (6)), the printed model and experiment columns, and
   :func:`mean_turnaround_lower_bound_s`, a bound no schedule can beat;
 * :func:`setup_check`: the evidence about the set-up (queue, minimum RTO) at the shared point;
-* :func:`ns3_ledger_rows`: ledger rows for the printed T_tcp cells and two claims, CI in the reason.
+* :func:`ns3_ledger_rows`: ledger rows for the printed T_tcp cells and one claim, CI in the reason.
 
 What it shows: the printed tables (W and T about 2.3-4 s for m = 5 ... 30 at 40 Kbps) lie
 below the link-capacity bound for every m >= 2 at 40 Kbps: m users fetching a 13.5 KB object
@@ -281,7 +281,7 @@ def _settings_text(conv: dict) -> str:
 
 
 def ns3_ledger_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
-    """Return ledger rows for the printed T_tcp cells (ns-3 as best honest figure) and two claims.
+    """Return ledger rows for the printed T_tcp cells (ns-3 as best honest figure) and one claim.
 
     The T_tcp cells stay ``not_regenerable`` (the testbed cannot be re-run; ns-3 is a simulation
     of it, not the measurement); ``regenerated`` is the ns-3 mean waiting time and the reason
@@ -308,7 +308,13 @@ def ns3_ledger_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
 
 
 def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
-    """Return the ns-3 verdicts (TCP only) on two claims, decided only where the 95% CIs decide."""
+    """Return the ns-3 verdict (TCP only) on the over/underestimation claim, decided only where the 95% CIs decide.
+
+    Not judged here: claims about the trend in rtt. The simulated waiting time at 40 Kbps is
+    dominated by spurious timeouts (:func:`setup_check`), whose number depends on the minimum
+    RTO; with the model's timeout (1 rtt) as minimum RTO it *falls* as rtt grows, which says
+    more about the pin than about the paper's claim.
+    """
     claims = paper.claims.cells.set_index("id")
     settings = _settings_text(conv)
     rows: list[Row] = []
@@ -339,23 +345,4 @@ def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
                           "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
                           f"the other way; {settings}", column="claim (ns-3, TCP)"))
 
-    # rtt_grows_rapidly: ns-3 W increases with rtt at every m (Table 3), decided by non-overlapping CIs.
-    t3 = t[t["table"] == "table3"].sort_values(["m", "block"])
-    steps, decided_up, decided_down = 0, 0, 0
-    order = [pt.label for pt in p000.operating_points(paper) if pt.table == "table3"]
-    for m, g in t3.groupby("m"):
-        g = g.set_index("block").loc[[b for b in order if b in set(g["block"])]]
-        for a, b in zip(g.index[:-1], g.index[1:]):
-            steps += 1
-            if g.loc[b, "ns3 W"] - g.loc[b, "ns3 W ci95"] > g.loc[a, "ns3 W"] + g.loc[a, "ns3 W ci95"]:
-                decided_up += 1
-            elif g.loc[b, "ns3 W"] + g.loc[b, "ns3 W ci95"] < g.loc[a, "ns3 W"] - g.loc[a, "ns3 W ci95"]:
-                decided_down += 1
-    status = "supported" if steps and decided_up == steps else ("refuted" if decided_down else "untestable")
-    c = claims.loc["rtt_grows_rapidly"]
-    rows.append(claim_row(PAPER, c["location"], c["claim"], c["printed"], None, status,
-                          f"ns-3 TCP mean waiting time in Table 3's scenario (rtt 55, 80, 256 ms): of {steps} steps up "
-                          f"in rtt (at m = 5, 10, 20, 30) {decided_up} increase and {decided_down} decrease beyond "
-                          "the 95% CIs, the rest undecided; criterion: every step an increase the CIs decide; "
-                          + settings, column="claim (ns-3, TCP)"))
     return rows
