@@ -107,6 +107,12 @@ def test_program_rejects_bad_arguments(app, args, message):
 
 
 @needs_build
+def test_start_server_reports_a_server_that_cannot_start(app):
+    with pytest.raises(apps.AppOutputError, match="did not start.*--port"):
+        apps.start_server([str(app), "server", "--transport", "tcp", "--port", "0"])
+
+
+@needs_build
 def test_program_timeout_exits_3_with_a_message(app):
     # A client towards a port nobody listens on in a namespace-free setting would fail fast;
     # a server with nothing to do is the simplest process that must be stopped by --timeout.
@@ -259,24 +265,20 @@ def test_loopback_run_in_a_namespace(app, transport, streams):
     sizes = [200000, 5000, 13824]  # a large first object: bursts that overflowed a 128 KiB UDP buffer
     users = 3
     with _namespace() as ns:
-        server = subprocess.Popen(
-            ["ip", "netns", "exec", ns, *apps.server_argv(transport, 5001, app=app, connections=users,
-                                                          timeout=15, settings=settings)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        server, _ = apps.start_server(["ip", "netns", "exec", ns, *apps.server_argv(
+            transport, 5001, app=app, connections=users, timeout=15, settings=settings)])
         try:
-            time.sleep(0.3)  # the server binds before printing; the client retries nothing
             client = subprocess.run(
                 ["ip", "netns", "exec", ns, *apps.client_argv(transport, "127.0.0.1", 5001, sizes, users=users,
                                                               streams=streams, seed=7, timeout=10, app=app,
                                                               settings=settings)],
                 capture_output=True, text=True, timeout=20)
-            out, err = server.communicate(timeout=15)
+            server_settings, conns = apps.finish_server(server, timeout_s=15)
         finally:
             if server.poll() is None:
                 server.kill()
                 server.wait()
     assert client.returncode == 0, client.stderr
-    assert server.returncode == 0, err
     df = apps.parse_client_output(client.stdout)
     assert len(df) == users * len(sizes)
     assert df.groupby("user")["bytes"].sum().tolist() == [sum(sizes)] * users
@@ -284,7 +286,6 @@ def test_loopback_run_in_a_namespace(app, transport, streams):
     assert df["stream"].tolist() == ([0, 1, 2] if streams else [0, 0, 0]) * users
     s = df.attrs["settings"]
     assert s["transport"] == transport and s["nagle"] == "off" and s["seed"] == 7
-    server_settings, conns = apps.parse_server_output(out)
     assert len(conns) == users and server_settings["end"]["connections"] == users
     # No datagram dropped by the hosts (usrsctp's UDP socket buffers are enlarged).
     assert s["udp_rcvbuf_errors"] == 0 and server_settings["end"]["udp_rcvbuf_errors"] == 0

@@ -401,6 +401,53 @@ def client_argv(
     return argv + settings.argv()
 
 
+# --- running -------------------------------------------------------------------------------
+
+
+def start_server(argv: list[str], *, ready_timeout_s: float = 10.0) -> tuple[subprocess.Popen, dict]:
+    """Start a server (``argv``, e.g. ``["ip", "netns", "exec", ns, *server_argv(...)]``) and wait until it listens.
+
+    The program prints its settings line only after ``listen()``, so reading that line is the
+    readiness signal (no sleeps). Returns the process (stdout still open: pass it to
+    :func:`parse_server_output` with the settings line re-added, or use :func:`finish_server`) and
+    the settings. Raises :class:`AppOutputError` with the server's stderr if it exits or stays silent.
+    """
+    import select
+
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready, _, _ = select.select([proc.stdout], [], [], ready_timeout_s)
+    line = proc.stdout.readline() if ready else ""
+    if not line:
+        if proc.poll() is None:
+            proc.kill()
+        _, err = proc.communicate(timeout=10)
+        raise AppOutputError(f"server did not start within {ready_timeout_s} s: {err.strip() or 'no message'}")
+    settings = next(rec for _, rec in _json_lines(line, "server output"))
+    if settings.get("type") != "settings":
+        proc.kill()
+        proc.communicate(timeout=10)
+        raise AppOutputError(f"server output line 1: field 'type' is {settings.get('type')!r}, expected settings")
+    proc.first_line = line  # kept for finish_server
+    return proc, settings
+
+
+def finish_server(proc: subprocess.Popen, *, timeout_s: float = 30.0) -> tuple[dict, pd.DataFrame]:
+    """Wait for a server started by :func:`start_server` (with ``connections``) and parse its output.
+
+    Kills it if it has not exited after ``timeout_s`` (then raises). Returns
+    :func:`parse_server_output`'s result; a non-zero exit raises with the server's stderr.
+    """
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate(timeout=10)
+        raise AppOutputError(f"server still running after {timeout_s} s (killed): {err.strip()}") from None
+    if proc.returncode != 0:
+        raise AppOutputError(f"server exited with code {proc.returncode}: {err.strip()}")
+    return parse_server_output(getattr(proc, "first_line", "") + out)
+
+
 # --- output ------------------------------------------------------------------------------
 
 
