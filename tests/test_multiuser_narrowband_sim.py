@@ -100,3 +100,33 @@ def test_lower_bound_by_hand():
     assert float(p000_ns3.mean_turnaround_lower_bound_s(30, 13_500, 40_000, 0.256)) == pytest.approx(42.362)
     with pytest.raises(ParameterError, match="m"):
         p000_ns3.mean_turnaround_lower_bound_s(0, 13_500, 40_000, 0.256)
+
+
+def _table_with(ns3_w_of_model, ci):
+    from paperlib.data import load_paper
+    from paperlib.reproduce import p000
+
+    paper = load_paper("000")
+    conv = p000.chosen_convention(paper)
+    empty = pd.DataFrame(columns=[*p000_ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
+                                  "turnaround_ci95_s", "finished"])
+    table = p000_ns3.ns3_tables(paper, conv, empty)
+    assert len(table) == 36 and table["ns3 W"].isna().all()  # one row per printed row; nothing simulated yet
+    table["ns3 W"] = ns3_w_of_model(table["model W (tables' law)"])
+    table["ns3 W ci95"] = ci
+    table["ns3 T"], table["ns3 T ci95"], table["runs"] = table["ns3 W"] + 4.0, ci, 3
+    return paper, conv, table
+
+
+def test_ledger_rows_keep_t_tcp_not_regenerable_and_judge_the_claim_only_where_cis_decide():
+    # ns-3 ten times the model with a tight CI: the model is below in every row, also in Tables 1-2 where the
+    # claim says above -> refuted.
+    paper, conv, table = _table_with(lambda w: 10 * w, 0.1)
+    rows = p000_ns3.ns3_ledger_rows(paper, conv, table)
+    assert len(rows) == 36 + 1
+    assert {r.status for r in rows[:36]} == {"not_regenerable"} and all(r.column == "T_{tcp}" for r in rows[:36])
+    assert "95% CI +/- 0.10 s over 3 seeded runs" in rows[0].reason
+    assert rows[-1].status == "refuted"
+    # ns-3 equal to the model with a CI of +/- 1 s: no row decided -> untestable.
+    paper, conv, table = _table_with(lambda w: w, 1.0)
+    assert p000_ns3.ns3_ledger_rows(paper, conv, table)[-1].status == "untestable"

@@ -315,7 +315,8 @@ def server_argv(
     app : the binary (default :func:`build_app`)
     bind : IPv4 address to listen on
     udp_port : local UDP encapsulation port (sctp only)
-    connections : exit 0 after this many connections ended (0: run until killed or timeout)
+    connections : exit 0 after this many connections ended (0: run until SIGTERM/SIGINT, which
+        exit 0, or the timeout)
     timeout : the server exits with code 3 after this many seconds
     settings : :class:`AppSettings` (the client must get the same)
     """
