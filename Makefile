@@ -48,7 +48,7 @@ figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
 
 figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p emulation $(EMULATION)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
 
 figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE) $(SWEEP_ARGS)
