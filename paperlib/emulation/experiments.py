@@ -51,20 +51,6 @@ def application() -> str:
     return "paperlib/emulation/c/webperf_app.c" if _c_apps is not None else "paperlib/emulation/standin_app.py (TCP)"
 
 
-def _argv(protocol: str, params: dict) -> tuple[list[str], list[str], callable]:
-    mode = params["mode"]
-    if _c_apps is not None:
-        srv = _c_apps.server_argv(protocol=protocol, host=netns.SERVER_IP, port=PORT)
-        cli = _c_apps.client_argv(protocol=protocol, host=netns.SERVER_IP, port=PORT,
-                                  object_bytes=params["object_bytes"], objects=params["objects"],
-                                  users=params["users"], mode=mode)
-        return srv, cli, _c_apps.parse_client_output
-    return (standin_app.server_argv(protocol, netns.SERVER_IP, PORT),
-            standin_app.client_argv(protocol, netns.SERVER_IP, PORT, params["object_bytes"], params["objects"],
-                                    params["users"], mode),
-            standin_app.parse_client_output)
-
-
 def _wait_line(stream, timeout_s: float) -> str:
     box: list[str] = []
     t = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
@@ -83,34 +69,88 @@ def settings_of(params: dict) -> TcpSettings:
     return TcpSettings(mss_bytes=params["mss_bytes"], initcwnd=params["initcwnd"])
 
 
+def _c_app_runs(tb: Testbed, params: dict, seed: int, bound_s: float) -> list[dict]:
+    """Run the C application: one client invocation (or one per object for 'per_object'); return object records."""
+    proto = params["protocol"]
+    app = _c_apps.build_app()
+    settings = _c_apps.paper_settings(params["paper"], proto)
+    srv = tb.popen("server", _c_apps.server_argv(proto, PORT, app=app, bind=netns.SERVER_IP, timeout=bound_s,
+                                                 settings=settings),
+                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if not _wait_line(srv.stdout, 10).strip():
+        raise RuntimeError(f"the {proto} server did not start")
+    per_object = params["mode"] == "per_object"
+    calls = params["objects"] if per_object else 1
+    sizes = [params["object_bytes"]] * (1 if per_object else params["objects"])
+    records = []
+    for call in range(calls):
+        argv = _c_apps.client_argv(proto, netns.SERVER_IP, PORT, sizes, users=params["users"],
+                                   streams=proto == "sctp" and params["mode"] == "pipelined",
+                                   seed=(seed + call) % (2**31 - 1), timeout=bound_s, app=app,
+                                   pipeline=params["mode"] == "pipelined", settings=settings)
+        client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = client.communicate(timeout=bound_s + 10)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"the client did not finish within {bound_s:.0f} s") from None
+        if client.returncode != 0:
+            raise RuntimeError(f"the {proto} client failed ({client.returncode}): {err.strip()[-500:]}")
+        objects = _c_apps.parse_client_output(out)
+        users = objects.attrs["users"].set_index("user")
+        t0 = float(users["t_start"].min())
+        for r in objects.itertuples():
+            records.append({"user": int(r.user), "object": int(r.object) + call, "t0": t0,
+                            "t_start": float(users.loc[r.user, "t_start"]), "t_done": float(r.t_done)})
+    records.append({"settings": settings.provenance()})
+    return records
+
+
+def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:
+    proto = params["protocol"]
+    srv = tb.popen("server", standin_app.server_argv(proto, netns.SERVER_IP, PORT), stdout=subprocess.PIPE,
+                   stderr=subprocess.DEVNULL, text=True)
+    if not _wait_line(srv.stdout, 10).strip():
+        raise RuntimeError("the stand-in server did not start")
+    argv = standin_app.client_argv(proto, netns.SERVER_IP, PORT, params["object_bytes"], params["objects"],
+                                   params["users"], params["mode"])
+    client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = client.communicate(timeout=bound_s)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"the client did not finish within {bound_s:.0f} s") from None
+    if client.returncode != 0:
+        raise RuntimeError(f"the client failed ({client.returncode}): {err.strip()[-500:]}")
+    return standin_app.parse_client_output(out) + [{"settings": {"application": "stand-in"}}]
+
+
 def run_point(params: dict, seed: int) -> dict:
     """Run one experiment on a fresh testbed; return per-object times and the run's provenance.
 
-    ``params``: protocol, rate_bps, rtt_s (the link's round-trip propagation: delay rtt_s/2 each way),
-    loss (per packet, server -> client), queue_packets, mss_bytes, initcwnd, object_bytes, objects,
-    users, mode ('pipelined' or 'per_object'), rep (repetition index).
+    ``params``: paper, protocol, rate_bps, rtt_s (the link's round-trip propagation: delay rtt_s/2 each
+    way), loss (per packet, server -> client), queue_packets, mss_bytes, initcwnd (kernel TCP),
+    object_bytes, objects, users, mode ('pipelined': one connection/association per user, requests
+    pipelined, SCTP one object per stream; 'per_object': a new connection per object), rep.
+    Times: the application's CLOCK_MONOTONIC; ``t_start`` before its user's connect, ``t_done`` at the
+    object's last byte, ``t0`` the common start of the users.
     """
     tcp = settings_of(params)
+    # MTU 1500: kernel TCP's segments are pinned by advmss and TCP_MAXSEG; usrsctp's packets (data + 56 B of
+    # SCTP/UDP/IP headers) must pass unfragmented
     link = Link(rate_bps=float(params["rate_bps"]), delay_s=float(params["rtt_s"]) / 2, loss_down=float(params["loss"]),
-                queue_packets=int(params["queue_packets"]), mtu_bytes=max(576, tcp.mtu_bytes))
-    srv_argv, cli_argv, parse = _argv(params["protocol"], params)
+                queue_packets=int(params["queue_packets"]), mtu_bytes=1500)
+    bound = time_bound_s(params)
     started = time.monotonic()
     with Testbed(link, seed=seed, tcp=tcp) as tb:
-        server = tb.popen("server", srv_argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        if not _wait_line(server.stdout, 10).strip():
-            raise RuntimeError(f"the server did not start: {srv_argv}")
-        client = tb.popen("client", cli_argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            out, err = client.communicate(timeout=time_bound_s(params))
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(f"the client did not finish within {time_bound_s(params):.0f} s") from None
-        if client.returncode != 0:
-            raise RuntimeError(f"the client failed ({client.returncode}): {err.strip()[-500:]}")
+        if _c_apps is not None:
+            records = _c_app_runs(tb, params, seed, bound)
+        else:
+            records = _standin_runs(tb, params, bound)
         provenance = tb.provenance()
-    records = parse(out)
+    app_settings = records.pop()["settings"]
     expected = params["objects"] * params["users"]
     if len(records) != expected:
         raise RuntimeError(f"the client reported {len(records)} objects, expected {expected}")
+    records.sort(key=lambda r: (r["user"], r["object"]))
     return {
         "user": [int(r["user"]) for r in records],
         "object": [int(r["object"]) for r in records],
@@ -118,7 +158,7 @@ def run_point(params: dict, seed: int) -> dict:
         "t_done": [float(r["t_done"]) for r in records],
         "t0": float(min(r["t0"] for r in records)),
         "link_stats": tb.link_stats,
-        "provenance": provenance,
+        "provenance": {**provenance, "application_settings": app_settings},
         "application": application(),
         "wall_s": time.monotonic() - started,
     }
@@ -167,8 +207,14 @@ def check_profile(profile: str) -> str:
 
 def stack_text(params: dict) -> str:
     """Return the stack settings of a run in a few words (for ledger reasons)."""
+    link = (f"link {params['rate_bps']:g} bit/s, RTT {params['rtt_s']:g} s, loss {params['loss']:g} (data direction), "
+            f"drop-tail {params['queue_packets']} packets; application {application()}")
+    if params["protocol"] == "sctp" and _c_apps is not None:
+        a = _c_apps.paper_settings(params["paper"], "sctp")
+        return (f"usrsctp over UDP, one association per user, initial cwnd {a.init_cwnd_mtus} MTUs, data per packet "
+                f"{a.mss_bytes or 'from MTU 1500'} B, RTO and SACK at usrsctp's RFC 4960 defaults (initial 3 s, min 1 s; "
+                f"SACK every 2nd packet or 200 ms){', one object per stream' if params['mode'] == 'pipelined' else ''}; "
+                + link)
     s = settings_of(params)
     return (f"Linux TCP {s.congestion_control}, initcwnd {s.initcwnd}, MSS {s.mss_bytes} B, SACK off, timestamps off, "
-            f"rto_min {s.rto_min_ms} ms, quickack, no slow start after idle; link {params['rate_bps']:g} bit/s, "
-            f"RTT {params['rtt_s']:g} s, loss {params['loss']:g} (data direction), drop-tail "
-            f"{params['queue_packets']} packets; application {application()}")
+            f"rto_min {s.rto_min_ms} ms, quickack, no slow start after idle; " + link)

@@ -9,8 +9,9 @@ is stored with every run's result.
 What each model assumes (and so what is pinned):
 
 * congestion control Reno (slow start doubling per round trip, halving on loss): seeds 000, 002, 004;
-* initial window 2 segments: seed 004 Fig. 1 (x = 2), seed 000 Sec. 2 (cwnd starts at 2 x mtu);
-  set with ``ip route ... initcwnd``;
+* initial window as each paper states it (:data:`INITIAL_WINDOW`), the same as usrsctp's: 2 segments
+  for seeds 004 (Fig. 1, x = 2) and 000 (Sec. 2, cwnd starts at 2 x mtu), 1 for seed 002 (none stated;
+  its slow-start term starts from one segment); set with ``ip route ... initcwnd``;
 * segment size: 536 B for seeds 000/002 (their mtu/MSS), 1460 B for seed 004 (L_mtu = 1500 B);
   set with the device MTU and ``advmss`` on the route;
 * no SACK, no timestamps (the models count bare segments; timestamps would take 12 B of each);
@@ -84,10 +85,17 @@ class TcpSettings:
                 "sysctls": self.sysctls(), "route": " ".join(self.route_options())}
 
 
+#: Initial window (segments) each paper states, the same for kernel TCP and usrsctp so that the two stacks
+#: differ only in what the papers compare: seed 004 Sec. 2, Fig. 1 (x = 2 MTUs); seed 000 Sec. 2 (cwnd starts
+#: at 2 x mtu); seed 002 states none, its slow-start time is Kurose-Ross's, from one segment (also
+#: :func:`paperlib.emulation.apps.paper_settings`).
+INITIAL_WINDOW = {"004": 2, "000": 2, "002": 1}
+
+
 def for_paper(paper: str) -> TcpSettings:
     """Return the settings pinned for seed ``paper`` (segment size from its text; see the module docstring)."""
     if paper == "004":
-        return TcpSettings(mss_bytes=1460)
+        return TcpSettings(mss_bytes=1460, initcwnd=INITIAL_WINDOW[paper])
     if paper in ("000", "002"):
-        return TcpSettings(mss_bytes=536)
+        return TcpSettings(mss_bytes=536, initcwnd=INITIAL_WINDOW[paper])
     raise ParameterError(f"paper must be '000', '002' or '004' (the SCTP vs TCP papers), got {paper!r}")

@@ -22,13 +22,14 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import tcp_settings
 from paperlib.ledger import Row
 from paperlib.reproduce import p000
 
 PAPER = "000"
 EXP_COLUMN = {"sctp": "T_{sctp}", "tcp": "T_{tcp}"}
 MODEL_COLUMN = {"sctp": "W_{sctp}", "tcp": "W_{tcp}"}
-INITCWND = 2
+INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 QUEUE_PACKETS = 100
 
 

@@ -5,8 +5,8 @@ convention reads it, MSS = 536 B, M = 5 objects). The printed RTT is the link's 
 propagation (delay RTT/2 each way); the loss ratio p drops data packets (server -> client).
 HTTP over TCP is one persistent connection with the M requests pipelined; HTTP over SCTP one
 association with one object per stream. The response time is from ``connect`` to the last byte
-of the last object. TCP initial window 2 segments (the authors' seed 000 states 2 x mtu; seed 002
-does not say). Reduced profile: 3 repetitions per point and protocol; full: 10.
+of the last object. Initial window 1 segment for both stacks (seed 002 states none; its slow-start time
+starts from one segment). Reduced profile: 3 repetitions per point and protocol; full: 10.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import tcp_settings
 from paperlib.ledger import Row
 from paperlib.reproduce import p002
 
 PAPER = "002"
 EXP_ROW = {"tcp": "TCP (Experimental) (Sec)", "sctp": "SCTP (Experimental) (Sec)"}
 SOURCE = {"table2": "Table II", "table3": "Table III"}
-INITCWND = 2
+INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 QUEUE_PACKETS = 100
 
 
