@@ -105,6 +105,24 @@ def _c_app_runs(tb: Testbed, params: dict, seed: int, bound_s: float) -> list[di
     return records
 
 
+def _start_capture(tb: Testbed, pcap: Path) -> subprocess.Popen:
+    """Start tcpdump on the client's TUN device (headers only, written per packet); return once it listens."""
+    import select
+
+    dump = tb.popen("client", ["tcpdump", "-i", netns.DEVICE, "-n", "-s", "128", "-U", "--immediate-mode",
+                               "-w", str(pcap)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    ready, _, _ = select.select([dump.stderr], [], [], 10)
+    if not ready or "listening" not in dump.stderr.readline():
+        raise RuntimeError("tcpdump did not start on the client's device")
+    return dump
+
+
+def _stop_capture(dump: subprocess.Popen) -> None:
+    time.sleep(0.2)
+    dump.terminate()
+    dump.wait(timeout=10)
+
+
 def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:
     proto = params["protocol"]
     srv = tb.popen("server", standin_app.server_argv(proto, netns.SERVER_IP, PORT), stdout=subprocess.PIPE,
@@ -124,6 +142,11 @@ def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:
 
 
 def run_point(params: dict, seed: int) -> dict:
+    """Run one experiment on a fresh testbed (see :func:`run_point_captured`, without the capture)."""
+    return run_point_captured(params, seed, None)
+
+
+def run_point_captured(params: dict, seed: int, pcap: Path | None) -> dict:
     """Run one experiment on a fresh testbed; return per-object times and the run's provenance.
 
     ``params``: paper, protocol, rate_bps, rtt_s (the link's round-trip propagation: delay rtt_s/2 each
@@ -141,10 +164,13 @@ def run_point(params: dict, seed: int) -> dict:
     bound = time_bound_s(params)
     started = time.monotonic()
     with Testbed(link, seed=seed, tcp=tcp) as tb:
+        dump = _start_capture(tb, pcap) if pcap is not None else None
         if _c_apps is not None:
             records = _c_app_runs(tb, params, seed, bound)
         else:
             records = _standin_runs(tb, params, bound)
+        if dump is not None:
+            _stop_capture(dump)
         provenance = tb.provenance()
     app_settings = records.pop()["settings"]
     expected = params["objects"] * params["users"]
