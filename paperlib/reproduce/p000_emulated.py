@@ -179,4 +179,7 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
         out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, status,
                                    "; ".join(parts) + " (95% CI of the difference); supported if W rises in every "
                                    "emulated case ('rapidly' is not quantified)"))
+    else:
+        out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, "untestable",
+                                   "no emulated Table 3 rows with at least 2 repetitions at two rtt values"))
     return out

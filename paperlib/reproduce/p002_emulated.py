@@ -159,4 +159,7 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
         out.append(el.judged_claim(PAPER, "Section III.B (Results Analysis), paragraph 2", c["claim"], "", None, status,
                                    "; ".join(parts) + " (95% CI of the difference); supported if every emulated stack's "
                                    "response time rises, 'sharply' is not quantified by the paper"))
+    else:
+        out.append(el.judged_claim(PAPER, "Section III.B (Results Analysis), paragraph 2", c["claim"], "", None,
+                                   "untestable", "no emulated Table III column with at least 2 repetitions"))
     return out

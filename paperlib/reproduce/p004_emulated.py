@@ -131,4 +131,7 @@ def claim_rows(paper: Paper, table: pd.DataFrame, conv: dict) -> list[Row]:
             PAPER, "Abstract; Section 3; Section 4", within["claim"], within["printed"], mid, status,
             f"mean |model - emulated| / emulated over {len(errs)} Table II cells (model: Eqs. (5)/(6) under the chosen "
             f"convention) = {mid:.2f}%, range over the cells' 95% CIs [{lo:.2f}%, {hi:.2f}%]; bound {bound:g}%"))
+    else:
+        out.append(el.judged_claim(PAPER, "Abstract; Section 3; Section 4", within["claim"], within["printed"], None,
+                                   "untestable", "no emulated Table II cell with at least 2 repetitions"))
     return out
