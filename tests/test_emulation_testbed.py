@@ -14,6 +14,7 @@ import pytest
 
 from paperlib.emulation import netns
 from paperlib.emulation.netns import Link, Testbed, TestbedError
+from paperlib.emulation import tcp_settings
 from paperlib.emulation.tcp_settings import TcpSettings, for_paper
 from paperlib.validate import ParameterError
 
@@ -76,7 +77,7 @@ def test_setup_pins_tcp_and_teardown_leaves_nothing():
                        "net.ipv4.tcp_timestamps": "0", "net.ipv4.tcp_slow_start_after_idle": "0"}
         route = subprocess.run(["ip", "-n", tb.server_ns, "route", "show", tb.client_ip],
                                capture_output=True, text=True).stdout
-        for part in ("initcwnd 2", "advmss 536", "rto_min lock 200ms", "quickack 1"):
+        for part in (f"initcwnd {tcp_settings.INITIAL_WINDOW['002']}", "advmss 536", "rto_min lock 200ms", "quickack 1"):
             assert part in route
         link = subprocess.run(["ip", "-n", tb.client_ns, "link", "show", netns.DEVICE],
                               capture_output=True, text=True).stdout

@@ -36,7 +36,8 @@ def test_notebook_writes_tables_figures_and_ledger(two_runs):
     frame = ledger.read(out / "ledger.csv")
     assert len(frame) == 24  # 20 Table II cells + 2 claims + the 2 claims re-judged on the emulated testbed
     assert set(frame["paper"]) == {"004"}
-    assert frame["parameters"].iloc[0] == '{"emulation":"off","initial_window":null,"initial_windows":[1,2,4],"mtu_bytes":null,' \
+    assert frame["parameters"].iloc[0] == '{"emulation":"off","initial_window":null,"initial_windows":[1,2,4],' \
+        '"mtu_bytes":null,' \
         '"obj_size_bytes":null,"rates_bps":[100000.0,1000000.0,10000000.0],"rtt_s":null}'
 
 

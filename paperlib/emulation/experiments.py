@@ -190,12 +190,30 @@ def run_point_captured(params: dict, seed: int, pcap: Path | None) -> dict:
     }
 
 
+def code_version() -> str:
+    """Return the version the cache is keyed by: paperlib's, and a hash of this module, the modules it depends
+    on and the C sources it compiles (the link emulator and the application)."""
+    import hashlib
+    import inspect
+
+    import paperlib
+
+    files = [Path(__file__)] + [Path(inspect.getsourcefile(m)) for m in SWEEP_DEPENDS]
+    files += [Path(build.HERE) / "linkemu.c"]
+    if _c_apps is not None:
+        files.append(Path(_c_apps.APP_SOURCE))
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.read_bytes())
+    return f"{paperlib.__version__}+{digest.hexdigest()[:16]}"
+
+
 def run(points: list[dict], cache_dir: Path = CACHE_DIR, n_links: int | None = None, progress: bool = True,
         desc: str | None = None) -> pd.DataFrame:
     """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time."""
     n = n_links or PARALLEL_LINKS
     scheduler = sweep.SYNCHRONOUS if n == 1 else None
-    return sweep.run_sweep(run_point, points, cache_dir=cache_dir, scheduler=scheduler,
+    return sweep.run_sweep(run_point, points, cache_dir=cache_dir, code_version=code_version(), scheduler=scheduler,
                            n_workers=None if n == 1 else n, progress=progress, desc=desc)
 
 
@@ -238,8 +256,9 @@ def stack_text(params: dict) -> str:
     if params["protocol"] == "sctp" and _c_apps is not None:
         a = _c_apps.paper_settings(params["paper"], "sctp")
         return (f"usrsctp over UDP, one association per user, initial cwnd {a.init_cwnd_mtus} MTUs, data per packet "
-                f"{a.mss_bytes or 'from MTU 1500'} B, RTO and SACK at usrsctp's RFC 4960 defaults (initial 3 s, min 1 s; "
-                f"SACK every 2nd packet or 200 ms){', one object per stream' if params['mode'] == 'pipelined' else ''}; "
+                f"{a.mss_bytes or 'from MTU 1500'} B, RTO and SACK at usrsctp's RFC 4960 defaults "
+                f"(initial 3 s, min 1 s; SACK every 2nd packet or 200 ms)"
+                f"{', one object per stream' if params['mode'] == 'pipelined' else ''}; "
                 + link)
     s = settings_of(params)
     return (f"Linux TCP {s.congestion_control}, initcwnd {s.initcwnd}, MSS {s.mss_bytes} B, SACK off, timestamps off, "

@@ -12,7 +12,6 @@ experimental cells within 5% of the real stacks" to the ledger summary.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -95,7 +94,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-def finite(x: float) -> bool:
-    return isinstance(x, float) and math.isfinite(x)

@@ -209,7 +209,8 @@ class Testbed:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         line = self._read_ready()
         if line != "ready":
-            raise TestbedError(f"linkemu did not start: {line!r} {self._emu.stderr.read() if self._emu.poll() is not None else ''}")
+            err = self._emu.stderr.read() if self._emu.poll() is not None else ""
+            raise TestbedError(f"linkemu did not start: {line!r} {err}")
         mtu = str(self.link.mtu_bytes)
         for ns, ip, peer in ((self.client_ns, CLIENT_IP, SERVER_IP), (self.server_ns, SERVER_IP, CLIENT_IP)):
             _ip("-n", ns, "link", "set", "lo", "up")

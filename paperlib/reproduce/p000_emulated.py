@@ -135,7 +135,8 @@ def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str
                   and np.isclose(q["rate_bps"], pt.rate_bps)]
             new[key] = el.emulated_row(old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n,
                                        conv["rounding"], f"W = mean turnaround of the m users - mean single-user "
-                                       f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}", compare_as=c.compare_as)
+                                       f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}",
+                                       compare_as=c.compare_as)
     return el.replace(rows, new) + claim_rows(paper, table)
 
 
@@ -153,7 +154,8 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
         h = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
         status = el.verdict(d.mean() - h, d.mean() + h, lambda v: v > 0, lambda v: v < 0)
         out.append(el.judged_claim(PAPER, src, c["claim"], "", float(d.mean()), status,
-                                   f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s +/- {h:.3f} s "
+                                   f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s "
+                                   f"+/- {h:.3f} s "
                                    f"(95% CI); supported if the CI is above 0, refuted if below"))
     else:
         out.append(el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",

@@ -94,7 +94,7 @@ def _label(pt) -> str:
 
 def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None, search=None,
                 sim_summary=None) -> list[Row]:
-    """Return seed 002's ledger rows with the experimental cells carrying the emulated figures, plus re-judged claims."""
+    """Return seed 002's ledger rows, experimental cells carrying the emulated figures, plus re-judged claims."""
     rows, conv = p002.ledger_rows(paper, search, sim_summary)
     new = {}
     for i, pt in enumerate(p002.operating_points(paper)):
@@ -127,10 +127,12 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
         half_pt = np.sqrt(both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2) / both["emulated TCP (s)"]
         mean, half = float(gain.mean()), float(np.sqrt((half_pt**2).sum()) / len(both))
         c = claims.loc["sctp_less_20pct"]
-        status = el.verdict(100 * (mean - half), 100 * (mean + half), lambda v: 15 <= v <= 25, lambda v: v < 15 or v > 25)
+        status = el.verdict(100 * (mean - half), 100 * (mean + half), lambda v: 15 <= v <= 25,
+                            lambda v: v < 15 or v > 25)
         out.append(el.judged_claim(PAPER, src, c["claim"], c["printed"], 100 * mean, status,
                                    f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
-                                   f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
+                                   f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, "
+                                   f"refuted "
                                    f"if wholly outside; per point {np.round(100 * gain, 1).tolist()}%"))
         d = both["emulated TCP (s)"] - both["emulated SCTP (s)"]
         dh = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
@@ -157,7 +159,8 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
     if verdicts:
         status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
         out.append(el.judged_claim(PAPER, "Section III.B (Results Analysis), paragraph 2", c["claim"], "", None, status,
-                                   "; ".join(parts) + " (95% CI of the difference); supported if every emulated stack's "
+                                   "; ".join(parts) + " (95% CI of the difference); supported if every emulated "
+                                   "stack's "
                                    "response time rises, 'sharply' is not quantified by the paper"))
     else:
         out.append(el.judged_claim(PAPER, "Section III.B (Results Analysis), paragraph 2", c["claim"], "", None,

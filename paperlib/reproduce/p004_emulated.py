@@ -37,7 +37,8 @@ def points(paper: Paper, profile: str) -> list[dict]:
     op = p004.operating_point(paper)
     obj_bits, mtu_bits, rtt = p004.model_inputs(op, conv["rtt_meaning"], conv["kilo"])
     reps, objects = (3, 1) if profile == "reduced" else (10, op.n_objects)
-    return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=0.0, queue_packets=QUEUE_PACKETS,
+    return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=0.0,
+                 queue_packets=QUEUE_PACKETS,
                  mss_bytes=int(mtu_bits / 8) - 40, initcwnd=INITCWND, object_bytes=int(obj_bits / 8),
                  objects=objects, users=1, mode="per_object", rep=k)
             for proto in ex.protocols() for rate in op.rates_bps for k in range(reps)]
@@ -74,7 +75,7 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None) -> list[Row]:
-    """Return seed 004's ledger rows with the experimental cells carrying the emulated figures, plus the re-judged claims."""
+    """Return seed 004's ledger rows, experimental cells carrying the emulated figures, plus re-judged claims."""
     rows, conv = p004.ledger_rows(paper)
     new = {}
     op = p004.operating_point(paper)
@@ -108,7 +109,8 @@ def claim_rows(paper: Paper, table: pd.DataFrame, conv: dict) -> list[Row]:
         reason = (f"emulated TCP - SCTP per rate {d.round(3).tolist()} s, mean {mean:.3f} s +/- {h:.3f} s (95% CI) = "
                   f"{mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is within "
                   f"{p004.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside")
-        out.append(el.judged_claim(PAPER, "Section 2, Eq. (6)", gap["claim"], gap["printed"], mean / rtt, status, reason))
+        out.append(el.judged_claim(PAPER, "Section 2, Eq. (6)", gap["claim"], gap["printed"], mean / rtt, status,
+                                   reason))
     else:
         out.append(el.judged_claim(PAPER, "Section 2, Eq. (6)", gap["claim"], gap["printed"], None, "untestable",
                                    f"needs both stacks emulated; available: {ex.protocols()}"))
