@@ -73,6 +73,9 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
 def summary_line(frame: pd.DataFrame) -> str:
     within, total = counts(frame)
     run = int(frame["reason"].str.startswith(MARK).sum() - (frame["column"] == "emulated (real stacks)").sum())
+    if run == 0:
+        return (f"{within} of {total} published experimental cells within 5% of the real stacks: the emulated column "
+                f"was not run (emulation off, or no root/TUN/namespaces here; the rows' reasons say which).")
     return (f"{within} of {total} published experimental cells within 5% of the real stacks "
             f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
 
