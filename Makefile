@@ -21,6 +21,11 @@ PROFILE ?= scaled
 # and only when its content changes: make help, make -n and other targets change no state.
 PROFILE_STAMP := .cache/profile
 
+# Papers 000, 002, 004 re-run their experiments on real stacks through an emulated link (needs root, TUN,
+# network namespaces; otherwise the notebooks say the emulated column was not run): the reduced grid by
+# default, the full grid with PROFILE=full.
+EMULATION := $(if $(filter full,$(PROFILE)),full,reduced)
+
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
 NOTEBOOK_001 := notebooks/001_fifo_red_response.ipynb
@@ -43,20 +48,20 @@ venv: $(STAMP) ## create or refresh .venv from requirements.lock
 figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
 
-figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
+figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
 
 figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE) $(SWEEP_ARGS)
 
-figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
+figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
 
 figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
 
-figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<)
+figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p emulation $(EMULATION)
 
 $(PROFILE_STAMP): FORCE
 	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $@; }
@@ -66,6 +71,7 @@ FORCE:
 figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.manifest check $(patsubst %/,%,$(dir $(PARTIALS)))
 	$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
+	$(PY) -m paperlib.emulation.ledger_rows summary figures/ledger.csv figures/ledger-summary.md
 
 reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, figures and figures/ledger.csv
 	@echo
@@ -74,10 +80,11 @@ reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, fi
 test: $(STAMP) ## run the test suite (unit, property, data, ledger, notebook, ns-3 smoke)
 	$(PY) -m pytest
 
-bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios)
+bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios), the emulator's highest accurate rate
 	$(PY) bench/bench_models.py
 	$(PY) bench/bench_testbed.py
 	$(PY) bench/bench_explore.py
+	$(PY) bench/bench_emulation.py
 
 # The project's kernel, registered inside .venv (not in the user's own Jupyter), named as the notebooks' kernelspec.
 KERNEL := webperf-repro

@@ -34,6 +34,7 @@ SOURCES = {
     "model": {"marker": "", "linestyle": "-", "label": "model (regenerated)"},
     "model_printed": {"marker": "", "linestyle": ":", "label": "model, printed closed form"},
     "simulation": {"marker": "^", "linestyle": "--", "label": "ns-3 simulation"},
+    "emulation": {"marker": "D", "linestyle": "none", "label": "emulated, real stacks (95% CI)"},
 }
 
 

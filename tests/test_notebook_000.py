@@ -14,7 +14,7 @@ NB000 = REPO / "notebooks" / "000_multiuser_waiting.ipynb"
 
 pytestmark = pytest.mark.notebook
 
-SMALL = {"m_values": [1, 2, 8], "p": 0.02}
+SMALL = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous", "emulation": "off"}
 
 
 @pytest.fixture(scope="module")
@@ -29,10 +29,11 @@ def test_notebook_writes_tables_figures_and_ledger(out):
                  "table1_regenerated.csv", "table2_regenerated.csv", "table3_regenerated.csv", "law_in_m.csv",
                  "shared_operating_point.csv", "diff_mean.csv", "figure2_schedule_check.csv",
                  "eq7_eq8_schedule_check.csv", "printed_departures.csv", "figure4_data.csv",
-                 "figure4_waiting_times.png", "waiting_vs_users.csv", "waiting_vs_users.png"):
+                 "figure4_waiting_times.png", "waiting_vs_users.csv", "waiting_vs_users.png",
+                 "ns3_tables.csv", "ns3_setup_check.csv", "ns3_waiting.png"):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
-    assert len(frame) == 144 + 11  # every printed cell of Tables 1-3 and every claim
+    assert len(frame) == 144 + 11 + 2  # every printed cell of Tables 1-3, every claim, 2 re-judged on the testbed
     assert set(frame["paper"]) == {"000"}
     assert (frame["notebook"] == "notebooks/000_multiuser_waiting.ipynb").all()
     assert json.loads(frame["parameters"].iloc[0])["m_values"] == [1, 2, 8]

@@ -19,6 +19,18 @@ fi
   || missing+=("python3-dev (Python.h for $py: ns-3's cppyy JIT compiles against it)")
 command -v g++ >/dev/null 2>&1 || missing+=("g++ (ns-3's cppyy JIT needs a C++ compiler and the system C++ headers)")
 command -v git >/dev/null 2>&1 || missing+=("git (provenance stamps record the commit)")
+# The emulated testbed of papers 000/002/004 (optional: without it the notebooks say the emulated column
+# was not run, and its tests are skipped with the reason).
+emu=()
+command -v ip >/dev/null 2>&1 || emu+=("iproute2 (ip netns, ip tuntap: the testbed's namespaces and routes)")
+command -v gcc >/dev/null 2>&1 || emu+=("gcc (compiles the link emulator and the SCTP/TCP application)")
+command -v tcpdump >/dev/null 2>&1 || emu+=("tcpdump (packet capture cross-check of the emulated runs)")
+[ -e /usr/include/usrsctp.h ] || emu+=("libusrsctp-dev (usrsctp, the SCTP stack of the emulated runs)")
+if ((${#emu[@]})); then
+  echo "warning: the emulated testbed (papers 000, 002, 004) lacks:" >&2
+  for m in "${emu[@]}"; do echo "  - $m" >&2; done
+  echo "On Debian/Ubuntu: apt-get install iproute2 gcc tcpdump libusrsctp-dev (it also needs root for namespaces)" >&2
+fi
 if ((${#missing[@]})); then
   echo "error: missing prerequisites:" >&2
   for m in "${missing[@]}"; do echo "  - $m" >&2; done

@@ -1,0 +1,99 @@
+"""Ledger rows of the emulated experiments: the published experimental cells with the real stacks' mean and CI.
+
+A published experimental cell of seeds 000/002/004 stays ``not_regenerable`` (the papers' testbeds,
+Linux 2.6 with lksctp behind a NIST Net emulator, cannot be re-run); its ``regenerated`` value
+becomes the emulated mean on today's stacks, ``rel_error`` compares it with the print, and the
+reason starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack settings.
+A cell the chosen grid did not run says so after :data:`NOT_RUN`. ``python -m
+paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
+experimental cells within 5% of the real stacks" to the ledger summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from paperlib.atomic import atomic_write_text
+from paperlib.ledger import CLOSE, Row, claim_row, result_row
+
+MARK = "[emulated on real stacks]"
+NOT_RUN = "[emulation not run]"
+
+
+def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
+                 compare_as: str | None = None) -> Row:
+    """Return ``old`` (a not_regenerable experimental cell) with the emulated mean as its best honest figure."""
+    reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
+              f"the paper's own testbed (Linux 2.6, lksctp, NIST Net) cannot be re-run, so the status stays "
+              f"not_regenerable and rel_error compares the print with today's stacks; before: {old.reason}")
+    return result_row(old.paper, old.source, old.row, old.column, old.published, mean, rule=rule, reason=reason,
+                      not_regenerable=True, compare_as=compare_as)
+
+
+def not_run_row(old: Row, why: str) -> Row:
+    """Return ``old`` with the reason the emulated run is missing."""
+    return Row(old.paper, old.source, old.row, old.column, old.published, old.regenerated, old.rel_error,
+               old.status, f"{NOT_RUN} {why}; {old.reason}")
+
+
+def replace(rows: list[Row], new: dict[tuple[str, str, str], Row]) -> list[Row]:
+    """Return ``rows`` with every row whose (source, row, column) is a key of ``new`` replaced."""
+    return [new.get((r.source, r.row, r.column), r) for r in rows]
+
+
+def judged_claim(paper: str, source: str, claim: str, published: str, value: float | None, status: str,
+                 reason: str) -> Row:
+    """Return a claim re-judged on the emulated measurements (column 'emulated (real stacks)')."""
+    return claim_row(paper, source, claim, published, value, status, f"{MARK} {reason}",
+                     column="emulated (real stacks)")
+
+
+def verdict(low: float, high: float, supported, refuted) -> str:
+    """Return 'supported' if the whole CI [low, high] satisfies ``supported``, 'refuted' if it all satisfies
+    ``refuted``, else 'untestable' (the CI does not decide)."""
+    if supported(low) and supported(high):
+        return "supported"
+    if refuted(low) and refuted(high):
+        return "refuted"
+    return "untestable"
+
+
+def counts(frame: pd.DataFrame) -> tuple[int, int]:
+    """Return (cells within 5% of the real stacks, published experimental cells) of a ledger table."""
+    exp = frame[frame["reason"].str.startswith(MARK) | frame["reason"].str.startswith(NOT_RUN)]
+    exp = exp[exp["column"] != "emulated (real stacks)"]
+    rel = pd.to_numeric(exp["rel_error"].where(exp["reason"].str.startswith(MARK)), errors="coerce")
+    return int((rel.abs() <= CLOSE + 1e-12).sum()), int(len(exp))
+
+
+def summary_line(frame: pd.DataFrame) -> str:
+    within, total = counts(frame)
+    run = int(frame["reason"].str.startswith(MARK).sum() - (frame["column"] == "emulated (real stacks)").sum())
+    if run == 0:
+        return (f"{within} of {total} published experimental cells within 5% of the real stacks: the emulated column "
+                f"was not run (emulation off, or no root/TUN/namespaces here; the rows' reasons say which).")
+    return (f"{within} of {total} published experimental cells within 5% of the real stacks "
+            f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m paperlib.emulation.ledger_rows")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("summary", help="append the emulated-cells line to the ledger summary")
+    s.add_argument("ledger", type=Path)
+    s.add_argument("summary", type=Path)
+    args = p.parse_args(argv)
+    frame = pd.read_csv(args.ledger, dtype=str, keep_default_na=False)
+    text = args.summary.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if "published experimental cells within 5% of the real" not in line]
+    atomic_write_text(args.summary, "\n".join(lines).rstrip("\n") + "\n\n" + summary_line(frame) + "\n")
+    sys.stdout.write(summary_line(frame) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,75 @@
+"""What the notebooks of seeds 000, 002 and 004 call for their emulated column (so each cell is one call)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from paperlib.atomic import atomic_write_csv
+from paperlib.emulation import accuracy, netns
+from paperlib.emulation import experiments as ex
+from paperlib.figures import style
+
+RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", "t0", "t_start", "t_done", "user"]
+
+
+@dataclass
+class Emulated:
+    """The emulated runs of one paper: its points, the runs table, and why nothing ran (if so)."""
+
+    profile: str
+    points: list = field(default_factory=list)
+    runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+    not_run: str | None = None
+
+
+def run(module, paper, profile: str, out: Path, scheduler_links: int | None = None) -> Emulated:
+    """Run ``module.points(paper, profile)`` through the sweep runner (or say why not) and write the runs table."""
+    profile = ex.check_profile(profile)
+    if profile == "off":
+        return Emulated(profile, not_run="the emulated column was not run (emulation = 'off')")
+    reason = netns.unavailable_reason()
+    if reason:
+        return Emulated(profile, not_run=f"the emulated column was not run on this machine: {reason}")
+    pts = module.points(paper, profile)
+    runs = ex.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
+    flat = runs.drop(columns=["link_stats", "provenance"]).copy()
+    for col in ("t_start", "t_done", "user", "object"):
+        flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
+    atomic_write_csv(Path(out) / "emulation_runs.csv", flat)
+    return Emulated(profile, pts, runs)
+
+
+def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:
+    """Return (and write) the emulator's accuracy at the paper's rates, or None when the testbed is unavailable/off."""
+    if profile == "off" or netns.unavailable_reason():
+        return None
+    table = accuracy.accuracy_table(sorted(set(float(r) for r in rates_bps)), delay_s=0.05)
+    atomic_write_csv(Path(out) / "emulator_accuracy.csv", table)
+    return table
+
+
+def verdicts(rows) -> pd.DataFrame:
+    """Return the re-judged claims (column 'emulated (real stacks)') as a small table."""
+    sel = [r for r in rows if r.column == "emulated (real stacks)"]
+    return pd.DataFrame({"claim": [r.row for r in sel], "verdict on real stacks": [r.status for r in sel],
+                         "measure": [r.reason.split("] ", 1)[-1] for r in sel]})
+
+
+def errorbars(ax, x, mean, half, proto: str) -> None:
+    """Plot emulated means with their 95% CIs in the registry's emulation style."""
+    kw = style(proto, "emulation")
+    ok = np.isfinite(np.asarray(mean, float))
+    if ok.any():
+        ax.errorbar(np.asarray(x)[ok], np.asarray(mean, float)[ok],
+                    yerr=np.where(np.isfinite(half), half, 0)[ok], capsize=3, **kw)
+    else:
+        ax.plot([], [], **kw)
+
+
+def close(fig) -> None:
+    plt.close(fig)

@@ -1,0 +1,187 @@
+"""Seed 000 on real stacks: Tables 1-3's multi-user experiment re-run through the emulated link.
+
+Operating points as the package reads them (:func:`paperlib.reproduce.p000.operating_points`, with the
+printed "4 Kbps" read as 40 Kbps), theta = 13.5 KB (KB = 1000 B), mtu = 536 B (MSS 536, MTU 576),
+initial window 2 segments (Sec. 2: "its initial value is 2 x mtu"), loss p on the data direction.
+m users start together, each with its own TCP connection (SCTP: its own association) for one object,
+all through the one link ("connected to the external users through only one link", Eq. (4)).
+
+Waiting time, as the model defines it: Eqs. (4) and (6) give T - W = n tau = E(T), the single
+user's response time, so a user's waiting time is its turnaround time (from the common start to
+its last byte) minus the single-user response time at the same point: the mean over repetitions of
+the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
+interval of that difference. Reduced profile: m = 5, 3 repetitions;
+full: m = 5, 10, 20, 30 and 10 repetitions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from paperlib.data import Paper
+from paperlib.emulation import experiments as ex
+from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import tcp_settings
+from paperlib.ledger import Row
+from paperlib.reproduce import p000
+
+PAPER = "000"
+EXP_COLUMN = {"sctp": "T_{sctp}", "tcp": "T_{tcp}"}
+MODEL_COLUMN = {"sctp": "W_{sctp}", "tcp": "W_{tcp}"}
+INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
+QUEUE_PACKETS = 100
+
+
+def _key(pt) -> tuple:
+    return (round(pt.rate_bps), round(pt.rtt_s, 6), round(pt.p, 6))
+
+
+def users_of(profile: str) -> list[int]:
+    return [5] if profile == "reduced" else [5, 10, 20, 30]
+
+
+def points(paper: Paper, profile: str) -> list[dict]:
+    """Return the distinct sweep points (with the m = 1 baselines) for ``profile``."""
+    ex.check_profile(profile)
+    if profile == "off":
+        return []
+    kilo = p000.chosen_convention(paper)["kilo"]
+    obj = p000.web_object(paper)
+    reps = 3 if profile == "reduced" else 10
+    seen, out = set(), []
+    for pt in p000.operating_points(paper):
+        if _key(pt) in seen:
+            continue
+        seen.add(_key(pt))
+        for proto in ex.protocols():
+            for m in [1, *users_of(profile)]:
+                for k in range(reps):
+                    out.append(dict(paper=PAPER, protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s),
+                                    loss=float(pt.p), queue_packets=QUEUE_PACKETS, mss_bytes=int(obj.mtu_bytes),
+                                    initcwnd=INITCWND, object_bytes=int(round(obj.obj_kb * kilo)), objects=1, users=m,
+                                    mode="per_object", rep=k))
+    return out
+
+
+def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per run: its point, protocol, m, rep and the mean turnaround of its users (s).
+
+    For m = 1 the turnaround is the single-user response time E(T) of that repetition.
+    """
+    rows = []
+    for _, r in runs.iterrows():
+        rows.append({"protocol": r.protocol, "rate_bps": r.rate_bps, "rtt_s": r.rtt_s, "loss": r.loss, "m": r.users,
+                     "rep": r.rep, "turnaround_s": float(np.mean(np.array(r.t_done) - r.t0))})
+    return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "m", "rep", "turnaround_s"])
+
+
+def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, int, float]:
+    """Return W = mean turnaround (m users) - mean single-user response time, its Welch 95% CI half-width,
+    the repetitions behind it and the single-user mean, at point ``pt``."""
+    at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
+              & np.isclose(reps.loss, pt.p)]
+    many, one = at[at.m == m].turnaround_s, at[at.m == 1].turnaround_s
+    if len(many) == 0 or len(one) == 0:
+        return float("nan"), float("nan"), 0, float("nan")
+    mean, half, _ = ex.diff_ci(many, one)
+    return mean, half, int(min(len(many), len(one))), float(one.mean())
+
+
+def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI."""
+    conv = p000.chosen_convention(paper)
+    model = p000.regenerate(paper, conv).set_index(["table", "block", "m", "column"])
+    reps = per_repetition(runs)
+    pts = p000.operating_points(paper)
+    out = []
+    for c in p000.printed_cells(paper, list(EXP_COLUMN.values())[:1]):
+        pt = pts[c.point]
+        row = {"table": p000.SOURCES[c.table], "block": c.label, "m": c.m}
+        cells = paper.tables[c.table].cells
+        label_col = cells.columns[0]
+        printed = cells[(cells[label_col].replace("", np.nan).ffill() == c.label) & (cells["m"].astype(int) == c.m)]
+        for proto in ("sctp", "tcp"):
+            mean, half, n, alone = waiting(reps, proto, c.m, pt)
+            row |= {f"published {EXP_COLUMN[proto]}": float(printed[EXP_COLUMN[proto]].iloc[0]),
+                    f"model {MODEL_COLUMN[proto]}": float(model.loc[(c.table, c.label, c.m, MODEL_COLUMN[proto]),
+                                                                    "regenerated"]),
+                    f"emulated W {proto.upper()} (s)": mean, f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n,
+                    f"emulated single {proto.upper()} (s)": alone}
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None, search=None) -> list[Row]:
+    """Return seed 000's ledger rows with the experimental cells carrying the emulated W, plus re-judged claims."""
+    rows, conv = p000.ledger_rows(paper, search)
+    ops = p000.operating_points(paper)
+    idx = table.set_index(["table", "block", "m"])
+    new = {}
+    for c in p000.printed_cells(paper, list(EXP_COLUMN.values())):
+        proto = "sctp" if c.column == EXP_COLUMN["sctp"] else "tcp"
+        key = (p000.SOURCES[c.table], c.row, c.column)
+        old = next(r for r in rows if (r.source, r.row, r.column) == key)
+        t = idx.loc[(p000.SOURCES[c.table], c.label, c.m)]
+        n = int(t[f"n {proto.upper()}"])
+        if n == 0:
+            why = not_run or (f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
+                              if proto in ex.protocols() else
+                              f"{proto.upper()} was not run (the available application speaks {ex.protocols()})")
+            new[key] = el.not_run_row(old, why)
+        else:
+            pt = ops[c.point]
+            at = [q for q in pts if np.isclose(q["rtt_s"], pt.rtt_s) and np.isclose(q["loss"], pt.p)
+                  and np.isclose(q["rate_bps"], pt.rate_bps)]
+            new[key] = el.emulated_row(old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n,
+                                       conv["rounding"], f"W = mean turnaround of the m users - mean single-user "
+                                       f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}",
+                                       compare_as=c.compare_as)
+    return el.replace(rows, new) + claim_rows(paper, table)
+
+
+def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
+    """Return the claims of seed 000 that the emulated W can judge, each decided by its 95% CI."""
+    claims = paper.claims.cells.set_index("id")
+    out = []
+    both = table[(table["n TCP"] > 1) & (table["n SCTP"] > 1)]
+    # a point printed in two tables (p = 1 %, 256 ms, 40 Kbps) is one measurement: count it once
+    both = both.drop_duplicates(subset=["m", "emulated W TCP (s)", "emulated W SCTP (s)"])
+    c = claims.loc["sctp_less_than_tcp"]
+    src = "Abstract; Section 4"
+    if len(both):
+        d = both["emulated W TCP (s)"] - both["emulated W SCTP (s)"]
+        h = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
+        status = el.verdict(d.mean() - h, d.mean() + h, lambda v: v > 0, lambda v: v < 0)
+        out.append(el.judged_claim(PAPER, src, c["claim"], "", float(d.mean()), status,
+                                   f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s "
+                                   f"+/- {h:.3f} s "
+                                   f"(95% CI); supported if the CI is above 0, refuted if below"))
+    else:
+        out.append(el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
+                                   f"needs both stacks emulated; available: {ex.protocols()}"))
+    c = claims.loc["rtt_grows_rapidly"]
+    t3 = table[(table["table"] == "Table 3")]
+    parts, verdicts = [], []
+    for proto in ("TCP", "SCTP"):
+        sub = t3[t3[f"n {proto}"] > 1]
+        if sub.empty:
+            continue
+        for m, g in sub.groupby("m"):
+            g = g.assign(rtt=g.block.str.replace(" ms", "").astype(float)).sort_values("rtt")
+            if len(g) < 2:
+                continue
+            lo, hi = g.iloc[0], g.iloc[-1]
+            d = hi[f"emulated W {proto} (s)"] - lo[f"emulated W {proto} (s)"]
+            h = float(np.hypot(hi[f"CI95 {proto} (s)"], lo[f"CI95 {proto} (s)"]))
+            verdicts.append(el.verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0))
+            parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
+    if verdicts:
+        status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
+        out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, status,
+                                   "; ".join(parts) + " (95% CI of the difference); supported if W rises in every "
+                                   "emulated case ('rapidly' is not quantified)"))
+    else:
+        out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, "untestable",
+                                   "no emulated Table 3 rows with at least 2 repetitions at two rtt values"))
+    return out

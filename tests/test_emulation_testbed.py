@@ -1,0 +1,150 @@
+"""The emulated testbed: set-up, teardown (normal, exception, SIGTERM of a child run), bad parameters.
+
+About 10 s on 2 cores. Skipped, with the reason, where the machine has no root, TUN or namespaces.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from paperlib.emulation import netns
+from paperlib.emulation.netns import Link, Testbed, TestbedError
+from paperlib.emulation import tcp_settings
+from paperlib.emulation.tcp_settings import TcpSettings, for_paper
+from paperlib.validate import ParameterError
+
+REASON = netns.unavailable_reason()
+needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+
+
+def _namespaces() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie child of ours counts as gone
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"rate_bps": 0, "delay_s": 0.1}, "rate_bps"),
+    ({"rate_bps": 1e6, "delay_s": -0.1}, "delay_s"),
+    ({"rate_bps": 1e6, "delay_s": 0.1, "loss_down": 1.0}, "loss_down"),
+    ({"rate_bps": 1e6, "delay_s": 0.1, "loss_up": -0.01}, "loss_up"),
+    ({"rate_bps": 1e6, "delay_s": 0.1, "queue_packets": 0}, "queue_packets"),
+    ({"rate_bps": 1e6, "delay_s": 0.1, "mtu_bytes": 100}, "mtu_bytes"),
+    ({"rate_bps": float("nan"), "delay_s": 0.1}, "rate_bps"),
+])
+def test_bad_link_parameters_name_the_parameter(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        Link(**kwargs)
+
+
+def test_bad_tcp_settings_and_testbed_arguments():
+    with pytest.raises(ParameterError, match="congestion_control"):
+        TcpSettings(congestion_control="vegas")
+    with pytest.raises(ParameterError, match="initcwnd"):
+        TcpSettings(initcwnd=0)
+    with pytest.raises(ParameterError, match="seed"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=-1)
+    with pytest.raises(ParameterError, match="mss_bytes"):  # 1460 B segments need a 1500 B MTU
+        Testbed(Link(rate_bps=1e6, delay_s=0.01, mtu_bytes=576), seed=1, tcp=TcpSettings(mss_bytes=1460))
+    with pytest.raises(ParameterError, match="paper"):
+        for_paper("001")
+
+
+@needs_testbed
+def test_setup_pins_tcp_and_teardown_leaves_nothing():
+    before = _namespaces()
+    with Testbed(Link(rate_bps=1e6, delay_s=0.01, mtu_bytes=576), seed=3, tcp=for_paper("002")) as tb:
+        names = {tb.client_ns, tb.server_ns}
+        assert names <= _namespaces()
+        emu_pid = tb._emu.pid
+        got = tb.sysctl_values("client", ["net.ipv4.tcp_congestion_control", "net.ipv4.tcp_sack",
+                                          "net.ipv4.tcp_timestamps", "net.ipv4.tcp_slow_start_after_idle"])
+        assert got == {"net.ipv4.tcp_congestion_control": "reno", "net.ipv4.tcp_sack": "0",
+                       "net.ipv4.tcp_timestamps": "0", "net.ipv4.tcp_slow_start_after_idle": "0"}
+        route = subprocess.run(["ip", "-n", tb.server_ns, "route", "show", tb.client_ip],
+                               capture_output=True, text=True).stdout
+        for part in (f"initcwnd {tcp_settings.INITIAL_WINDOW['002']}", "advmss 536", "rto_min lock 200ms", "quickack 1"):
+            assert part in route
+        link = subprocess.run(["ip", "-n", tb.client_ns, "link", "show", netns.DEVICE],
+                              capture_output=True, text=True).stdout
+        assert "mtu 576" in link
+        sleeper = tb.popen("server", ["sleep", "60"])
+        # the host namespace has no route into the testbed: its addresses exist only inside
+        host = subprocess.run(["ip", "route", "get", tb.server_ip], capture_output=True, text=True).stdout
+        assert netns.DEVICE not in host
+    assert not names & _namespaces()
+    assert _namespaces() == before - names or _namespaces() <= before
+    assert not _alive(emu_pid) and not _alive(sleeper.pid)
+    assert tb.link_stats is not None and set(tb.link_stats) == {"ab", "ba"}
+
+
+@needs_testbed
+def test_teardown_on_exception():
+    with pytest.raises(RuntimeError, match="boom"):
+        with Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=4) as tb:
+            names = {tb.client_ns, tb.server_ns}
+            sleeper = tb.popen("client", ["sleep", "60"])
+            raise RuntimeError("boom")
+    assert not names & _namespaces()
+    assert not _alive(sleeper.pid)
+
+
+CHILD = """
+import json, sys, time
+from paperlib.emulation.netns import Link, Testbed
+with Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=5) as tb:
+    sleeper = tb.popen("server", ["sleep", "60"])
+    print(json.dumps({"ns": [tb.client_ns, tb.server_ns], "pids": [sleeper.pid, tb._emu.pid]}), flush=True)
+    time.sleep(60)
+"""
+
+
+@needs_testbed
+def test_teardown_on_sigterm_of_a_child_run():
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    info = json.loads(child.stdout.readline())
+    assert set(info["ns"]) <= _namespaces()
+    child.send_signal(signal.SIGTERM)
+    child.wait(timeout=20)
+    assert child.returncode != 0  # it was interrupted, not finished
+    assert not set(info["ns"]) & _namespaces()
+    time.sleep(0.2)
+    for pid in info["pids"]:
+        assert not os.path.exists(f"/proc/{pid}") or not _alive(pid)
+
+
+@needs_testbed
+def test_remove_stale_touches_only_dead_owners():
+    # a namespace named like ours with an owner pid that cannot exist, and one owned by this live process
+    dead = f"{netns.PREFIX}{2**22 + 12345}n0c"
+    live = f"{netns.PREFIX}{os.getpid()}n99999c"
+    for ns in (dead, live):
+        subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+        removed = netns.remove_stale()
+        assert dead in removed and live not in removed
+        assert live in _namespaces() and dead not in _namespaces()
+    finally:
+        for ns in (dead, live):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_unavailable_reason_is_a_sentence_or_none():
+    assert REASON is None or len(REASON) > 10
+    if os.geteuid() != 0:
+        with pytest.raises(TestbedError, match="root"):
+            Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1).__enter__()
