@@ -281,6 +281,9 @@ def _note_staging(path: Path, notebook: Path, staging: Path, out_dir: Path) -> N
             cell.source = cell.source.replace(
                 f"output_dir = {seen.replace(chr(39), chr(34))}",
                 f"output_dir = {real.replace(chr(39), chr(34))}  # written to {seen} first, swapped in on success")
+    recorded = nb.metadata.get("papermill", {}).get("parameters", {})
+    if "output_dir" in recorded:  # papermill's record of the run's parameters: the real folder too
+        recorded["output_dir"] = _as_seen_by(notebook, out_dir)
     nbformat.write(nb, str(path))
 
 

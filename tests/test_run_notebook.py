@@ -55,7 +55,7 @@ def tiny(tmp_path):
 
 def test_parameters_are_read_from_the_notebook_itself():
     assert list(notebook_parameters(NB004)) == ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window",
-                                                "initial_windows", "rates_bps", "output_dir"]
+                                                "initial_windows", "rates_bps", "emulation", "output_dir"]
     assert kinds(NB004)["rates_bps"] == "numbers" and kinds(NB004)["output_dir"] == "path"
 
 
