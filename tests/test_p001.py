@@ -156,14 +156,14 @@ def test_scale_comparison_measures_identical_runs_as_identical():
     assert doubled.loc[0, "p50_rel_diff"] == pytest.approx(1.0) and doubled.loc[0, "ks"] == pytest.approx(0.5)
 
 
-def test_claims_on_which_repetitions_disagree_are_untestable(paper):
+def _reps(paper, growths):
     loads = [0.8, 0.9, 0.98]
     configs = list(tb.queue_configs(paper))
     numbers = {r["id"]: float(r["printed"]) for _, r in paper.claims.cells.iterrows() if str(r["printed"]).strip()}
     groups = ([c for c in configs if c.startswith("FIFO")], [c for c in configs if c.endswith("-480")],
               [c for c in configs if c.endswith("-240")], ("FIFO-180", "RED-A-180"))
     rows = []
-    for rep, growth in ((0, 0.2), (1, 0.2), (2, -0.2)):  # the third repetition sees response time fall with load
+    for rep, growth in enumerate(growths):
         for c in configs:
             for i, x in enumerate(loads):
                 for lat, base in (("short", 400.0), ("long", 1000.0)):
@@ -172,7 +172,28 @@ def test_claims_on_which_repetitions_disagree_are_untestable(paper):
                                  "queue_samples": [10, 10], "queue_sample_times_s": [0.0, 1.0], "warmup_s": 0.0,
                                  "drops": 1, "arrivals": 100, "early_drops": 0, "throughput_bps": 1.0,
                                  "bottleneck_bps": 1.0, "unfinished": 0, "failed": 0})
-    found = {v.claim: v for v in claims.robust_verdicts(pd.DataFrame(rows), loads, *groups, numbers)}
-    assert found["fifo_intensity_increases"].status == "untestable"
-    assert "2 of 3" in found["fifo_intensity_increases"].reason
-    assert found["fifo_queue_size_same"].status == "supported"  # every repetition agrees
+    return {v.claim: v for v in claims.ci_verdicts(pd.DataFrame(rows), loads, *groups, numbers)}
+
+
+def test_decide_by_hand():
+    # margins 1..10: mean 5.5, s = 3.0277, t(0.975, 9) = 2.2622, half-width 2.2622 x 3.0277 / sqrt(10) = 2.166
+    d = claims.decide(np.arange(1, 11))
+    assert d["status"] == "supported" and d["low"] == pytest.approx(5.5 - 2.166, abs=1e-3)
+    assert claims.decide(-np.arange(1, 11))["status"] == "refuted"
+    # straddling 0: mean 0.5, s = 3.0277 (same spread shifted by -5): n = (2.2622 x 3.0277 / 0.5)^2 = 187.6 -> 188
+    d = claims.decide(np.arange(1, 11) - 5.0)
+    assert d["status"] == "untestable" and d["n_needed"] == 188
+    assert claims.decide(np.arange(1, 10))["status"] == "untestable"  # 9 < MIN_REPS replications never decide
+
+
+def test_claims_decided_only_where_the_interval_decides(paper):
+    # 9 replications see p90 grow 20% per load step, one sees it fall: the mean margin is positive, the interval
+    # (t(0.975, 9) x s / sqrt(10)) does not reach 0, so the claim is supported; with 7 up and 3 down it straddles 0
+    found = _reps(paper, [0.2] * 9 + [-0.2])
+    assert found["fifo_intensity_increases"].status == "supported"
+    assert "95% CI" in found["fifo_intensity_increases"].reason
+    mixed = _reps(paper, [0.2] * 7 + [-0.2] * 3)
+    assert mixed["fifo_intensity_increases"].status == "untestable"
+    assert "replications would decide it" in mixed["fifo_intensity_increases"].reason
+    # queue sizes equal in every replication: spread 0, margin 0.10 - 0 each time, a zero-width interval above 0
+    assert mixed["fifo_queue_size_same"].status == "supported"
