@@ -45,7 +45,7 @@ documented choice here:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from paperlib import validate
@@ -224,10 +224,12 @@ SCALE_CHECK = (("FIFO-120", 0.8, "short"), ("FIFO-120", 0.98, "short"), ("RED-A-
 
 
 def scale_pairs(paper: Paper, browsers: dict[float, int], *, sim_time_s: float,
-                latency_reading: str = LATENCY_READING) -> tuple[list[dict], list[dict]]:
-    """Return (scaled points, full-scale points) of :data:`SCALE_CHECK`, one repetition each."""
+                latency_reading: str = LATENCY_READING, prof: Profile | None = None) -> tuple[list[dict], list[dict]]:
+    """Return (scaled points, full-scale points) of :data:`SCALE_CHECK`, one repetition each, on ``prof``'s workload."""
     out = []
-    for prof, factor in ((PROFILES["scaled"], 1.0), (PROFILES["full"], 1 / SCALE)):
+    base = prof or PROFILES["scaled"]
+    full = replace(PROFILES["full"], workload=base.workload, name=base.name, warmup_s=base.warmup_s)
+    for prof, factor in ((base, 1.0), (full, 1 / SCALE)):
         pts = []
         for name, load, latency in SCALE_CHECK:
             pts += [p for p in experiment_points(paper, prof, browsers, configs=[name], reps=1, sim_time_s=sim_time_s,
@@ -248,3 +250,22 @@ def latency_check_points(paper: Paper, prof: Profile, browsers: dict[float, int]
     low = min(loads(paper))
     return [p for p in experiment_points(paper, prof, browsers, configs=fifo, latency_reading=reading, reps=1)
             if p["load"] == low]
+
+
+def table3_count_points(paper: Paper, prof: Profile, latency_reading: str = LATENCY_READING,
+                        base_seed: int = 0) -> list[dict]:
+    """Return FIFO-120, short latency, one replication at each of Table 3's printed browser counts."""
+    counts = [int(x) for x in paper.tables["table3"].cells["The Number of Browsers"]]
+    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts)), configs=["FIFO-120"], reps=1,
+                            latency_reading=latency_reading, base_seed=base_seed)
+    return [p for p in pts if p["latency"] == "short"]
+
+
+def table3_count_loads(runs, result, bottleneck_bps: float):
+    """Return, per printed Table 3 count, the measured load (throughput / bottleneck) and the regenerated line's."""
+    import pandas as pd
+
+    intercept, slope = (float(x) for x in result.params)
+    return pd.DataFrame({"load_named": runs["load"], "browsers_printed": runs["browsers"],
+                         "load_measured": runs["throughput_bps"] / bottleneck_bps,
+                         "load_on_regenerated_line": (slope * runs["browsers"] + intercept) * 1e3 / bottleneck_bps})

@@ -91,3 +91,62 @@ def browsers_for_load(load: float, bottleneck_bps: float, kbps_per_browser: floa
     """Return the browsers (truncated) whose predicted offered load is ``load`` x the bottleneck."""
     validate.positive("kbps_per_browser", kbps_per_browser)
     return int(np.trunc(load * bottleneck_bps / (kbps_per_browser * 1e3)))
+
+
+def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Return exact means against seeded sample means (z score, KS distance) of both families, every quantity."""
+    from scipy import stats
+
+    validate.positive_integer("n_samples", n_samples)
+    rows = []
+    for label, m in (("mah discrete", web_traffic.model()), ("mah linear", web_traffic.model({"mah_reading": "linear"})),
+                     ("parametric", web_traffic.model({"family": "parametric"}))):
+        for name, draw, exact in (
+                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float), web_traffic.request_mean(m)),
+                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False), web_traffic.reply_mean(m)),
+                ("objects per page", lambda: web_traffic.sample_objects_per_page(n_samples, m, rng).astype(float),
+                 web_traffic.objects_per_page_mean(m)),
+                ("think time (s)", lambda: web_traffic.sample_think(n_samples, m, rng), web_traffic.think_mean(m))):
+            x = draw()
+            rows.append({"workload": label, "quantity": name, "exact mean": exact, "sample mean": x.mean(),
+                         "z": (x.mean() - exact) / (x.std() / np.sqrt(n_samples)), "sample median": np.median(x)})
+        if m["family"] == "mah":  # KS distance of the think-time samples to the exact CDF of the reading
+            t = web_traffic.mah_tables()["think"]
+            x = web_traffic.sample_think(n_samples, m, rng)
+            cdf = (lambda v: np.interp(v, t.values, t.cdf, left=0.0)) if m["mah_reading"] == "linear" else \
+                (lambda v: np.concatenate([[0.0], t.cdf])[np.searchsorted(t.values, v, side="right")])
+            rows[-1]["KS think"] = stats.kstest(x, cdf).statistic
+    return pd.DataFrame(rows)
+
+
+def distributions_figure(tables: dict, parametric: dict, path, stamp, seed: int):
+    """Plot Mah's CDFs (discrete and linear readings) against the parametric family: reply, objects, think; save."""
+    import matplotlib.pyplot as plt
+
+    from paperlib.figures import save_figure
+
+    rng = np.random.default_rng(seed)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    t = tables["reply"]
+    axes[0].step(t.values, 1 - t.cdf, where="post", label="Mah (ns-2 file), discrete")
+    axes[0].plot(t.values, 1 - t.cdf, ls=":", label="linear reading")
+    x = np.logspace(1, 7, 400)
+    axes[0].plot(x, 1 - web_traffic.reply_cdf(x, parametric), ls="--", label="parametric")
+    axes[0].set(xscale="log", yscale="log", xlabel="reply size (bytes)", ylabel="P(size > x)", title="Reply size")
+    t = tables["objects"]
+    k = np.arange(1, 31)
+    axes[1].bar(k - 0.2, [t.probs[t.values == v].sum() for v in k], width=0.4, label="Mah: files per page")
+    axes[1].bar(k + 0.2, web_traffic.objects_per_page_pmf(k, parametric), width=0.4, label="parametric")
+    axes[1].set(yscale="log", xlabel="objects per page", ylabel="probability", title="Objects per page")
+    t = tables["think"]
+    axes[2].step(t.values, t.cdf, where="post", label="Mah (ns-2 file)")
+    p = np.sort(web_traffic.sample_think(20_000, parametric, rng))
+    axes[2].plot(p, np.arange(1, p.size + 1) / p.size, ls="--", label="parametric (20k samples)")
+    axes[2].set(xscale="log", xlabel="think time (s)", ylabel="CDF", title="Think time between pages")
+    for ax in axes:
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_figure(fig, path, stamp)
+    plt.close(fig)
+    return path
