@@ -197,3 +197,47 @@ def test_claims_decided_only_where_the_interval_decides(paper):
     assert "replications would decide it" in mixed["fifo_intensity_increases"].reason
     # queue sizes equal in every replication: spread 0, margin 0.10 - 0 each time, a zero-width interval above 0
     assert mixed["fifo_queue_size_same"].status == "supported"
+
+
+def test_views_overrides_groups_and_printed_readings(paper):
+    from paperlib.reproduce import p001_views as views
+
+    prof = views.apply_overrides(tb.profile("scaled"), reps=3, calibration_browsers=[10, 20])
+    assert prof.reps == 3 and prof.calibration_counts() == (10, 20)
+    with pytest.raises(Exception, match="sim_time_s"):
+        views.apply_overrides(tb.profile("scaled"), sim_time_s=5.0)  # below the 10 s warm-up
+    g = views.groups(tb.queue_configs(paper))
+    assert g["fifo"] == ["FIFO-60", "FIFO-120", "FIFO-180"] and g["red240"] == ["RED-A-240", "RED-B-240", "RED-C-240"]
+    assert views.printed_80_percentiles(paper) == {"short": 500.0, "long": 1200.0}  # claims.csv, as printed
+    summary = pd.DataFrame([{"config": c, "load": 0.8, "latency": lat, "p90_ms": v, "p50_ms": v / 2}
+                            for c in g["fifo"] for lat, v in (("short", 550.0), ("long", 1200.0))])
+    t = views.latency_reading_table({"rtt": summary}, paper, 0.8)
+    assert t.set_index("latency").loc["short", "rel_error"] == pytest.approx(0.1)  # 550 / 500 - 1
+
+
+def test_warmup_profile_finds_the_transient():
+    from paperlib.reproduce import p001_views as views
+
+    # two runs at 10 Mbit/s: load 0.2 for the first 3 s then 0.8; queue 0 then 50 -> the warm-up ends at 3 s
+    thr = [[2e6] * 3 + [8e6] * 17] * 2
+    times = [round(0.1 * i, 1) for i in range(200)]
+    queue = [0] * 30 + [50] * 170
+    sweep = pd.DataFrame({"throughput_series_bps": thr, "queue_samples": [queue, queue],
+                          "queue_sample_times_s": [times, times]})
+    prof = views.warmup_profile(sweep, 10e6)
+    assert prof.load.iloc[0] == pytest.approx(0.2) and prof.load.iloc[-1] == pytest.approx(0.8)
+    assert views.warmup_end_s(prof, tail_from_s=10.0) == 3.0
+
+
+def test_profiles_share_one_plan_and_differ_in_workload(paper):
+    scaled, sens = tb.profile("scaled"), tb.profile("sensitivity")
+    assert scaled.traffic == tb.DEFAULT_WORKLOAD and sens.traffic["family"] == "parametric"
+    assert scaled.reps >= 10  # the CI rule needs 10 replications to decide anything
+    # calibration counts are fractions of the predicted count for 100%: 10 Mbit/s / 0.091 kbit/s = about 110 000
+    assert 100_000 < max(scaled.calibration_counts()) / 1.2 < 120_000
+    pts = tb.experiment_points(paper, scaled, {0.8: 100, 0.9: 110, 0.98: 120})
+    key = lambda p: (p["load"], p["latency"], p["rep"])  # noqa: E731
+    seeds = {}
+    for p in pts:  # common random numbers: one workload seed per (load, latency, rep), shared by all configurations
+        seeds.setdefault(key(p), set()).add(p["workload_seed"])
+    assert all(len(v) == 1 for v in seeds.values()) and len({next(iter(v)) for v in seeds.values()}) == len(seeds)
