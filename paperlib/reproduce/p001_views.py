@@ -193,3 +193,21 @@ def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float,
     save_figure(fig, path, stamp)
     plt.close(fig)
     return path
+
+
+def other_workload_verdicts(path) -> dict[str, str]:
+    """Return {claim id: status} of the other workload's run (its ``claims.csv``), or {} when it has not been run."""
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.exists():
+        return {}
+    table = pd.read_csv(path)
+    return dict(zip(table["claim"], table["status"]))
+
+
+def flip_table(found, other: dict[str, str]) -> pd.DataFrame:
+    """Return every claim's status on this workload and on the other, and whether it depends on the workload."""
+    rows = [{"claim": v.claim, "this_workload": v.status, "other_workload": other.get(v.claim, ""),
+             "depends_on_workload": bool(other) and other.get(v.claim, v.status) != v.status} for v in found]
+    return pd.DataFrame(rows)
