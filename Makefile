@@ -14,7 +14,8 @@ RUN_NOTEBOOK := $(PY) -m paperlib.run_notebook
 SCHEDULER ?=
 SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 
-# Paper 001's testbed: PROFILE=scaled (default, 10 Mbit/s bottleneck) or PROFILE=full (100 Mbit/s,
+# Paper 001's testbed: PROFILE=scaled (default, 10 Mbit/s, Mah's CDFs), PROFILE=sensitivity (the same on the
+# parametric workload) or PROFILE=full (100 Mbit/s,
 # ten times the browsers; hours on 2 cores, meant for a cluster). A change of PROFILE reruns it.
 PROFILE ?= scaled
 # The stamp is written only by its own recipe, run only as a prerequisite of figures/001/ledger.csv,
@@ -51,7 +52,7 @@ figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
 
-figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/001/mah/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE) $(SWEEP_ARGS)
 
 figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)

@@ -156,14 +156,14 @@ def test_scale_comparison_measures_identical_runs_as_identical():
     assert doubled.loc[0, "p50_rel_diff"] == pytest.approx(1.0) and doubled.loc[0, "ks"] == pytest.approx(0.5)
 
 
-def test_claims_on_which_repetitions_disagree_are_untestable(paper):
+def _reps(paper, growths):
     loads = [0.8, 0.9, 0.98]
     configs = list(tb.queue_configs(paper))
     numbers = {r["id"]: float(r["printed"]) for _, r in paper.claims.cells.iterrows() if str(r["printed"]).strip()}
     groups = ([c for c in configs if c.startswith("FIFO")], [c for c in configs if c.endswith("-480")],
               [c for c in configs if c.endswith("-240")], ("FIFO-180", "RED-A-180"))
     rows = []
-    for rep, growth in ((0, 0.2), (1, 0.2), (2, -0.2)):  # the third repetition sees response time fall with load
+    for rep, growth in enumerate(growths):
         for c in configs:
             for i, x in enumerate(loads):
                 for lat, base in (("short", 400.0), ("long", 1000.0)):
@@ -172,10 +172,75 @@ def test_claims_on_which_repetitions_disagree_are_untestable(paper):
                                  "queue_samples": [10, 10], "queue_sample_times_s": [0.0, 1.0], "warmup_s": 0.0,
                                  "drops": 1, "arrivals": 100, "early_drops": 0, "throughput_bps": 1.0,
                                  "bottleneck_bps": 1.0, "unfinished": 0, "failed": 0})
-    found = {v.claim: v for v in claims.robust_verdicts(pd.DataFrame(rows), loads, *groups, numbers)}
-    assert found["fifo_intensity_increases"].status == "untestable"
-    assert "2 of 3" in found["fifo_intensity_increases"].reason
-    assert found["fifo_queue_size_same"].status == "supported"  # every repetition agrees
+    return {v.claim: v for v in claims.ci_verdicts(pd.DataFrame(rows), loads, *groups, numbers)}
+
+
+def test_decide_by_hand():
+    # margins 1..10: mean 5.5, s = 3.0277, t(0.975, 9) = 2.2622, half-width 2.2622 x 3.0277 / sqrt(10) = 2.166
+    d = claims.decide(np.arange(1, 11))
+    assert d["status"] == "supported" and d["low"] == pytest.approx(5.5 - 2.166, abs=1e-3)
+    assert claims.decide(-np.arange(1, 11))["status"] == "refuted"
+    # straddling 0: mean 0.5, s = 3.0277 (same spread shifted by -5): n = (2.2622 x 3.0277 / 0.5)^2 = 187.6 -> 188
+    d = claims.decide(np.arange(1, 11) - 5.0)
+    assert d["status"] == "untestable" and d["n_needed"] == 188
+    assert claims.decide(np.arange(1, 10))["status"] == "untestable"  # 9 < MIN_REPS replications never decide
+
+
+def test_claims_decided_only_where_the_interval_decides(paper):
+    # 9 replications see p90 grow 20% per load step, one sees it fall: the mean margin is positive, the interval
+    # (t(0.975, 9) x s / sqrt(10)) does not reach 0, so the claim is supported; with 7 up and 3 down it straddles 0
+    found = _reps(paper, [0.2] * 9 + [-0.2])
+    assert found["fifo_intensity_increases"].status == "supported"
+    assert "95% CI" in found["fifo_intensity_increases"].reason
+    mixed = _reps(paper, [0.2] * 7 + [-0.2] * 3)
+    assert mixed["fifo_intensity_increases"].status == "untestable"
+    assert "replications would decide it" in mixed["fifo_intensity_increases"].reason
+    # queue sizes equal in every replication: spread 0, margin 0.10 - 0 each time, a zero-width interval above 0
+    assert mixed["fifo_queue_size_same"].status == "supported"
+
+
+def test_views_overrides_groups_and_printed_readings(paper):
+    from paperlib.reproduce import p001_views as views
+
+    prof = views.apply_overrides(tb.profile("scaled"), reps=3, calibration_browsers=[10, 20])
+    assert prof.reps == 3 and prof.calibration_counts() == (10, 20)
+    with pytest.raises(Exception, match="sim_time_s"):
+        views.apply_overrides(tb.profile("scaled"), sim_time_s=5.0)  # below the 10 s warm-up
+    g = views.groups(tb.queue_configs(paper))
+    assert g["fifo"] == ["FIFO-60", "FIFO-120", "FIFO-180"] and g["red240"] == ["RED-A-240", "RED-B-240", "RED-C-240"]
+    assert views.printed_80_percentiles(paper) == {"short": 500.0, "long": 1200.0}  # claims.csv, as printed
+    summary = pd.DataFrame([{"config": c, "load": 0.8, "latency": lat, "p90_ms": v, "p50_ms": v / 2}
+                            for c in g["fifo"] for lat, v in (("short", 550.0), ("long", 1200.0))])
+    t = views.latency_reading_table({"rtt": summary}, paper, 0.8)
+    assert t.set_index("latency").loc["short", "rel_error"] == pytest.approx(0.1)  # 550 / 500 - 1
+
+
+def test_warmup_profile_finds_the_transient():
+    from paperlib.reproduce import p001_views as views
+
+    # two runs at 10 Mbit/s: load 0.2 for the first 3 s then 0.8; queue 0 then 50 -> the warm-up ends at 3 s
+    thr = [[2e6] * 3 + [8e6] * 17] * 2
+    times = [round(0.1 * i, 1) for i in range(200)]
+    queue = [0] * 30 + [50] * 170
+    sweep = pd.DataFrame({"throughput_series_bps": thr, "queue_samples": [queue, queue],
+                          "queue_sample_times_s": [times, times]})
+    prof = views.warmup_profile(sweep, 10e6)
+    assert prof.load.iloc[0] == pytest.approx(0.2) and prof.load.iloc[-1] == pytest.approx(0.8)
+    assert views.warmup_end_s(prof, tail_from_s=10.0) == 3.0
+
+
+def test_profiles_share_one_plan_and_differ_in_workload(paper):
+    scaled, sens = tb.profile("scaled"), tb.profile("sensitivity")
+    assert scaled.traffic == tb.DEFAULT_WORKLOAD and sens.traffic["family"] == "parametric"
+    assert scaled.reps >= 10  # the CI rule needs 10 replications to decide anything
+    # calibration counts are fractions of the predicted count for 100%: 10 Mbit/s / 0.091 kbit/s = about 110 000
+    assert 100_000 < max(scaled.calibration_counts()) / 1.2 < 120_000
+    pts = tb.experiment_points(paper, scaled, {0.8: 100, 0.9: 110, 0.98: 120})
+    key = lambda p: (p["load"], p["latency"], p["rep"])  # noqa: E731
+    seeds = {}
+    for p in pts:  # common random numbers: one workload seed per (load, latency, rep), shared by all configurations
+        seeds.setdefault(key(p), set()).add(p["workload_seed"])
+    assert all(len(v) == 1 for v in seeds.values()) and len({next(iter(v)) for v in seeds.values()}) == len(seeds)
 
 
 def test_table3_ledger_rows_read_the_95_percent_label_as_a_typo():

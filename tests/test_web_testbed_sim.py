@@ -9,8 +9,10 @@ from paperlib.validate import ParameterError
 
 pytestmark = pytest.mark.ns3
 
-# A tenth of a megabit and a few dozen browsers: a congested bottleneck in a few seconds of run time.
-TINY = {"bottleneck_bps": 0.5e6, "browsers": 60, "sim_time_s": 20.0, "warmup_s": 4.0, "queue_packets": 30}
+# Half a megabit and a few dozen busy (parametric) browsers: a congested bottleneck in a few seconds of run time.
+# These tests check the testbed's mechanics; the workload's own tests are in test_web_traffic.py.
+TINY = {"bottleneck_bps": 0.5e6, "browsers": 60, "sim_time_s": 20.0, "warmup_s": 4.0, "queue_packets": 30,
+        "traffic": {"family": "parametric"}}
 RED = {"queue": "red", "queue_packets": 40, "red_min_th": 3.0, "red_max_th": 15.0, "red_weight": 1 / 32,
        "red_max_p": 0.1}
 
@@ -80,3 +82,12 @@ def test_bad_parameters_are_named():
         wt.simulate({**TINY, "queue": "codel"}, 1)
     with pytest.raises(ParameterError, match="browsers"):
         wt.simulate({**TINY, "browsers": 0}, 1)
+
+
+def test_common_random_numbers_give_every_queue_the_same_workload():
+    fifo = {**wt.DEFAULTS, **TINY, "workload_seed": 11}
+    red = {**wt.DEFAULTS, **TINY, **RED, "workload_seed": 11}
+    a, b = wt.workload(fifo, 1), wt.workload(red, 2)  # different run seeds, one workload seed
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    c = wt.workload({**fifo, "workload_seed": None}, 1)
+    assert not np.array_equal(a["browser_start_s"], c["browser_start_s"])

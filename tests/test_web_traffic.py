@@ -1,4 +1,7 @@
-"""The Mah/Christiansen browser workload: exact moments and distribution functions against seeded samples."""
+"""The Mah/Christiansen browser workload: exact moments and distribution functions against seeded samples.
+
+Parametric family (M) and Mah's measured CDFs (data/001/mah, MAH). About 10 s.
+"""
 
 import numpy as np
 import pytest
@@ -9,7 +12,8 @@ from scipy import stats
 from paperlib.models import web_traffic as wt
 from paperlib.validate import ParameterError
 
-M = wt.model()
+M = wt.model({"family": "parametric"})
+MAH = wt.model()
 N = 400_000
 
 
@@ -73,7 +77,7 @@ def test_residual_start_has_the_equilibrium_mean():
 @settings(max_examples=40, deadline=None)
 @given(alpha=st.floats(0.8, 2.5), tail=st.floats(0.0, 0.5), sigma=st.floats(0.2, 2.0))
 def test_reply_cdf_is_a_distribution_function(alpha, tail, sigma):
-    m = wt.model({"reply_tail_alpha": alpha, "reply_tail_prob": tail, "reply_body_sigma": sigma})
+    m = wt.model({"family": "parametric", "reply_tail_alpha": alpha, "reply_tail_prob": tail, "reply_body_sigma": sigma})
     x = np.logspace(0, 8, 300)
     f = wt.reply_cdf(x, m)
     assert np.all(np.diff(f) >= -1e-12) and f[-1] == pytest.approx(1.0) and f[0] >= 0
@@ -83,8 +87,8 @@ def test_reply_cdf_is_a_distribution_function(alpha, tail, sigma):
 @settings(max_examples=40, deadline=None)
 @given(think=st.floats(1.0, 100.0), page_time=st.floats(0.0, 10.0))
 def test_offered_load_falls_with_think_and_page_time(think, page_time):
-    m = wt.model({"think_median_s": think, "think_mean_s": 2 * think})
-    slower = wt.model({"think_median_s": think * 1.5, "think_mean_s": 3 * think})
+    m = wt.model({"family": "parametric", "think_median_s": think, "think_mean_s": 2 * think})
+    slower = wt.model({"family": "parametric", "think_median_s": think * 1.5, "think_mean_s": 3 * think})
     assert wt.offered_bps_per_browser(slower, page_time) < wt.offered_bps_per_browser(m, page_time)
     assert wt.offered_bps_per_browser(m, page_time + 1) < wt.offered_bps_per_browser(m, page_time)
 
@@ -98,3 +102,94 @@ def test_bad_parameters_are_named():
         wt.model({"think_mean_s": 5.0})
     with pytest.raises(ParameterError, match="n_browsers"):
         wt.sample_browsers(M, 0, 10.0, np.random.default_rng(0))
+
+
+# --- Mah's CDFs -------------------------------------------------------------------------------
+
+TOY = wt.EmpiricalCDF("toy", np.array([1.0, 3.0, 7.0]), np.array([1, 1, 2]), np.array([0.25, 0.5, 1.0]))
+
+
+def test_ns2_lookup_and_interpolation_by_hand():
+    # ns-2 ranvar.cc: the first point with cdf >= u; u <= cdf[0] gives the first value
+    u = np.array([0.1, 0.25, 0.3, 0.5, 0.75, 1.0])
+    assert TOY.quantile(u, "discrete").tolist() == [1, 1, 3, 3, 7, 7]
+    # linear: u = 0.3 lies between (0.25, 1) and (0.5, 3): 1 + 0.05 * 2 / 0.25 = 1.4; u = 0.75: 3 + 0.25 * 4 / 0.5 = 5
+    assert TOY.quantile(u, "linear") == pytest.approx([1, 1, 1.4, 3, 5, 7])
+    # means: discrete 1/4 + 3/4 + 7/2 = 4.5; linear 1/4 (atom) + 2/4 (U(1,3)) + 5/2 (U(3,7)) = 3.25
+    assert TOY.mean("discrete") == pytest.approx(4.5) and TOY.mean("linear") == pytest.approx(3.25)
+    # E[X^2] discrete: 1/4 + 9/4 + 49/2 = 27; residual mean = E[X^2] / (2 E[X]) = 3
+    assert TOY.moment(2, "discrete") == pytest.approx(27.0)
+    # nothing beyond the last point
+    assert TOY.quantile(np.random.default_rng(0).random(10_000), "linear").max() <= 7
+
+
+@pytest.mark.parametrize("reading", wt.MAH_READINGS)
+def test_mah_means_match_samples(reading):
+    m = wt.model({"mah_reading": reading})
+    rng = np.random.default_rng(5)
+    for quantity, exact in (("request", wt.request_mean(m)), ("reply", wt.reply_mean(m)),
+                            ("think", wt.think_mean(m))):
+        x = wt.mah_tables()[quantity].sample(N, rng, reading)
+        assert abs(_z(x, exact)) < 5, quantity
+    # whole objects per page (rounded as http.tcl rounds): mean within 5 standard errors + 0.01 for the rounding
+    k = wt.sample_objects_per_page(N, m, rng).astype(float)
+    assert abs(k.mean() - wt.objects_per_page_mean(m)) < 5 * k.std() / np.sqrt(N) + 0.01
+    res = wt.mah_tables()["think"].residual(N, rng, reading)
+    t = wt.mah_tables()["think"]
+    assert res.mean() == pytest.approx(t.moment(2, reading) / (2 * t.mean(reading)), rel=0.02)
+
+
+def test_mah_data_as_measured():
+    # Mah (1997): median think time about 15 s, median reply about 2 kB, median page one file
+    t = wt.mah_tables()
+    assert 14 < t["think"].quantile(0.5) < 17 and 1900 < t["reply"].quantile(0.5) < 2300
+    assert t["objects"].quantile(0.5) == 1 and t["think"].values[0] > 1.0  # Mah's 1 s think threshold
+    # http.tcl's reading adds the primary: exactly one more object per page
+    assert wt.objects_per_page_mean(wt.model({"mah_objects": "plus_primary"})) == pytest.approx(
+        wt.objects_per_page_mean(MAH) + 1)
+
+
+def test_offered_load_is_the_renewal_reward_rate_of_samples():
+    # think-time-only rate 8 E[K] E[S] / E[T], against a brute-force long run of one browser's cycles
+    rng = np.random.default_rng(6)
+    n = 300_000
+    k = wt.sample_objects_per_page(n, MAH, rng)
+    bits = 8.0 * wt.sample_replies(int(k.sum()), MAH, rng).astype(float).sum()
+    rate = bits / wt.sample_think(n, MAH, rng).sum()
+    assert rate == pytest.approx(wt.offered_bps_per_browser(MAH), rel=0.05)
+
+
+def test_idle_browsers_get_no_pages():
+    d = wt.sample_browsers(MAH, 20_000, 30.0, np.random.default_rng(7))
+    idle = d["browser_start_s"] >= 30.0
+    assert idle.mean() > 0.9 and np.all(d["browser_pages"][idle] == 0)
+
+
+@pytest.mark.parametrize("line,match", [
+    ("1 2", "2 columns"), ("1 x 0.5", "column count"), ("1 1.5 1", "whole number"), ("1 1 1.2", r"not in \(0, 1\]")])
+def test_malformed_cdf_names_row_and_column(tmp_path, line, match):
+    path = tmp_path / "Bad.cdf"
+    path.write_text(f"0 1 0.5\n{line}\n")
+    with pytest.raises(wt.MahDataError, match=match):
+        wt.read_cdf(path)
+
+
+def test_cdf_must_follow_its_counts(tmp_path):
+    path = tmp_path / "Bad.cdf"
+    path.write_text("0 1 0.25\n1 1 1\n")  # counts 1, 1 make the first cdf 0.5
+    with pytest.raises(wt.MahDataError, match="row 1, column cdf"):
+        wt.read_cdf(path)
+
+
+def test_implied_load_table_against_samples():
+    from paperlib.reproduce import p001_workload
+
+    table = p001_workload.implied_load((0.0,))
+    row = table[(table.family == "mah") & (table.mah_reading == "discrete") & (table.mah_objects == "files_per_page")]
+    # by hand from the moments: 8 x 2.838 files x 7231 B / 1804 s = 91 bit/s = 0.091 kbit/s
+    assert row.kbps_per_browser.iloc[0] == pytest.approx(8 * 2.838 * 7231 / 1804 / 1e3, rel=1e-3)
+    assert row.ratio_to_paper.iloc[0] == pytest.approx(2.9327 / row.kbps_per_browser.iloc[0])
+    # capping think times at c gives the paper's rate: E[min(T, c)] = page bits / 2932.7 bit/s
+    c = p001_workload.think_cap_for_rate()
+    t = wt.mah_tables()["think"]
+    assert np.sum(np.minimum(t.values, c) * t.probs) == pytest.approx(wt.bits_per_page(MAH) / 2932.7, rel=1e-6)

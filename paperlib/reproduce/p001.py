@@ -109,8 +109,23 @@ def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
     return rows
 
 
-def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str, n_points: int) -> list[Row]:
-    """Return the ledger rows of the published line's slope and intercept against the regenerated fit."""
+def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str, n_points: int,
+                     predicted_kbps: float | None = None, workload: dict | None = None) -> list[Row]:
+    """Return the ledger rows of the published line's slope and intercept against the regenerated fit.
+
+    ``predicted_kbps``: the workload's load per browser from its moments (``p001_workload``), quoted
+    beside the slope; ``workload``: the traffic model overrides in use.
+    """
+    workload = workload or {}
+    if workload.get("family", "mah") == "mah":
+        what = (f"Mah's measured CDFs as ns-2 distributes them (data/001/mah, {workload.get('mah_reading', 'discrete')} "
+                f"reading, files per page {workload.get('mah_objects', 'files_per_page')}); their moments predict "
+                f"{predicted_kbps:.4f} kbit/s per browser, about {2.9327 / predicted_kbps:.0f}x below the paper: the think "
+                f"times' heavy tail (mean about 1800 s, median 16 s) sets it; docs/001-workload.md"
+                if predicted_kbps else "Mah's measured CDFs")
+    else:
+        what = (f"the parametric family (sensitivity workload), predicted {predicted_kbps:.4f} kbit/s per browser"
+                if predicted_kbps else "the parametric family")
     rows = []
     for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept")):
         est = coefficients.loc[name]
@@ -119,9 +134,8 @@ def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str
             float(est["estimate"]), rule="half_up",
             reason=(f"OLS fit of simulated throughput (kbit/s) on browsers, {n_points} ns-3 runs of the "
                     f"'{profile_name}' profile's uncongested testbed; 95% CI [{est['ci95_low']:.4f}, "
-                    f"{est['ci95_high']:.4f}]. The slope is the mean load one browser offers, set by the traffic "
-                    f"model (Mah's distributions as summarised in paperlib.models.web_traffic; the browser "
-                    f"program's own empirical tables were not available), so it is a property of that model")))
+                    f"{est['ci95_high']:.4f}]. The slope is the mean load one browser offers, set by the workload: "
+                    f"{what}")))
     return rows
 
 
@@ -156,14 +170,23 @@ def text_result_rows(paper: Paper, summary: pd.DataFrame, groups: dict[str, list
     return rows
 
 
-def claim_rows(paper: Paper, verdicts) -> list[Row]:
-    """Return one ledger row per claim, in claims.csv order, from ``p001_claims.verdicts``."""
+def claim_rows(paper: Paper, verdicts, workload: str = "scaled", other: dict | None = None) -> list[Row]:
+    """Return one ledger row per claim, in claims.csv order, from ``p001_claims.ci_verdicts``.
+
+    ``workload`` names the profile the verdicts ran on; ``other`` maps claim ids to the status on
+    the other workload where it is known (docs/001-workload.md): a verdict that flips says so.
+    """
+    other = other or {}
     by_id = {v.claim: v for v in verdicts}
     rows = []
     for _, c in paper.claims.cells.iterrows():
         if c["id"] not in by_id:
             raise KeyError(f"paper 001: no verdict for claim {c['id']!r}")
         v = by_id[c["id"]]
+        note = f"[{workload} workload] "
+        if c["id"] in other:
+            note += (f"[other workload: {other[c['id']]}; the verdict depends on the workload] " if other[c["id"]] != v.status
+                     else "[same verdict on the other workload] ")
         rows.append(claim_row(PAPER, c["location"].split(";")[0], c["id"], c["printed"], v.regenerated, v.status,
-                              v.reason))
+                              note + v.reason))
     return rows

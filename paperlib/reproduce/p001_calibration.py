@@ -77,3 +77,36 @@ def table(sweep: pd.DataFrame) -> pd.DataFrame:
     """Return the calibration measurements: browsers, repetition, throughput in kbit/s."""
     return pd.DataFrame({"browsers": sweep["browsers"].astype(int), "rep": sweep["rep"].astype(int),
                          "throughput_kbps": sweep["throughput_bps"] / KBPS})
+
+
+def figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float], path, stamp,
+           profile_name: str):
+    """Plot the calibration runs, the OLS line with its 95% band, the published line and the residuals; save."""
+    import matplotlib.pyplot as plt
+
+    from paperlib.figures import save_figure
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
+    ax = axes[0]
+    ax.plot(cal["browsers"], cal["throughput_kbps"], "o", color="#1b9e77", label="ns-3 runs")
+    xs = np.linspace(0, max(cal["browsers"]) * 1.1, 50)
+    band = np.asarray(result.get_prediction(np.column_stack([np.ones_like(xs), xs])).conf_int(alpha=0.05))
+    ax.plot(xs, result.params[0] + result.params[1] * xs, color="#1b9e77",
+            label=f"OLS y = {result.params[1]:.4f} x {result.params[0]:+.1f}")
+    ax.fill_between(xs, band[:, 0], band[:, 1], color="#1b9e77", alpha=0.2, label="95% confidence band")
+    px = np.linspace(0, min(xs.max(), 1.2 * max(inverse["target_kbps"].max() - published_line[1], 1) / published_line[0]), 50)
+    ax.plot(px, published_line[0] * px + published_line[1], color="#e7298a", ls="--",
+            label=f"published y = {published_line[0]} x {published_line[1]:+} (kbit/s)")
+    for _, r in inverse.iterrows():
+        ax.axhline(r["target_kbps"], color="grey", lw=0.6, ls=":")
+    ax.set(xlim=(0, xs.max()), ylim=(0, max(cal["throughput_kbps"].max(), inverse["target_kbps"].max()) * 1.15),
+           xlabel="browsers", ylabel="throughput (kbit/s)", title=f"Calibration ({profile_name} profile)")
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.plot(result.fittedvalues, result.resid, "o", color="#7570b3")
+    ax.set(xlabel="fitted throughput (kbit/s)", ylabel="residual (kbit/s)", title="OLS residuals")
+    fig.tight_layout()
+    save_figure(fig, path, stamp)
+    plt.close(fig)
+    return path

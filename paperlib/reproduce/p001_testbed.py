@@ -24,17 +24,40 @@ documented choice here:
   1020 ms, read as one-way delays about 750 and 2000 ms (the notebook reruns FIFO at 80 % with the
   other reading every time, so this stays checked). So the values are base round-trip times, as
   in the per-flow round-trip emulation of the testbeds the paper follows (Christiansen et al.).
-* **Runs.** ``reps`` seeded repetitions of ``sim_time_s`` simulated seconds, of which the first
-  ``warmup_s`` are not measured.
+* **Workload** (:data:`DEFAULT_WORKLOAD`, fixed before any claim was run). Mah's measured CDFs as
+  ns-2 distributes them, read as ns-2 reads them by default (discrete), files per page as Mah
+  counts them (``paperlib.models.web_traffic``): the measured distributions as read, because no
+  source at hand says how Christiansen et al.'s program changed them (their method text was not
+  found; ``docs/001-workload.md``). The ``sensitivity`` profile runs the same plan on the
+  parametric family (think time median 15 s, mean 30 s); verdicts that differ say so.
+* **Browser counts** come from the regenerated calibration line of the workload in use, however
+  many that is (about 88 000 for 80 % of 10 Mbit/s on Mah's data: an idle browser is one pending
+  timer, or nothing at all when its residual think time outlasts the run). The calibration's
+  browser counts are fractions of the count the workload's moments predict for 100 %
+  (``p001_workload``), so one profile serves any workload.
+* **Runs.** ``reps`` repetitions of ``sim_time_s`` simulated seconds, of which the first
+  ``warmup_s`` are not measured. Every browser starts in its stationary state (equilibrium
+  residual think time), so the warm-up only covers TCP and the queue filling; the notebook
+  measures it (offered load and queue over time, averaged over repetitions). Repetition r of
+  every configuration at a load and latency set gets the same workload and simulator seed
+  (common random numbers): differences between queues are paired.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from paperlib import validate
 from paperlib.data import Paper
+from paperlib.models import web_traffic
+from paperlib.reproduce import p001_workload
+from paperlib.sweep import point_seed
+
+#: The default workload (traffic model overrides): Mah's CDFs, discrete, files per page as measured.
+DEFAULT_WORKLOAD: dict = {"family": "mah", "mah_reading": "discrete", "mah_objects": "files_per_page"}
+#: The alternative of the sensitivity profile: the parametric family.
+SENSITIVITY_WORKLOAD: dict = {"family": "parametric"}
 
 
 @dataclass(frozen=True)
@@ -43,20 +66,42 @@ class Profile:
 
     name: str
     bottleneck_bps: float
-    calibration_browsers: tuple[int, ...]
+    calibration_fractions: tuple[float, ...]
     calibration_reps: int
     reps: int
     sim_time_s: float
     warmup_s: float
     access_factor: float = 10.0
+    workload: tuple = tuple(sorted(DEFAULT_WORKLOAD.items()))
+    calibration_browsers: tuple[int, ...] | None = None  # explicit counts instead of fractions (tests)
 
     def as_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def traffic(self) -> dict:
+        """Return the traffic model overrides of this profile's workload."""
+        return dict(self.workload)
+
+    def predicted_kbps_per_browser(self) -> float:
+        """Return the workload's think-time-only load per browser (kbit/s), from its moments."""
+        return web_traffic.offered_bps_per_browser(web_traffic.model(self.traffic)) / 1e3
+
+    def calibration_counts(self) -> tuple[int, ...]:
+        """Return the calibration's browser counts: explicit, or fractions of the predicted count for 100 %."""
+        if self.calibration_browsers is not None:
+            return tuple(int(x) for x in self.calibration_browsers)
+        full = p001_workload.browsers_for_load(1.0, self.bottleneck_bps, self.predicted_kbps_per_browser())
+        return tuple(max(int(round(f * full)), 1) for f in self.calibration_fractions)
+
+
+_FRACTIONS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2)
 
 PROFILES: dict[str, Profile] = {
-    "scaled": Profile("scaled", 10e6, tuple(range(200, 1801, 200)), 2, reps=3, sim_time_s=70.0, warmup_s=10.0),
-    "full": Profile("full", 100e6, tuple(range(2000, 18001, 2000)), 2, reps=3, sim_time_s=130.0, warmup_s=10.0),
+    "scaled": Profile("scaled", 10e6, _FRACTIONS, 2, reps=10, sim_time_s=40.0, warmup_s=10.0),
+    "sensitivity": Profile("sensitivity", 10e6, _FRACTIONS, 2, reps=10, sim_time_s=40.0, warmup_s=10.0,
+                           workload=tuple(sorted(SENSITIVITY_WORKLOAD.items()))),
+    "full": Profile("full", 100e6, _FRACTIONS, 2, reps=10, sim_time_s=70.0, warmup_s=10.0),
 }
 
 #: How much smaller the scaled profile is than the full one (link rate and browsers).
@@ -120,13 +165,24 @@ def queue_configs(paper: Paper) -> dict[str, dict]:
     return out
 
 
+def _common(prof: Profile) -> dict:
+    return {"traffic": prof.traffic, "workload": prof.name if prof.name == "sensitivity" else "default",
+            "data_digest": web_traffic.mah_digest() if prof.traffic.get("family", "mah") == "mah" else ""}
+
+
+def crn_seed(load: float, latency: str, rep: int, prof: Profile, base_seed: int = 0) -> int:
+    """Return the workload seed shared by every configuration at (load, latency, rep): common random numbers."""
+    return point_seed({"load": load, "latency": latency, "rep": rep, "workload": prof.traffic}, base_seed)
+
+
 def experiment_points(paper: Paper, prof: Profile, browsers: dict[float, int], *, configs=None,
                       latency_reading: str = LATENCY_READING, reps: int | None = None, sim_time_s: float | None = None,
-                      browser_factor: float = 1.0) -> list[dict]:
+                      browser_factor: float = 1.0, base_seed: int = 0) -> list[dict]:
     """Return the sweep points: every configuration x load x latency set x repetition.
 
     ``browsers`` maps each load to its browser count (from the calibration), multiplied by
-    ``browser_factor`` (10 to run the scaled profile's counts at full scale).
+    ``browser_factor`` (10 to run the scaled profile's counts at full scale). Repetition ``rep``
+    at a load and latency set has the same ``workload_seed`` in every configuration (:func:`crn_seed`).
     """
     validate.choice("latency_reading", latency_reading, ("one_way", "rtt"))
     every = queue_configs(paper)
@@ -137,7 +193,7 @@ def experiment_points(paper: Paper, prof: Profile, browsers: dict[float, int], *
     reps = prof.reps if reps is None else int(validate.positive_integer("reps", reps))
     common = {"bottleneck_bps": prof.bottleneck_bps, "access_factor": prof.access_factor, "pairs": pairs(paper),
               "latency_reading": latency_reading, "warmup_s": prof.warmup_s,
-              "sim_time_s": prof.sim_time_s if sim_time_s is None else float(sim_time_s)}
+              "sim_time_s": prof.sim_time_s if sim_time_s is None else float(sim_time_s), **_common(prof)}
     points = []
     for name in names:
         for load in loads(paper):
@@ -148,7 +204,8 @@ def experiment_points(paper: Paper, prof: Profile, browsers: dict[float, int], *
                 for rep in range(reps):
                     points.append({**common, **every[name], "config": name, "load": load, "latency": latency,
                                    "latency_scale": 1.0 if latency == "short" else float(factor),
-                                   "browsers": n, "rep": rep})
+                                   "browsers": n, "rep": rep,
+                                   "workload_seed": crn_seed(load, latency, rep, prof, base_seed)})
     return points
 
 
@@ -158,8 +215,8 @@ def calibration_points(paper: Paper, prof: Profile, latency_reading: str = LATEN
     rate = prof.bottleneck_bps * prof.access_factor
     return [{"phase": "calibration", "bottleneck_bps": rate, "access_factor": prof.access_factor,
              "pairs": pairs(paper), "latency_reading": latency_reading, "queue": "fifo", "queue_packets": 10_000, "browsers": int(n), "rep": rep,
-             "sim_time_s": prof.sim_time_s, "warmup_s": prof.warmup_s, "keep_responses": False}
-            for n in prof.calibration_browsers for rep in range(prof.calibration_reps)]
+             "sim_time_s": prof.sim_time_s, "warmup_s": prof.warmup_s, "keep_responses": False, **_common(prof)}
+            for n in prof.calibration_counts() for rep in range(prof.calibration_reps)]
 
 
 #: Configurations run at both scales (scaled counts x 1/SCALE at full) to measure what scaling changes.
@@ -167,10 +224,12 @@ SCALE_CHECK = (("FIFO-120", 0.8, "short"), ("FIFO-120", 0.98, "short"), ("RED-A-
 
 
 def scale_pairs(paper: Paper, browsers: dict[float, int], *, sim_time_s: float,
-                latency_reading: str = LATENCY_READING) -> tuple[list[dict], list[dict]]:
-    """Return (scaled points, full-scale points) of :data:`SCALE_CHECK`, one repetition each."""
+                latency_reading: str = LATENCY_READING, prof: Profile | None = None) -> tuple[list[dict], list[dict]]:
+    """Return (scaled points, full-scale points) of :data:`SCALE_CHECK`, one repetition each, on ``prof``'s workload."""
     out = []
-    for prof, factor in ((PROFILES["scaled"], 1.0), (PROFILES["full"], 1 / SCALE)):
+    base = prof or PROFILES["scaled"]
+    full = replace(PROFILES["full"], workload=base.workload, name=base.name, warmup_s=base.warmup_s)
+    for prof, factor in ((base, 1.0), (full, 1 / SCALE)):
         pts = []
         for name, load, latency in SCALE_CHECK:
             pts += [p for p in experiment_points(paper, prof, browsers, configs=[name], reps=1, sim_time_s=sim_time_s,
@@ -191,3 +250,22 @@ def latency_check_points(paper: Paper, prof: Profile, browsers: dict[float, int]
     low = min(loads(paper))
     return [p for p in experiment_points(paper, prof, browsers, configs=fifo, latency_reading=reading, reps=1)
             if p["load"] == low]
+
+
+def table3_count_points(paper: Paper, prof: Profile, latency_reading: str = LATENCY_READING,
+                        base_seed: int = 0) -> list[dict]:
+    """Return FIFO-120, short latency, one replication at each of Table 3's printed browser counts."""
+    counts = [int(x) for x in paper.tables["table3"].cells["The Number of Browsers"]]
+    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts)), configs=["FIFO-120"], reps=1,
+                            latency_reading=latency_reading, base_seed=base_seed)
+    return [p for p in pts if p["latency"] == "short"]
+
+
+def table3_count_loads(runs, result, bottleneck_bps: float):
+    """Return, per printed Table 3 count, the measured load (throughput / bottleneck) and the regenerated line's."""
+    import pandas as pd
+
+    intercept, slope = (float(x) for x in result.params)
+    return pd.DataFrame({"load_named": runs["load"], "browsers_printed": runs["browsers"],
+                         "load_measured": runs["throughput_bps"] / bottleneck_bps,
+                         "load_on_regenerated_line": (slope * runs["browsers"] + intercept) * 1e3 / bottleneck_bps})

@@ -52,6 +52,7 @@ std::vector<double> r_t0, r_t1; std::vector<uint32_t> r_bytes; std::vector<int32
 std::vector<uint8_t> r_primary;
 uint64_t failed = 0; uint64_t rx_bytes = 0; uint64_t rx_at_warmup = 0;
 Ptr<QueueDisc> queue; double interval = 0.1; std::vector<uint32_t> q_samples; uint32_t q_max = 0;
+std::vector<uint64_t> rx_samples;  // reply bytes received so far, at every queue sample
 
 inline uint64_t Key(uint32_t ip, uint16_t port) { return (uint64_t(ip) << 16) | port; }
 void ObjectDone(int b);
@@ -167,12 +168,12 @@ void LoadBrowsers(const int32_t* node, const uint32_t* first_page, const uint32_
   browsers.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     browsers[i] = Browser{node[i], first_page[i], n_pages[i], 0, 0, 0};
-    Simulator::Schedule(Seconds(start[i]), &StartPage, int(i));
+    if (n_pages[i] > 0) Simulator::Schedule(Seconds(start[i]), &StartPage, int(i));  // an idle browser costs nothing
   }
 }
 
 void QueueTrace(uint32_t, uint32_t v) { if (v > q_max) q_max = v; }
-void Sample() { q_samples.push_back(queue->GetNPackets()); Simulator::Schedule(Seconds(interval), &Sample); }
+void Sample() { q_samples.push_back(queue->GetNPackets()); rx_samples.push_back(rx_bytes); Simulator::Schedule(Seconds(interval), &Sample); }
 const char* kReasons[4] = {"Unforced drop", "Forced drop", "Queue disc limit exceeded", ""};
 uint64_t at_warmup[5] = {0, 0, 0, 0, 0};  // the counters of Counter(i) when the warm-up ends
 uint64_t Counter(int i) {  // 0-2: drops by reason, 3: all drops, 4: packets that arrived
@@ -199,7 +200,7 @@ void Reset() {
   objs.clear(); pages.clear(); browsers.clear(); cnodes.clear(); cip.clear(); servers.clear();
   pending.clear(); cconns.clear(); sconns.clear(); listeners.clear();
   r_t0.clear(); r_t1.clear(); r_bytes.clear(); r_browser.clear(); r_primary.clear();
-  failed = 0; rx_bytes = 0; rx_at_warmup = 0; for (int i = 0; i < 5; ++i) at_warmup[i] = 0; queue = nullptr; q_samples.clear(); q_max = 0;
+  failed = 0; rx_bytes = 0; rx_at_warmup = 0; for (int i = 0; i < 5; ++i) at_warmup[i] = 0; queue = nullptr; q_samples.clear(); rx_samples.clear(); q_max = 0;
 }
 }
 """

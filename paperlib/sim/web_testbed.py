@@ -68,13 +68,14 @@ DEFAULTS = {
     "sample_interval_s": 0.1,
     "traffic": {},  # overrides of web_traffic.DEFAULT_MODEL
     "keep_responses": True,
+    "workload_seed": None,  # None: the run's seed; else the workload's (common random numbers across queues)
 }
 
 PORT = 80
 
 #: Keys a sweep point may carry to label itself (configuration, load, repetition...); they do not
 #: change the run except through the seed the sweep runner derives from all of a point's keys.
-LABELS = frozenset({"config", "load", "latency", "rep", "phase", "profile"})
+LABELS = frozenset({"config", "load", "latency", "rep", "phase", "profile", "workload", "data_digest"})
 
 
 def _check(p: dict) -> None:
@@ -151,10 +152,17 @@ def _tcp_defaults(ns, p: dict) -> None:
     ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(65535))
 
 
+def throughput_series(rx_cumulative: np.ndarray, interval_s: float, bin_s: float = 1.0) -> list[float]:
+    """Return reply throughput (bit/s) in consecutive ``bin_s`` bins from cumulative bytes sampled every ``interval_s``."""
+    step = max(int(round(bin_s / interval_s)), 1)
+    marks = rx_cumulative[::step]
+    return [round(float(x), 3) for x in 8.0 * np.diff(marks) / (step * interval_s)]
+
+
 def workload(p: dict, seed: int) -> dict:
     """Return the sampled workload of a run: browsers' pages and objects as flat arrays (seeded)."""
     model = web_traffic.model({**p["traffic"]})
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed if p.get("workload_seed") is None else int(p["workload_seed"]))
     n_pairs = len(p["pairs"])
     return web_traffic.sample_browsers(model, int(p["browsers"]), float(p["sim_time_s"]), rng, n_groups=n_pairs)
 
@@ -178,7 +186,8 @@ def simulate(params: dict, seed: int) -> dict:
     cpp = web_browsers_cpp.load(ns)
     cpp.Reset()
     ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(int(seed))
+    # Common random numbers: with a workload seed, the simulator's own streams (RED's drop draws) follow it too.
+    ns.RngSeedManager.SetRun(int(seed if p["workload_seed"] is None else p["workload_seed"]))
     _tcp_defaults(ns, p)
 
     n_pairs = len(p["pairs"])
@@ -260,6 +269,7 @@ def simulate(params: dict, seed: int) -> dict:
         "forced_drops": int(cpp.SinceWarmup(1) + cpp.SinceWarmup(2)),
         "queue_sample_times_s": [round(float(i * p["sample_interval_s"]), 6) for i in range(len(samples))],
         "queue_samples": samples.tolist(),
+        "throughput_series_bps": throughput_series(np.array(cpp.rx_samples, dtype=np.int64), p["sample_interval_s"]),
     }
     if p["keep_responses"]:
         result["response_s"] = [round(float(x), 6) for x in (t1 - t0)[keep_rows]]
