@@ -52,7 +52,9 @@ figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
 
-figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/001/mah/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
+# The other workload's verdicts, when a run of it was kept there, feed the claim reasons (notebook parameter compare_with).
+figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/001/mah/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP) \
+  $(wildcard figures/001-sensitivity/claims.csv figures/001-scaled/claims.csv)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE) $(SWEEP_ARGS)
 
 figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
