@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
+
+from paperlib.emulation import build
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE.parent / ".cache" / "bench"
@@ -30,16 +29,7 @@ def compile_floor(name: str) -> ctypes.CDLL:
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     target = CACHE / f"{name}-{digest}.so"
     if not target.exists():
-        compiler = shutil.which("gcc") or shutil.which("cc")
-        if compiler is None:
-            raise RuntimeError("the bench floors need a C compiler: apt-get install gcc")
-        CACHE.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(f".{os.getpid()}.tmp")
-        subprocess.run(
-            [compiler, "-O3", "-march=native", "-ffast-math", "-fPIC", "-shared", "-o", str(partial), str(source), "-lm"],
-            check=True,
-        )
-        os.replace(partial, target)
+        build.compile_into(source, target, ("-O3", "-march=native", "-ffast-math", "-fPIC", "-shared"), ("-lm",))
     return ctypes.CDLL(str(target))
 
 

@@ -28,13 +28,13 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from paperlib.emulation import build
 from paperlib.provenance import REPO_ROOT
 from paperlib.validate import ParameterError
 
@@ -237,27 +237,11 @@ def build_app(cache_dir: Path | str | None = None) -> Path:
     target = folder / app_source_sha() / "webperf_app"
     if target.is_file() and os.access(target, os.X_OK):
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".webperf_app.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
     try:
-        proc = subprocess.run(
-            [gcc, *CFLAGS, "-o", tmp, str(APP_SOURCE), *LIBS], capture_output=True, text=True, timeout=120
-        )
-        if proc.returncode != 0:
-            hint = ""
-            if "usrsctp" in proc.stderr:
-                hint = f" (is the Debian package {USRSCTP_PACKAGE} complete?)"
-            raise AppBuildError(f"compiling {APP_SOURCE.name} failed{hint}:\n{proc.stderr.strip()}")
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return target
+        return build.compile_into(APP_SOURCE, target, CFLAGS, LIBS)
+    except build.BuildError as err:
+        hint = f" (is the Debian package {USRSCTP_PACKAGE} complete?)" if "usrsctp" in str(err) else ""
+        raise AppBuildError(f"{err}{hint}") from None
 
 
 # --- command lines ----------------------------------------------------------------------
