@@ -128,6 +128,25 @@ def test_teardown_on_sigterm_of_a_child_run():
 
 
 @needs_testbed
+def test_sigkill_of_the_owner_is_cleaned_up_by_the_watchdog():
+    # SIGKILL runs no teardown (nor does a signal that kills a Dask worker whose task thread holds the
+    # testbed): the testbed's watchdog, outside the owner's session, deletes both namespaces and kills
+    # what ran in them. It polls every 0.5 s; allow 10 s.
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    info = json.loads(child.stdout.readline())
+    assert set(info["ns"]) <= _namespaces()
+    child.kill()
+    child.wait(timeout=20)
+    deadline = time.monotonic() + 10
+    while set(info["ns"]) & _namespaces() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not set(info["ns"]) & _namespaces()
+    time.sleep(0.2)
+    for pid in info["pids"]:
+        assert not os.path.exists(f"/proc/{pid}") or not _alive(pid)
+
+
+@needs_testbed
 def test_remove_stale_touches_only_dead_owners():
     # a namespace named like ours with an owner pid that cannot exist, and one owned by this live process
     dead = f"{netns.PREFIX}{2**22 + 12345}n0c"

@@ -147,6 +147,15 @@ def _kill_namespace(ns: str) -> None:
     raise TestbedError(f"could not delete namespace {ns}")
 
 
+#: The watchdog of one testbed (``sh -c`` with arguments: owner pid, then the namespaces): waits for the
+#: owner to exit, then kills every process inside each namespace and deletes it.
+_WATCHDOG = (
+    'owner=$1; shift; while kill -0 "$owner" 2>/dev/null; do sleep 0.5; done; '
+    'for ns in "$@"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null; '
+    'ip netns del "$ns" 2>/dev/null; done; exit 0'
+)
+
+
 def remove_stale() -> list[str]:
     """Delete namespaces named ``wpe<pid>n<k>c|s`` whose owner process ``pid`` is gone; return their names."""
     stale = [n for n in our_namespaces() if not _pid_alive(int(_NAME.match(n).group(1)))]
@@ -180,6 +189,7 @@ class Testbed:
         self._procs: list[subprocess.Popen] = []
         self._old_handler = None
         self._created: list[str] = []
+        self._watchdog: subprocess.Popen | None = None
 
     # --- set-up -----------------------------------------------------------------------------------
     def __enter__(self) -> Testbed:
@@ -200,6 +210,12 @@ class Testbed:
         raise Interrupted("SIGTERM: the testbed is torn down")
 
     def _build(self) -> None:
+        # A watchdog outside the run's process group and session: when the owner dies without its
+        # teardown (SIGKILL, or a SIGTERM/SIGINT that reaches a Dask worker thread), it kills what runs
+        # in the two namespaces and deletes them within about a second. Started before they exist.
+        self._watchdog = subprocess.Popen(
+            ["sh", "-c", _WATCHDOG, "webperf-netns-watchdog", str(os.getpid()), self.client_ns, self.server_ns],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         for ns in (self.client_ns, self.server_ns):
             _ip("netns", "add", ns)
             self._created.append(ns)
@@ -296,6 +312,10 @@ class Testbed:
             except TestbedError as err:
                 errors.append(str(err))
         self._created = []
+        if self._watchdog is not None:  # everything is gone: the watchdog has nothing left to do
+            self._watchdog.kill()
+            self._watchdog.wait()
+            self._watchdog = None
         if self._old_handler is not None:
             signal.signal(signal.SIGTERM, self._old_handler)
             self._old_handler = None
