@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pandas as pd
 from paperlib.atomic import atomic_write_csv
 from paperlib.emulation import accuracy, netns
 from paperlib.emulation import experiments as ex
+from paperlib import sweep
 from paperlib.figures import style
 
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", "t0", "t_start", "t_done", "user"]
@@ -48,9 +51,26 @@ def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:
     """Return (and write) the emulator's accuracy at the paper's rates, or None when the testbed is unavailable/off."""
     if profile == "off" or netns.unavailable_reason():
         return None
-    table = accuracy.accuracy_table(sorted(set(float(r) for r in rates_bps)), delay_s=0.05)
+    # Through the sweep runner, cached like the experiments (a measurement is made once per rate and code
+    # version), so a re-executed notebook (make validate) and a rerun show the same table.
+    points = [{"rate_bps": r, "delay_s": 0.05} for r in sorted(set(float(r) for r in rates_bps))]
+    swept = sweep.run_sweep(accuracy_point, points, cache_dir=ex.CACHE_DIR,
+                            code_version=_accuracy_code_version(), scheduler="synchronous", progress=False)
+    table = pd.DataFrame([json.loads(row) for row in swept["row"]])
     atomic_write_csv(Path(out) / "emulator_accuracy.csv", table)
     return table
+
+
+def _accuracy_code_version() -> str:
+    """The experiments' code version (link emulator, namespaces) and a hash of the measuring module."""
+    digest = hashlib.sha256(Path(accuracy.__file__).read_bytes()).hexdigest()[:12]
+    return f"{ex.code_version()}+accuracy-{digest}"
+
+
+def accuracy_point(params: dict, seed: int) -> dict:
+    """Sweep function: the emulator's accuracy at one rate (:func:`accuracy.measure_point`, its seed 1 as
+    before the cache; the sweep's seed is unused), the row as JSON."""
+    return {"row": json.dumps(accuracy.measure_point(params["rate_bps"], params["delay_s"], 1), default=float)}
 
 
 def verdicts(rows) -> pd.DataFrame:
