@@ -190,6 +190,11 @@ def run_point_captured(params: dict, seed: int, pcap: Path | None) -> dict:
     }
 
 
+def operating_point_key(pt) -> tuple:
+    """Return an operating point's (rate, RTT, loss) rounded so that points printed in two tables are one run."""
+    return (round(pt.rate_bps), round(pt.rtt_s, 6), round(pt.p, 6))
+
+
 def code_version() -> str:
     """Return the version the cache is keyed by: paperlib's, and a hash of this module, the modules it depends
     on and the C sources it compiles (the link emulator and the application)."""

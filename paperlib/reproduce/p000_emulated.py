@@ -33,10 +33,6 @@ INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 QUEUE_PACKETS = 100
 
 
-def _key(pt) -> tuple:
-    return (round(pt.rate_bps), round(pt.rtt_s, 6), round(pt.p, 6))
-
-
 def users_of(profile: str) -> list[int]:
     return [5] if profile == "reduced" else [5, 10, 20, 30]
 
@@ -51,9 +47,9 @@ def points(paper: Paper, profile: str) -> list[dict]:
     reps = 3 if profile == "reduced" else 10
     seen, out = set(), []
     for pt in p000.operating_points(paper):
-        if _key(pt) in seen:
+        if ex.operating_point_key(pt) in seen:
             continue
-        seen.add(_key(pt))
+        seen.add(ex.operating_point_key(pt))
         for proto in ex.protocols():
             for m in [1, *users_of(profile)]:
                 for k in range(reps):

@@ -28,10 +28,6 @@ INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 QUEUE_PACKETS = 100
 
 
-def _key(pt) -> tuple:
-    return (round(pt.rate_bps), round(pt.rtt_s, 6), round(pt.p, 6))
-
-
 def points(paper: Paper, profile: str) -> list[dict]:
     """Return the distinct sweep points of Tables II and III for ``profile``."""
     ex.check_profile(profile)
@@ -41,9 +37,9 @@ def points(paper: Paper, profile: str) -> list[dict]:
     reps = 3 if profile == "reduced" else 10
     seen, out = set(), []
     for pt in p002.operating_points(paper):
-        if _key(pt) in seen:
+        if ex.operating_point_key(pt) in seen:
             continue
-        seen.add(_key(pt))
+        seen.add(ex.operating_point_key(pt))
         for proto in ex.protocols():
             for k in range(reps):
                 out.append(dict(paper=PAPER, protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s),
