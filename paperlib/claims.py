@@ -1,0 +1,106 @@
+"""Claims as a table of small named functions: one function per claim id of ``data/<paper>/claims.csv``.
+
+Each paper's ``paperlib.reproduce.p<id>.claims`` module makes one :class:`ClaimRegistry` and
+registers one function per claim::
+
+    CLAIMS = ClaimRegistry("004")
+
+    @CLAIMS.claim("within_4_percent")
+    def within_4_percent(evidence: Evidence) -> Verdict:
+        ...
+
+A claim function takes the paper's evidence (whatever object the paper's notebook assembles: a
+table of regenerated values, simulation summaries...) and returns a :class:`Verdict` (status,
+the regenerated number if there is one, the reason), or a tuple of verdicts when one claim is judged
+on several pieces of evidence (one ledger row each, told apart by ``column``).
+:meth:`ClaimRegistry.rows` judges every
+claim of ``claims.csv`` in the file's order and returns the ledger rows; a claim of the data
+without a function, or a function without a claim in the data, is an error there and in the
+test that checks every paper (``tests/test_claims.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from paperlib import ledger
+from paperlib.data import Paper
+
+
+class ClaimError(ValueError):
+    """A claim function is missing, duplicated, or returns something that is not a verdict."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a claim function found: a claim status, the regenerated number (if any) and why."""
+
+    status: str
+    reason: str
+    regenerated: float | None = None
+    #: the ledger's ``column`` for this claim (the default ``claim``; e.g. ``claim (emulated)``)
+    column: str = "claim"
+    #: the ledger's ``source``; ``None``: the claim's printed location in ``claims.csv``
+    source: str | None = None
+
+    def __post_init__(self):
+        if self.status not in ledger.CLAIM_STATUSES:
+            raise ClaimError(f"claim status must be one of {ledger.CLAIM_STATUSES}, got {self.status!r}")
+        if not self.reason.strip():
+            raise ClaimError("a verdict needs a reason")
+
+
+class ClaimRegistry:
+    """The claim functions of one paper, keyed by the claim ids of its ``claims.csv``."""
+
+    def __init__(self, paper_id: str):
+        self.paper_id = paper_id
+        self.functions: dict[str, Callable[..., Verdict]] = {}
+
+    def claim(self, claim_id: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
+        """Register the decorated function as the judge of ``claim_id``."""
+
+        def register(fn: Callable[..., Verdict]) -> Callable[..., Verdict]:
+            if claim_id in self.functions:
+                raise ClaimError(f"paper {self.paper_id}: claim {claim_id!r} has two functions "
+                                 f"({self.functions[claim_id].__name__}, {fn.__name__})")
+            self.functions[claim_id] = fn
+            return fn
+
+        return register
+
+    def check_against(self, paper: Paper) -> None:
+        """Raise :class:`ClaimError` unless the functions and the claim ids of ``claims.csv`` match one to one."""
+        ids = list(paper.claims.cells["id"])
+        missing = [i for i in ids if i not in self.functions]
+        extra = [i for i in self.functions if i not in ids]
+        if missing or extra:
+            raise ClaimError(f"paper {self.paper_id}: data/{self.paper_id}/claims.csv ids without a function: "
+                             f"{missing}; functions without a claim in the data: {extra}")
+
+    def judge(self, claim_id: str, *args, **kwargs) -> tuple[Verdict, ...]:
+        """Return the verdicts of one claim (one, or several told apart by their ``column``)."""
+        if claim_id not in self.functions:
+            raise ClaimError(f"paper {self.paper_id}: no function judges claim {claim_id!r}")
+        found = self.functions[claim_id](*args, **kwargs)
+        verdicts = (found,) if isinstance(found, Verdict) else tuple(found)
+        if not verdicts or not all(isinstance(v, Verdict) for v in verdicts):
+            raise ClaimError(f"paper {self.paper_id}: claim {claim_id!r} returned {found!r}, "
+                             "not a Verdict or a non-empty tuple of them")
+        return verdicts
+
+    def rows(self, paper: Paper, *args, source: str | None = None, **kwargs) -> list[ledger.Row]:
+        """Judge every claim of ``claims.csv`` (in its order) on the evidence; return the ledger rows.
+
+        The row's ``source`` is the claim's printed location unless ``source`` is given, its ``row``
+        the claim's text, its ``published`` the printed number (empty when the claim has none).
+        """
+        self.check_against(paper)
+        out = []
+        for _, claim in paper.claims.cells.iterrows():
+            for v in self.judge(claim["id"], *args, **kwargs):
+                out.append(ledger.claim_row(paper.paper, v.source or source or str(claim["location"]),
+                                            str(claim["claim"]), str(claim["printed"]), v.regenerated, v.status,
+                                            v.reason, column=v.column))
+        return out

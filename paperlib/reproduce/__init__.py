@@ -1,0 +1,27 @@
+"""One package per paper: ``paperlib.reproduce.p000`` ... ``p004``, all with the same named parts.
+
+Every paper package has these modules (a part a paper does not have is absent, never renamed):
+
+=====================  ===================================================================
+``__init__``           the map: seed file, notebook, the package's modules, the simulations
+                       and emulations it runs, and the test modules that check it (docstring)
+``operating_point``    the paper's operating point(s) read from ``data/<id>/`` and the
+                       conventions (the one reading of the paper applied to every row, and
+                       the search that chose it)
+``tables``             the published tables regenerated
+``findings``           the paper's other results re-derived: text values, figures' data,
+                       checks of the printed numbers (bounds, typos)
+``claims``             ``CLAIMS``: one function per claim id of ``data/<id>/claims.csv``
+                       (:class:`paperlib.claims.ClaimRegistry`)
+``ledger_rows``        every ledger row of the paper: tables, text results, claims
+``what_if``            ``check(**parameters)`` for the notebook's parameters and the what-if
+                       grids the parameters span
+``figures``            the notebook's plotting helpers (colours from :func:`paperlib.figures.style`)
+=====================  ===================================================================
+
+plus the parts only one paper has, named for what they are (``emulated`` for a real-stack
+re-run, ``ns3`` for an ns-3 check, ``testbed`` / ``workload`` / ``calibration`` for 001's
+simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls these
+modules, and closes with :func:`paperlib.notebook.close_paper`. Each module has one test module,
+named after it: ``paperlib/reproduce/p004/tables.py`` -> ``tests/test_reproduce_p004_tables.py``.
+"""
