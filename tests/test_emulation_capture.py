@@ -28,3 +28,41 @@ def test_one_run_agrees_with_its_capture_and_the_link(protocol):
     row = capture.crosscheck(params, seed=2)
     assert row["app_latency_s"] >= 0.16 + 0.2
     assert abs(row["difference_s"]) < 5e-3
+
+
+def _pcap(packets, magic=0xA1B2C3D4, end="<", linktype=101) -> bytes:
+    import struct
+
+    out = struct.pack(end + "IHHiIII", magic, 2, 4, 0, 0, 65535, linktype)
+    for sec, frac, ip in packets:
+        out += struct.pack(end + "IIII", sec, frac, len(ip), len(ip)) + ip
+    return out
+
+
+def _ipv4_tcp(src: str, dst: str, payload: int) -> bytes:
+    # 20 B IPv4 header (IHL 5, protocol 6) + 20 B TCP header (data offset 5) + payload
+    import struct
+
+    total = 20 + 20 + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, total, 0, 0, 64, 6, 0, bytes(int(x) for x in src.split(".")),
+                     bytes(int(x) for x in dst.split(".")))
+    return ip + bytes([0] * 12 + [0x50] + [0] * 7) + b"x" * payload
+
+
+def test_capture_latency_from_a_hand_made_pcap(tmp_path):
+    c, s = netns.CLIENT_IP, netns.SERVER_IP
+    packets = [(1, 1, _ipv4_tcp(c, s, 0)),  # the client's SYN at 1.000001 s
+               (1, 250_000, _ipv4_tcp(s, c, 100)),  # the server's last data at 1.25 s
+               (1, 300_000, _ipv4_tcp(s, c, 0))]  # a pure ACK later: no payload, not counted
+    path = tmp_path / "run.pcap"
+    path.write_bytes(_pcap(packets))
+    read = capture.read_pcap(path)
+    assert [t for t, _ in read] == pytest.approx([1.000001, 1.25, 1.3])
+    # 1.25 - 1.000001 = 0.249999 s
+    assert capture.capture_latency_s(read) == pytest.approx(0.249999, abs=1e-9)
+    # the same packets big-endian with nanosecond stamps read the same
+    path.write_bytes(_pcap([(1, 1000, packets[0][2]), (1, 250_000_000, packets[1][2])], magic=0xA1B23C4D, end=">"))
+    assert [t for t, _ in capture.read_pcap(path)] == pytest.approx([1.000001, 1.25])
+    path.write_bytes(_pcap(packets, linktype=1))  # Ethernet
+    with pytest.raises(ValueError, match="link type 1, expected raw IP"):
+        capture.read_pcap(path)

@@ -1,6 +1,8 @@
 """An executed notebook without its volatile fields (paperlib.notebook_output)."""
 
-from paperlib.notebook_output import normalise
+import json
+
+from paperlib.notebook_output import normalise, normalise_file
 
 
 def test_normalise_removes_only_volatile_fields():
@@ -19,3 +21,17 @@ def test_normalise_removes_only_volatile_fields():
     assert out["metadata"]["papermill"] == {"input_path": "a.ipynb", "parameters": {"p": 1}, "exception": None}
     assert out["cells"][0]["metadata"] == {"tags": ["parameters"], "papermill": {"status": "completed"}}
     assert out["cells"][0]["outputs"] == [{"text": "42"}] and out["cells"][0]["execution_count"] == 1
+
+
+def test_normalise_file_writes_what_nbformat_would_and_is_idempotent(tmp_path):
+    nb = {"nbformat": 4, "metadata": {"papermill": {"duration": 2.0, "parameters": {}}},
+          "cells": [{"id": "c1", "metadata": {"execution": {"shell.execute_reply": "t"}}, "outputs": []}]}
+    path = tmp_path / "run.ipynb"
+    path.write_text(json.dumps(nb))
+    assert normalise_file(path) == path
+    text = path.read_text(encoding="utf-8")
+    # keys sorted, one-space indent, a final newline; the volatile fields gone
+    assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    assert '"duration"' not in text and '"execution"' not in text
+    normalise_file(path)
+    assert path.read_text(encoding="utf-8") == text
