@@ -41,11 +41,12 @@ def _figure():
 
 def test_save_figure_writes_the_stamp_byte_identically(tmp_path):
     stamp = Stamp("004_slow_start_latency.ipynb", {"rtt_s": 0.2}, seed=3)
-    first = save_figure(_figure(), tmp_path / "a.png", stamp, dpi=50)
+    fig = _figure()
+    first = save_figure(fig, tmp_path / "a.png", stamp, dpi=50)
     second = save_figure(_figure(), tmp_path / "b.png", stamp, dpi=50)
     assert first.read_bytes() == second.read_bytes()  # no timestamp in the file
     text = Image.open(io.BytesIO(first.read_bytes())).text
     assert text["Source"].startswith("004_slow_start_latency.ipynb @ ")
     assert '"parameters":{"rtt_s":0.2}' in text["Comment"] and '"seed":3' in text["Comment"]
-    assert plt.get_fignums() == []  # closed after saving
+    assert not plt.fignum_exists(fig.number)  # closed after saving
     assert not list(tmp_path.glob(".*"))  # no temporary file left
