@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from paperlib.notebook_output import normalise
 from paperlib.run_notebook import run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,19 +35,3 @@ def test_two_runs_give_byte_identical_executed_notebooks(tmp_path, name):
     assert nb["metadata"]["papermill"]["parameters"]["output_dir"] == params["output_dir"]
 
 
-def test_normalise_removes_only_volatile_fields():
-    nb = {"metadata": {"papermill": {"start_time": "2026-01-01T00:00:00", "end_time": "x", "duration": 1.5,
-                                     "input_path": "/abs/notebooks/a.ipynb", "output_path": "/tmp/.a.xyz.ipynb",
-                                     "parameters": {"p": 1}, "exception": None}},
-          "cells": [{"metadata": {"execution": {"iopub.status.busy": "t"}, "tags": ["parameters"],
-                                  "papermill": {"duration": 0.1, "status": "completed"}},
-                     "outputs": [{"text": "42"}], "execution_count": 1, "id": "a1"},
-                    {"metadata": {"tags": ["injected-parameters"]}, "id": "9f3e0c1d",
-                     "outputs": [{"output_type": "stream", "name": "stderr",
-                                  "text": ["002 ns-3 TCP: 100%|##########| 21/21 [00:03<00:00,  6.21it/s]\n"]}]}]}
-    out = normalise(nb)
-    assert [c["id"] for c in out["cells"]] == ["a1", "injected-parameters"]
-    assert out["cells"][1]["outputs"][0]["text"] == "002 ns-3 TCP: 100%|##########| 21/21 [elapsed]\n"
-    assert out["metadata"]["papermill"] == {"input_path": "a.ipynb", "parameters": {"p": 1}, "exception": None}
-    assert out["cells"][0]["metadata"] == {"tags": ["parameters"], "papermill": {"status": "completed"}}
-    assert out["cells"][0]["outputs"] == [{"text": "42"}] and out["cells"][0]["execution_count"] == 1

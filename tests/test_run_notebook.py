@@ -5,7 +5,6 @@ Most tests use a three-cell notebook written here (a kernel start each, about 2-
 that fail before any kernel starts use the real 000 and 004 notebooks. About 20 s in all.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -17,7 +16,6 @@ import nbformat
 import pytest
 
 from paperlib import manifest
-from paperlib.parameters import check, kinds, notebook_parameters
 from paperlib.run_notebook import failure_report, main, parse_value, run
 from paperlib.validate import ParameterError
 
@@ -53,29 +51,10 @@ def tiny(tmp_path):
 
 # --- parameters, before anything runs ---------------------------------------------------------
 
-def test_parameters_are_read_from_the_notebook_itself():
-    assert list(notebook_parameters(NB004)) == ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window",
-                                                "initial_windows", "rates_bps", "emulation", "output_dir"]
-    assert kinds(NB004)["rates_bps"] == "numbers" and kinds(NB004)["output_dir"] == "path"
-
-
 def test_unknown_parameter_lists_the_notebooks_parameters(tmp_path):
     with pytest.raises(ParameterError, match=r"unknown parameter 'rtt_ss'.*rtt_s, initial_window"):
         run(NB004, tmp_path / "x.ipynb", {"rtt_ss": 0.05, "output_dir": str(tmp_path / "out")})
     assert not any(tmp_path.iterdir())  # nothing written
-
-
-@pytest.mark.parametrize("name, value, match", [
-    ("rtt_s", True, "rtt_s must be a number, got a boolean"),
-    ("rtt_s", "0.05", "rtt_s must be a number, got a string"),
-    ("rtt_s", [0.05, 0.1], "rtt_s must be a single value"),
-    ("initial_window", 2.5, "initial_window must be a whole number"),
-    ("rates_bps", [1e6, "fast"], r"rates_bps\[1\] must be a number"),
-    ("output_dir", 3, "output_dir must be a folder path"),
-])
-def test_strict_kinds(tmp_path, name, value, match):
-    with pytest.raises(ParameterError, match=match):
-        check(NB004, {name: value}, tmp_path)
 
 
 def test_yaml_values_from_the_command_line():
@@ -100,16 +79,6 @@ def test_huge_what_if_fails_fast_naming_the_parameter_and_limit(tmp_path, notebo
 def test_segment_under_one_byte_is_rejected(tmp_path, notebook):
     with pytest.raises(ParameterError, match="mtu_bytes must be at least 1 byte"):
         run(notebook, tmp_path / "x.ipynb", {"mtu_bytes": 0.5, "output_dir": str(tmp_path / "out")})
-
-
-def test_relative_output_dir_is_resolved_against_the_callers_directory(tmp_path):
-    assert check(NB004, {"output_dir": "rel/out"}, tmp_path)["output_dir"] == tmp_path / "rel" / "out"
-
-
-def test_output_dir_that_is_a_file_is_refused(tmp_path):
-    (tmp_path / "f").write_text("x")
-    with pytest.raises(ParameterError, match="output_dir: .* is a file, not a folder"):
-        check(NB004, {"output_dir": str(tmp_path / "f" / "sub")}, tmp_path)
 
 
 @pytest.mark.parametrize("target", [NB004, NB000, REPO / "notebooks" / "new.ipynb"])
@@ -180,28 +149,6 @@ def test_sigterm_removes_staging_and_temporary_notebook(tiny, tmp_path):
     assert not (tmp_path / ".res.staging").exists()
     assert not list((tmp_path / "ex").glob(".tiny.ipynb.*"))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous complete set, untouched
-
-
-# --- the manifest check that make reproduce runs -----------------------------------------------
-
-def test_manifest_check_fails_loudly_on_incomplete_or_changed_sets(tmp_path, capsys):
-    good = tmp_path / "good"
-    good.mkdir()
-    (good / "ledger.csv").write_text("x\n")
-    manifest.write(good, notebook="nb", parameters={})
-    assert manifest.main(["check", str(good)]) == 0
-    bare = tmp_path / "bare"
-    bare.mkdir()
-    (bare / "ledger.csv").write_text("x\n")
-    assert manifest.main(["check", str(bare)]) == 1
-    assert "no .run-manifest.json" in capsys.readouterr().err
-    (good / "ledger.csv").write_text("y\n")
-    assert manifest.main(["check", str(good)]) == 1
-    assert "changed since the run" in capsys.readouterr().err
-    record = json.loads((good / manifest.NAME).read_text())
-    (good / manifest.NAME).write_text(json.dumps({**record, "status": "running"}))
-    assert "incomplete" in "".join(manifest.problems(good))
-    assert manifest.problems(tmp_path / "absent")
 
 
 def test_sample_count_is_bounded_before_the_kernel_starts(tmp_path):

@@ -1,0 +1,27 @@
+"""The emulated runs' ledger rows: verdicts decided only by whole confidence intervals, rows kept
+not_regenerable (paperlib.emulation.ledger_rows). Pure: no testbed."""
+
+import pandas as pd
+
+from paperlib.emulation import ledger_rows as el
+from paperlib.ledger import Row
+
+
+def test_verdict_decides_only_when_the_whole_interval_agrees():
+    pos, neg = (lambda v: v > 0), (lambda v: v < 0)
+    assert el.verdict(0.1, 0.5, pos, neg) == "supported"
+    assert el.verdict(-0.5, -0.1, pos, neg) == "refuted"
+    assert el.verdict(-0.1, 0.5, pos, neg) == "untestable"
+
+
+def test_emulated_row_keeps_not_regenerable_and_counts_within_5_percent():
+    old = Row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", "", "", "not_regenerable", "testbed")
+    near = el.emulated_row(old, 1.52, 0.01, 3, "half_up", "stack")  # (1.52 - 1.49) / 1.49 = 2.0% -> within 5%
+    far = el.emulated_row(Row("004", "Table II", "10 Mbps", "Exp(TCP)", "1.42", "", "", "not_regenerable", "t"),
+                          1.02, 0.01, 3, "half_up", "stack")  # -28% -> not within
+    skipped = el.not_run_row(Row("004", "Table II", "28 Kbps", "Exp(TCP)", "14.71", "", "", "not_regenerable", "t"),
+                             "off")
+    assert near.status == far.status == "not_regenerable"
+    assert near.reason.startswith(el.MARK) and "95% CI +/- 0.010" in near.reason
+    frame = pd.DataFrame([r.__dict__ for r in (near, far, skipped)])
+    assert el.counts(frame) == (1, 3)

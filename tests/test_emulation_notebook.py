@@ -1,0 +1,69 @@
+"""What the notebooks call for their emulated column (paperlib.emulation.notebook): runs that are off or
+impossible say why, claims re-judged on real stacks as a table, error bars in the registry's style.
+No testbed is started here (the runs themselves are tested in test_emulation_capture.py)."""
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from paperlib import ledger
+from paperlib.emulation import netns
+from paperlib.emulation import notebook as en
+from paperlib.figures import style
+from paperlib.validate import ParameterError
+
+
+class _NeverRun:
+    """A paper module whose points must not be asked for when nothing can run."""
+
+    PAPER = "004"
+
+    @staticmethod
+    def points(paper, profile):
+        raise AssertionError("points asked for although nothing runs")
+
+
+def test_off_and_unavailable_say_why_and_write_nothing(tmp_path, monkeypatch):
+    off = en.run(_NeverRun, None, "off", tmp_path)
+    assert off.not_run == "the emulated column was not run (emulation = 'off')"
+    assert off.points == [] and off.runs.empty and list(off.runs.columns) == en.RUN_COLUMNS
+    monkeypatch.setattr(netns, "unavailable_reason", lambda: "no /dev/net/tun")
+    gone = en.run(_NeverRun, None, "reduced", tmp_path)
+    assert gone.not_run == "the emulated column was not run on this machine: no /dev/net/tun"
+    assert en.accuracy_table([1e6], tmp_path, "reduced") is None and en.accuracy_table([1e6], tmp_path, "off") is None
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ParameterError, match="emulation"):
+        en.run(_NeverRun, None, "tiny", tmp_path)
+
+
+def test_verdicts_table_has_only_the_real_stack_column():
+    rows = [
+        ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
+        ledger.claim_row("004", "Abstract", "within 4%", "4", 6.1, "refuted", "[emulated on real stacks] mean 6.1%",
+                         column="emulated (real stacks)"),
+        ledger.claim_row("004", "Sec. 4", "TCP slower by 2 RTT", "", None, "untestable", "[x] CI spans zero",
+                         column="emulated (real stacks)"),
+    ]
+    table = en.verdicts(rows)
+    assert table.to_dict("list") == {"claim": ["within 4%", "TCP slower by 2 RTT"],
+                                     "verdict on real stacks": ["refuted", "untestable"],
+                                     "measure": ["mean 6.1%", "CI spans zero"]}
+
+
+def test_errorbars_draw_finite_means_only_in_the_emulation_style():
+    fig, ax = plt.subplots()
+    en.errorbars(ax, [1, 2, 3], [1.0, math.nan, 3.0], [0.1, 0.2, math.nan], "tcp")
+    (bars,) = ax.containers
+    line = bars.lines[0]
+    assert line.get_xdata().tolist() == [1, 3] and line.get_ydata().tolist() == [1.0, 3.0]
+    (barlines,) = bars.lines[2]
+    # the NaN half-width of the third point is drawn as 0: its bar runs from 3 to 3
+    assert np.asarray(barlines.get_segments())[:, :, 1].tolist() == [[0.9, 1.1], [3.0, 3.0]]
+    assert line.get_color() == style("tcp", "emulation")["color"] and line.get_marker() == "D"
+    assert bars.get_label() == style("tcp", "emulation")["label"]
+    en.errorbars(ax, [1], [math.nan], [math.nan], "sctp")  # nothing finite: a legend entry only
+    assert ax.get_lines()[-1].get_label() == style("sctp", "emulation")["label"]
+    en.close(fig)
+    assert not plt.fignum_exists(fig.number)

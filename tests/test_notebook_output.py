@@ -1,0 +1,37 @@
+"""An executed notebook without its volatile fields (paperlib.notebook_output)."""
+
+import json
+
+from paperlib.notebook_output import normalise, normalise_file
+
+
+def test_normalise_removes_only_volatile_fields():
+    nb = {"metadata": {"papermill": {"start_time": "2026-01-01T00:00:00", "end_time": "x", "duration": 1.5,
+                                     "input_path": "/abs/notebooks/a.ipynb", "output_path": "/tmp/.a.xyz.ipynb",
+                                     "parameters": {"p": 1}, "exception": None}},
+          "cells": [{"metadata": {"execution": {"iopub.status.busy": "t"}, "tags": ["parameters"],
+                                  "papermill": {"duration": 0.1, "status": "completed"}},
+                     "outputs": [{"text": "42"}], "execution_count": 1, "id": "a1"},
+                    {"metadata": {"tags": ["injected-parameters"]}, "id": "9f3e0c1d",
+                     "outputs": [{"output_type": "stream", "name": "stderr",
+                                  "text": ["002 ns-3 TCP: 100%|##########| 21/21 [00:03<00:00,  6.21it/s]\n"]}]}]}
+    out = normalise(nb)
+    assert [c["id"] for c in out["cells"]] == ["a1", "injected-parameters"]
+    assert out["cells"][1]["outputs"][0]["text"] == "002 ns-3 TCP: 100%|##########| 21/21 [elapsed]\n"
+    assert out["metadata"]["papermill"] == {"input_path": "a.ipynb", "parameters": {"p": 1}, "exception": None}
+    assert out["cells"][0]["metadata"] == {"tags": ["parameters"], "papermill": {"status": "completed"}}
+    assert out["cells"][0]["outputs"] == [{"text": "42"}] and out["cells"][0]["execution_count"] == 1
+
+
+def test_normalise_file_writes_what_nbformat_would_and_is_idempotent(tmp_path):
+    nb = {"nbformat": 4, "metadata": {"papermill": {"duration": 2.0, "parameters": {}}},
+          "cells": [{"id": "c1", "metadata": {"execution": {"shell.execute_reply": "t"}}, "outputs": []}]}
+    path = tmp_path / "run.ipynb"
+    path.write_text(json.dumps(nb))
+    assert normalise_file(path) == path
+    text = path.read_text(encoding="utf-8")
+    # keys sorted, one-space indent, a final newline; the volatile fields gone
+    assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    assert '"duration"' not in text and '"execution"' not in text
+    normalise_file(path)
+    assert path.read_text(encoding="utf-8") == text
