@@ -28,6 +28,7 @@ def evidence(**changes) -> Evidence:
 
 
 def users(fill_155: float) -> pd.DataFrame:
+    """Return a users-to-fill table with only the original workload at 155 Mbit/s."""
     return pd.DataFrame([{"workload": "SPECweb96", "link (Mbit/s)": 155.0, "users to fill": fill_155}])
 
 

@@ -1,10 +1,10 @@
-"""Seed 003's ledger rows: every printed derived number, the results table, every claim (one search, about 10 s)."""
+"""Seed 003's ledger rows: every printed derived number, the results table, every claim (search shared)."""
 
 import pytest
 
 from paperlib.data import load_paper
-from paperlib.reproduce.p003 import ledger_rows, operating_point
-from p003_helpers import CHOSEN
+from paperlib.reproduce.p003 import ledger_rows
+from p003_helpers import CHOSEN, convention_search
 
 
 @pytest.fixture(scope="module")
@@ -14,7 +14,7 @@ def paper():
 
 @pytest.fixture(scope="module")
 def rows(paper):
-    return ledger_rows.ledger_rows(paper, operating_point.convention_search(paper))
+    return ledger_rows.ledger_rows(paper, convention_search())
 
 
 def test_rows_are_made_with_the_chosen_convention(rows):

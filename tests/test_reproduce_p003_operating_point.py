@@ -1,10 +1,10 @@
-"""Seed 003's convention search: every combination scored, one chosen (one search, about 10 s)."""
+"""Seed 003's convention search: every combination scored, one chosen (search shared with other 003 tests)."""
 
 import pytest
 
 from paperlib.data import load_paper
 from paperlib.reproduce.p003 import operating_point
-from p003_helpers import CHOSEN
+from p003_helpers import CHOSEN, convention_search
 
 
 @pytest.fixture(scope="module")
@@ -13,8 +13,8 @@ def paper():
 
 
 @pytest.fixture(scope="module")
-def search(paper):
-    return operating_point.convention_search(paper)
+def search():
+    return convention_search()
 
 
 def test_every_combination_is_scored_on_every_printed_number(search):

@@ -99,7 +99,10 @@ def queues_small_multiple_f(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("efficiency_linear_then_stable")
 def efficiency_linear_then_stable(ev: Evidence) -> Verdict:
-    """Supported when, on the published table, the efficiency's last slope (points per server) is below half its first."""
+    """Supported when, on the published table, the efficiency's last slope (points per server) is below half its first.
+
+    The slopes are :func:`paperlib.reproduce.p003.findings.slopes` of the regenerated efficiency column over N.
+    """
     es = slopes(ev.n, ev.efficiency)
     return Verdict("supported" if es[-1] < 0.5 * es[0] else "refuted",
                    f"on the published table: efficiency growth {np.round(es, 2).tolist()} points per added server "
@@ -126,7 +129,7 @@ def efficiency_high(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("abr_stable")
 def abr_stable(ev: Evidence) -> Verdict:
-    """Untestable: stability of the ABR/ERICA control loops needs an ABR simulation, which no maintained simulator offers."""
+    """Untestable: the stability of ABR/ERICA's control loops needs an ABR simulation, which no simulator has."""
     return Verdict("untestable",
                    "stability of ABR/ERICA control loops needs an ABR simulation (queue and rate time series), which "
                    "no maintained simulator offers; the published table shows bounded maximum queues only")

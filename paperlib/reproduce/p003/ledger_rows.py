@@ -70,5 +70,8 @@ def measured_rows(paper: Paper, conv: dict) -> list[Row]:
 
 
 def claim_rows(paper: Paper, conv: dict) -> list[Row]:
-    """Return the ledger rows of the claims (:data:`paperlib.reproduce.p003.claims.CLAIMS`), sourced ``slides: <location>``."""
+    """Return the ledger rows of the claims (:data:`paperlib.reproduce.p003.claims.CLAIMS`).
+
+    Each row's source is ``slides: <location>``, the claim's location in ``claims.csv`` prefixed as before.
+    """
     return [replace(r, source=f"slides: {r.source}") for r in CLAIMS.rows(paper, evidence(paper, conv))]

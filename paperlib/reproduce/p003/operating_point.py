@@ -44,6 +44,7 @@ def convention_search(paper: Paper) -> pd.DataFrame:
     memo: dict[tuple, Workloads] = {}
 
     def regenerate(**conv):
+        """Return the printed cells' regenerated values under ``conv`` (workloads memoised by their conventions)."""
         key = tuple(workload_keys(conv).values())
         if key not in memo:
             memo[key] = workloads(paper, **workload_keys(conv))
