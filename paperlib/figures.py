@@ -25,6 +25,18 @@ PROTOCOLS = {
     "tcp": {"color": "#d95f02", "label": "TCP"},
     "fifo": {"color": "#7570b3", "label": "FIFO"},
     "red": {"color": "#e7298a", "label": "RED"},
+    "abr": {"color": "#e6ab02", "label": "ATM ABR/ERICA"},
+}
+
+#: Other series kinds a paper's figures tell apart: colour and label (seed 003's two workloads and the
+#: three within-class readings of its file sizes; ``reference`` for reference lines).
+SERIES = {
+    "specweb96": {"color": "#1b9e77", "label": "SPECweb96"},
+    "specweb96_modified": {"color": "#d95f02", "label": "modified SPECweb96"},
+    "within_class_uniform": {"color": "#1f77b4", "label": "uniform"},
+    "within_class_binomial": {"color": "#ff7f0e", "label": "binomial"},
+    "within_class_truncated_poisson": {"color": "#2ca02c", "label": "truncated_poisson"},
+    "reference": {"color": "grey", "label": "reference"},
 }
 
 #: Where a number comes from: marker, line style and label.
@@ -35,6 +47,11 @@ SOURCES = {
     "model_printed": {"marker": "", "linestyle": ":", "label": "model, printed closed form"},
     "simulation": {"marker": "^", "linestyle": "--", "label": "ns-3 simulation"},
     "emulation": {"marker": "D", "linestyle": "none", "label": "emulated, real stacks (95% CI)"},
+    "published_simulation": {"marker": "o", "linestyle": "-", "label": "published simulation"},
+    "simulation_packet_link": {"marker": "v", "linestyle": ":", "label": "ns-3 simulation vs packet-link maximum"},
+    "exact": {"marker": "", "linestyle": "-.", "label": "exact"},
+    "samples": {"marker": "", "linestyle": "--", "label": "seeded samples"},
+    "pmf": {"marker": ".", "linestyle": "-", "label": "probability mass"},
 }
 
 
@@ -50,11 +67,26 @@ STATUS_COLORS = {
 }
 
 
+def _kind(kind: str) -> dict:
+    """Return the registry entry of a protocol (:data:`PROTOCOLS`) or another series kind (:data:`SERIES`)."""
+    if kind in PROTOCOLS:
+        return PROTOCOLS[kind]
+    if kind in SERIES:
+        return SERIES[kind]
+    raise KeyError(f"{kind!r} is neither a protocol ({sorted(PROTOCOLS)}) nor a series kind ({sorted(SERIES)}) "
+                   "of paperlib.figures")
+
+
 def style(protocol: str, source: str) -> dict:
-    """Return matplotlib keyword arguments for ``protocol`` data from ``source``."""
-    p, s = PROTOCOLS[protocol], SOURCES[source]
+    """Return matplotlib keyword arguments for ``protocol`` data (or a :data:`SERIES` kind's) from ``source``."""
+    p, s = _kind(protocol), SOURCES[source]
     kw = {k: v for k, v in s.items() if k != "label"}
     return {"color": p["color"], "label": f"{p['label']}, {s['label']}", **kw}
+
+
+def color(kind: str) -> str:
+    """Return the colour of a protocol or series kind (bars and reference lines, which take no marker)."""
+    return _kind(kind)["color"]
 
 
 def save_figure(fig, path: Path | str, stamp: Stamp, *, dpi: int = 120) -> Path:

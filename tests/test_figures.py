@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 from paperlib import ledger
-from paperlib.figures import PROTOCOLS, SOURCES, STATUS_COLORS, save_figure, style
+from paperlib.figures import PROTOCOLS, SERIES, SOURCES, STATUS_COLORS, color, save_figure, style
 from paperlib.provenance import Stamp
 
 
@@ -50,3 +50,26 @@ def test_save_figure_writes_the_stamp_byte_identically(tmp_path):
     assert '"parameters":{"rtt_s":0.2}' in text["Comment"] and '"seed":3' in text["Comment"]
     assert not plt.fignum_exists(fig.number)  # closed after saving
     assert not list(tmp_path.glob(".*"))  # no temporary file left
+
+
+
+def test_style_joins_a_kind_and_a_source():
+    assert style("tcp", "model") == {"color": PROTOCOLS["tcp"]["color"], "label": "TCP, model (regenerated)",
+                                     "marker": "", "linestyle": "-"}
+    # a series kind that is no protocol (seed 003's workloads) takes its colour from SERIES
+    kw = style("specweb96_modified", "samples")
+    assert kw["color"] == SERIES["specweb96_modified"]["color"] and kw["label"] == "modified SPECweb96, seeded samples"
+    assert kw["linestyle"] == SOURCES["samples"]["linestyle"]
+
+
+def test_color_and_an_unknown_kind():
+    assert color("abr") == PROTOCOLS["abr"]["color"] and color("reference") == SERIES["reference"]["color"]
+    with pytest.raises(KeyError, match="'sctcp' is neither a protocol"):
+        color("sctcp")
+
+
+def test_no_two_protocols_and_no_two_series_share_a_colour():
+    for registry in (PROTOCOLS, SERIES):
+        colours = [entry["color"] for entry in registry.values()]
+        assert len(set(colours)) == len(colours)
+    assert not set(PROTOCOLS) & set(SERIES)
