@@ -305,6 +305,7 @@ def _note_staging(path: Path, notebook: Path, staging: Path, out_dir: Path) -> N
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``python -m paperlib.run_notebook NOTEBOOK OUTPUT -p NAME VALUE``; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.run_notebook", description=__doc__.splitlines()[0])
     parser.add_argument("notebook", type=Path)
     parser.add_argument("output", type=Path)

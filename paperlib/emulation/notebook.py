@@ -122,4 +122,5 @@ def errorbars(ax, x, mean, half, proto: str) -> None:
 
 
 def close(fig) -> None:
+    """Close a figure (free its memory)."""
     plt.close(fig)
