@@ -23,8 +23,9 @@ from paperlib.reproduce.p004 import operating_point as op
 from paperlib.reproduce.p004 import tables
 
 PAPER = op.PAPER
-EXP = {"sctp": "Exp(SCTP)", "tcp": "Exp(TCP)"}
-MODEL = {"sctp": "Model(SCTP)", "tcp": "Model(TCP)"}
+#: Table II's experimental and model column of each protocol.
+EXP = {proto: column for column, proto in tables.EXP_COLUMNS.items()}
+MODEL = {proto: column for column, proto in tables.MODEL_COLUMNS.items()}
 QUEUE_PACKETS = 100
 INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 
