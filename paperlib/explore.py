@@ -171,12 +171,12 @@ def _near(a, b) -> bool:
 @lru_cache(maxsize=1)
 def _context_004():
     from paperlib.data import load_paper
-    from paperlib.reproduce import p004
+    from paperlib.reproduce.p004 import operating_point as op
 
     paper = load_paper("004")
-    conv = p004.chosen_convention(paper)
-    point = p004.operating_point(paper)
-    obj, mtu, rtt = p004.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
+    conv = op.chosen_convention(paper)
+    point = op.operating_point(paper)
+    obj, mtu, rtt = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
     cells = paper.tables["table2"].cells
     return conv, point, obj, mtu, rtt, cells
 

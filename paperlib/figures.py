@@ -89,6 +89,18 @@ def color(kind: str) -> str:
     return _kind(kind)["color"]
 
 
+#: Curves along an ordered quantity (one per link rate, load, ...): colours from this sequential colour map.
+SEQUENCE_COLORMAP = "viridis"
+
+
+def sequence_style(i: int, n: int, label: str) -> dict:
+    """Return matplotlib keyword arguments for curve ``i`` of ``n`` along an ordered quantity (first darkest)."""
+    if not 0 <= i < n:
+        raise ValueError(f"curve {i} of {n}: need 0 <= i < n")
+    color = matplotlib.colormaps[SEQUENCE_COLORMAP](0.9 * i / max(n - 1, 1))
+    return {"color": matplotlib.colors.to_hex(color), "marker": "o", "markersize": 3, "label": label}
+
+
 def save_figure(fig, path: Path | str, stamp: Stamp, *, dpi: int = 120) -> Path:
     """Write ``fig`` as PNG to ``path`` atomically, with ``stamp`` in its metadata; close it."""
     buf = io.BytesIO()

@@ -102,13 +102,30 @@ def _as_seen_by(notebook: Path, path: Path) -> str:
 
 
 def _what_if_check(notebook: Path, params: dict) -> None:
-    """Run the notebook's own what-if check (values and cost bounds) on the given parameters, if it has one."""
+    """Run the notebook's own parameter check (values and cost bounds) on the given parameters, if it has one.
+
+    The check is ``paperlib.reproduce.p<id>.what_if.check`` (a paper package) or, for a paper still in one
+    module, that module's ``check_what_if``.
+    """
     prefix = notebook.name.split("_", 1)[0]
-    if prefix not in ("000", "002", "004"):
+    if not prefix.isdigit():
         return
     from importlib import import_module
 
-    check = import_module(f"paperlib.reproduce.p{prefix}").check_what_if
+    package = f"paperlib.reproduce.p{prefix}"
+    try:
+        check = import_module(f"{package}.what_if").check
+    except ModuleNotFoundError as err:
+        if err.name not in (package, f"{package}.what_if"):
+            raise
+        try:
+            check = getattr(import_module(package), "check_what_if", None)
+        except ModuleNotFoundError as err:
+            if err.name != package:
+                raise
+            return
+    if check is None:
+        return
     import inspect
 
     names = set(inspect.signature(check).parameters)
@@ -288,6 +305,7 @@ def _note_staging(path: Path, notebook: Path, staging: Path, out_dir: Path) -> N
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``python -m paperlib.run_notebook NOTEBOOK OUTPUT -p NAME VALUE``; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.run_notebook", description=__doc__.splitlines()[0])
     parser.add_argument("notebook", type=Path)
     parser.add_argument("output", type=Path)

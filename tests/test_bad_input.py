@@ -18,7 +18,10 @@ from paperlib.data import DATA_DIR, DataError, load_paper
 from paperlib.models import narrowband_response as nbr
 from paperlib.models import slow_start_schedule as sched
 from paperlib.parameters import check
-from paperlib.reproduce import p000, p004
+from paperlib.reproduce import p000
+from paperlib.reproduce.p004 import ledger_rows as p004_ledger_rows
+from paperlib.reproduce.p004 import operating_point as p004_operating_point
+from paperlib.reproduce.p004 import what_if as p004_what_if
 from paperlib.validate import ParameterError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,11 +38,10 @@ def data_root(tmp_path):
 
 def _ledger(root) -> list[dict]:
     """Return 004's ledger rows (without provenance) computed from the data under ``root``."""
-    rows, _ = p004.ledger_rows(load_paper("004", root))
-    return [asdict(r) for r in rows]
+    return [asdict(r) for r in p004_ledger_rows.rows(load_paper("004", root))]
 
 
-BASELINE = [asdict(r) for r in p004.ledger_rows(load_paper("004"))[0]]
+BASELINE = [asdict(r) for r in p004_ledger_rows.rows(load_paper("004"))]
 
 
 # --- data: shape and meaning ----------------------------------------------------------------
@@ -108,7 +110,7 @@ def test_validate_rejects_booleans_and_strings_as_numbers(check_fn, name, value,
 
 def test_list_for_a_scalar_is_named_not_a_type_error():
     with pytest.raises(ParameterError, match="^rtt_s must be a single number"):
-        p004.check_what_if(rtt_s=[0.1, 0.2])
+        p004_what_if.check(rtt_s=[0.1, 0.2])
     with pytest.raises(ParameterError, match="^p must be a single number"):
         p000.check_what_if(p=[0.01, 0.02])
 
@@ -130,9 +132,9 @@ def test_loss_loop_refuses_more_losses_than_its_limit():
 
 def test_limits_are_where_stated():
     # 1e6 segments of 1 B is the schedule's limit itself: accepted; one byte more is refused
-    assert p004.check_what_if(obj_size_bytes=1e6, mtu_bytes=1)["obj_size_bytes"] == 1e6
+    assert p004_what_if.check(obj_size_bytes=1e6, mtu_bytes=1)["obj_size_bytes"] == 1e6
     with pytest.raises(ParameterError, match="^obj_size_bytes: the schedule's segment count .* 1e\\+06"):
-        p004.check_what_if(obj_size_bytes=1e6 + 1, mtu_bytes=1)
+        p004_what_if.check(obj_size_bytes=1e6 + 1, mtu_bytes=1)
     # 000: 13.5 KiB (13824 B) in 1 B packets at p = 1 % is ceil(138.24) = 139 losses: accepted;
     # 1e7 B at p = 1 % in 1 B packets is 1e5 losses, the limit; 1e7 + 100 B is 100001: refused
     assert p000.check_what_if(mtu_bytes=1)["mtu_bytes"] == 1
@@ -206,16 +208,16 @@ PARAMS_004 = ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window", "initial
 def test_any_parameter_value_fails_naming_it_or_runs_bounded(name, value):
     try:
         checked = check(NB004, {name: value})
-        p004.check_what_if(**checked)
+        p004_what_if.check(**checked)
     except ParameterError as err:
         assert name in str(err)
         return
     # accepted: the what-if runs without any other error (cost bounded), and the ledger does not move
     paper = load_paper("004")
-    w = p004.what_if(paper, p004.chosen_convention(paper), **checked)
-    curve = p004.latency_vs_rate(w)
+    w = p004_what_if.what_if(paper, p004_operating_point.chosen_convention(paper), **checked)
+    curve = p004_what_if.latency_vs_rate(w)
     assert np.isfinite(curve[["sctp_corrected_s", "tcp_corrected_s"]].to_numpy()).all()
-    assert [asdict(r) for r in p004.ledger_rows(paper)[0]] == BASELINE
+    assert [asdict(r) for r in p004_ledger_rows.rows(paper)] == BASELINE
 
 
 # --- make without side effects ------------------------------------------------------------------

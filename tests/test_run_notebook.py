@@ -81,6 +81,13 @@ def test_segment_under_one_byte_is_rejected(tmp_path, notebook):
         run(notebook, tmp_path / "x.ipynb", {"mtu_bytes": 0.5, "output_dir": str(tmp_path / "out")})
 
 
+def test_a_papers_own_check_runs_before_the_kernel(tmp_path):
+    # 004's check is paperlib.reproduce.p004.what_if.check (a paper package): it knows the emulation profiles
+    with pytest.raises(ParameterError, match="^emulation must be one of"):
+        run(NB004, tmp_path / "x.ipynb", {"emulation": "tiny", "output_dir": str(tmp_path / "out")})
+    assert not any(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("target", [NB004, NB000, REPO / "notebooks" / "new.ipynb"])
 def test_runner_refuses_to_write_over_a_source_notebook(tmp_path, target):
     before = target.read_bytes() if target.exists() else None

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib.atomic import atomic_write_csv
-from paperlib.emulation import accuracy, netns
+from paperlib.emulation import accuracy, capture, netns
 from paperlib.emulation import experiments as ex
 from paperlib import sweep
 from paperlib.figures import style
@@ -73,6 +73,36 @@ def accuracy_point(params: dict, seed: int) -> dict:
     return {"row": json.dumps(accuracy.measure_point(params["rate_bps"], params["delay_s"], 1), default=float)}
 
 
+def capture_table(points: list[dict], out: Path) -> pd.DataFrame | None:
+    """Return (and write ``emulated_capture_check.csv``) the packet-capture cross-check of ``points``, or None
+    when there is no point (emulation off or not run).
+
+    One :func:`paperlib.emulation.capture.crosscheck` per point (users = objects = 1): the application's own
+    latency against tcpdump's on the client's TUN device. Through the sweep runner and its cache (keyed
+    by the experiments' code and the capture module's), like :func:`accuracy_table`: a re-executed notebook
+    (make validate) shows the same table.
+    """
+    if not points:
+        return None
+    swept = sweep.run_sweep(capture_point, points, cache_dir=ex.CACHE_DIR, code_version=_capture_code_version(),
+                            scheduler="synchronous", progress=False)
+    table = pd.DataFrame([json.loads(row) for row in swept["row"]])
+    atomic_write_csv(Path(out) / "emulated_capture_check.csv", table)
+    return table
+
+
+def _capture_code_version() -> str:
+    """The experiments' code version (link emulator, namespaces, applications) and a hash of the capture module."""
+    digest = hashlib.sha256(Path(capture.__file__).read_bytes()).hexdigest()[:12]
+    return f"{ex.code_version()}+capture-{digest}"
+
+
+def capture_point(params: dict, seed: int) -> dict:
+    """Sweep function: one packet-capture cross-check of ``params`` (its seed 1 as before the cache; the
+    sweep's seed is unused), the row as JSON."""
+    return {"row": json.dumps(capture.crosscheck(params, seed=1), default=float)}
+
+
 def verdicts(rows) -> pd.DataFrame:
     """Return the re-judged claims (column 'emulated (real stacks)') as a small table."""
     sel = [r for r in rows if r.column == "emulated (real stacks)"]
@@ -92,4 +122,5 @@ def errorbars(ax, x, mean, half, proto: str) -> None:
 
 
 def close(fig) -> None:
+    """Close a figure (free its memory)."""
     plt.close(fig)

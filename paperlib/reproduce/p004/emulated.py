@@ -1,0 +1,95 @@
+"""Seed 004 on real stacks: Table II's experiment re-run through the emulated link.
+
+The operating point is the package's reading of the paper
+(:func:`paperlib.reproduce.p004.operating_point.chosen_convention`):
+T_r = 0.1 s is the one-way delay set on the emulator (round trip 0.2 s), 50 KB = 50 000 B, L_mtu = 1500 B
+(MSS 1460 B), initial window x = 2 as Fig. 1 states it (for TCP and SCTP alike; the convention search's
+x = 4 is fitted to the printed model cells and is not used here), one object per connection, no loss. Each
+repetition opens a fresh connection per object and measures from ``connect`` to the object's last byte
+(the model's LT includes the set-up round trip). The reduced profile runs 3 repetitions of 1 object
+per rate and protocol; the full one the paper's 10 runs of 5 objects.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from paperlib.data import Paper
+from paperlib.emulation import experiments as ex
+from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import tcp_settings
+from paperlib.reproduce.p004 import operating_point as op
+from paperlib.reproduce.p004 import tables
+
+PAPER = op.PAPER
+#: Table II's experimental and model column of each protocol.
+EXP = {proto: column for column, proto in tables.EXP_COLUMNS.items()}
+MODEL = {proto: column for column, proto in tables.MODEL_COLUMNS.items()}
+QUEUE_PACKETS = 100
+INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
+
+
+def points(paper: Paper, profile: str) -> list[dict]:
+    """Return the sweep points of Table II's experiment for ``profile`` ('reduced' or 'full')."""
+    ex.check_profile(profile)
+    if profile == "off":
+        return []
+    conv = op.chosen_convention(paper)
+    point = op.operating_point(paper)
+    obj_bits, mtu_bits, rtt = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
+    reps, objects = (3, 1) if profile == "reduced" else (10, point.n_objects)
+    return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=0.0,
+                 queue_packets=QUEUE_PACKETS,
+                 mss_bytes=int(mtu_bits / 8) - 40, initcwnd=INITCWND, object_bytes=int(obj_bits / 8),
+                 objects=objects, users=1, mode="per_object", rep=k)
+            for proto in ex.protocols() for rate in point.rates_bps for k in range(reps)]
+
+
+def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per run: protocol, rate, rep and the mean latency of its objects (s)."""
+    rows = []
+    for _, r in runs.iterrows():
+        lat = np.array(r["t_done"]) - np.array(r["t_start"])
+        rows.append({"protocol": r["protocol"], "rate_bps": r["rate_bps"], "rep": r["rep"],
+                     "latency_s": float(lat.mean()), "objects": len(lat)})
+    return pd.DataFrame(rows)
+
+
+def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
+    """Return Table II with the emulated mean latency and its 95% CI (over repetitions) per rate and protocol."""
+    point = op.operating_point(paper)
+    conv = op.chosen_convention(paper)
+    model = tables.regenerate_table2(point, **conv)
+    reps = per_repetition(runs) if len(runs) else pd.DataFrame(columns=["protocol", "rate_bps", "latency_s"])
+    cells = paper.tables["table2"].cells
+    out = []
+    for i, label in enumerate(point.rate_labels):
+        row = {"BANDWIDTH": label}
+        for proto in ("sctp", "tcp"):
+            sel = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), point.rates_bps[i])]
+            mean, half, n = ex.mean_ci(sel.latency_s)
+            row |= {EXP[proto]: float(cells[EXP[proto]].iloc[i]), f"emulated {proto.upper()} (s)": mean,
+                    f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n,
+                    f"model {proto.upper()} (s)": float(model[MODEL[proto]].iloc[i])}
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+#: The rates (bit/s) of the packet-capture cross-check: Table II's 100 Kbps and 10 Mbps rows.
+CAPTURE_RATES_BPS = (100e3, 10e6)
+
+
+def capture_points(points: list[dict]) -> list[dict]:
+    """Return the packet-capture cross-check's points: the first repetition of each protocol at
+    :data:`CAPTURE_RATES_BPS` among ``points``, one object each (``paperlib.emulation.capture.crosscheck``)."""
+    return [{**pt, "objects": 1} for pt in points if pt["rep"] == 0 and pt["rate_bps"] in CAPTURE_RATES_BPS]
+
+
+def real_stacks_text(frame: pd.DataFrame, not_run: str | None) -> str:
+    """Return the notebook's sentence (Markdown) on the written ledger ``frame``: how many published experimental
+    cells are within 5% of the emulated mean, and why nothing ran (``not_run``) if so."""
+    within, total = el.counts(frame)
+    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
+            f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
+            f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")

@@ -1,0 +1,58 @@
+"""Seed 004 on real stacks (paperlib/reproduce/p004/emulated.py): the grids, the summary table, the capture points.
+
+Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its capture cross-check).
+"""
+
+import pandas as pd
+import pytest
+
+from paperlib.data import load_paper
+from paperlib.emulation import experiments as ex
+from paperlib.emulation import tcp_settings
+from paperlib.reproduce.p004 import emulated
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return load_paper("004")
+
+
+def test_grids(paper):
+    assert emulated.points(paper, "off") == []
+    n_proto = len(ex.protocols())
+    # 5 rates x 3 repetitions per protocol (reduced), 10 in full with 5 objects each
+    pts = emulated.points(paper, "reduced")
+    assert len(pts) == 5 * 3 * n_proto
+    assert {p["objects"] for p in emulated.points(paper, "full")} == {5}
+    assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW["004"]}
+    # the chosen convention's reading: one-way delay 0.1 s -> RTT 0.2 s; 50 KB = 50 000 B; MSS 1500 - 40 = 1460 B
+    assert {(p["rtt_s"], p["object_bytes"], p["mss_bytes"]) for p in pts} == {(0.2, 50_000, 1460)}
+
+
+def test_summary_means_and_cis_per_rate_and_protocol(paper):
+    runs = pd.DataFrame([{"protocol": "tcp", "rate_bps": 1e6, "rep": k, "t_start": [0.0], "t_done": [lat]}
+                         for k, lat in enumerate([1.0, 1.2, 1.4])])
+    table = emulated.summary(paper, runs).set_index("BANDWIDTH")
+    row = table.loc["1 Mbps"]
+    # mean 1.2 s, sd 0.2 s, half-width t(0.975, 2) x 0.2 / sqrt(3) = 4.302653 x 0.11547 = 0.49683 s
+    assert row["emulated TCP (s)"] == pytest.approx(1.2) and row["CI95 TCP (s)"] == pytest.approx(0.49683, abs=1e-5)
+    assert (row["n TCP"], row["n SCTP"], row["Exp(TCP)"]) == (3, 0, 1.49)
+    # the model under the chosen convention at 1 Mbps: SCTP 1.100 s + 2 T_r = 1.500 s
+    assert row["model TCP (s)"] == pytest.approx(1.5)
+    assert table["n TCP"].drop("1 Mbps").eq(0).all()
+
+
+def test_capture_points_are_the_first_repetition_at_100_kbps_and_10_mbps(paper):
+    pts = emulated.capture_points(emulated.points(paper, "reduced"))
+    assert sorted((p["protocol"], p["rate_bps"]) for p in pts) == sorted(
+        (proto, rate) for proto in ex.protocols() for rate in (100e3, 10e6))
+    assert {(p["rep"], p["objects"], p["users"]) for p in pts} == {(0, 1, 1)}
+    assert emulated.capture_points([]) == []
+
+
+def test_real_stacks_text_counts_cells_within_5_percent():
+    frame = pd.DataFrame({"reason": ["[emulated on real stacks] ...", "[emulation not run] off; ..."],
+                          "column": ["Exp(TCP)", "Exp(SCTP)"], "rel_error": ["0.0200", ""]})
+    text = emulated.real_stacks_text(frame, None)
+    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells of this paper are within 5%")
+    assert "(off)" in emulated.real_stacks_text(frame, "off")
