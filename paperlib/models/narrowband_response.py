@@ -79,11 +79,14 @@ import numpy as np
 
 from paperlib import validate
 from paperlib.models import http_response_time as http
+from paperlib.models import reading as readings
 from paperlib.models import slow_start_latency as ssl
+from paperlib.models.reading import READING_000, ModelReading
 
 LOG_MODES = http.LOG_MODES
 A_MODES = http.A_MODES
 N_MODES = http.N_MODES
+#: Seed 000's names of R's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("N", "N+1")
 
 #: Initial congestion window in packets (seed 000, Fig. 1: "its initial value is 2 x mtu").
@@ -192,17 +195,19 @@ class ResponseTime:
     phases: list = field(default_factory=list, compare=False)
 
 
-def _check_switches(n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start):
-    validate.choice("n_mode", n_mode, N_MODES)
-    validate.choice("a_mode", a_mode, A_MODES)
-    validate.choice("log_mode", log_mode, LOG_MODES)
-    validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
-    validate.flag("post_loss_slow_start", post_loss_slow_start)
+def _check_reading(reading) -> ModelReading:
+    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "seed 000")
+    if reading.initial_threshold != math.inf:
+        raise validate.ParameterError(
+            f"initial_threshold must be inf for seed 000's model (Algorithm 1 line 04: th(1) = inf), "
+            f"got {reading.initial_threshold!r}")
+    return reading
 
 
-def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start,
-         trace: bool):
+def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace: bool):
     """The loop of Eq. (2) over arrays of equal shape; returns (E, n, alpha, phases of element 0)."""
+    n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
+    final_chunk, post_loss_slow_start = reading.final_chunk, reading.post_loss_slow_start
     s = mtu / rate
     n = http.packets_in_object(obj, mtu, n_mode=n_mode)
     alpha = http.expected_losses(n, p, a_mode=a_mode)
@@ -262,11 +267,7 @@ def response_time_s(
     *,
     timeout_s=None,
     setup_rtts=0,
-    n_mode: str = "ceil",
-    a_mode: str = "ceil",
-    log_mode: str = "continuous",
-    final_chunk: str = "N",
-    post_loss_slow_start: bool = True,
+    reading: ModelReading = READING_000,
 ) -> np.ndarray:
     """Return E(T), the mean response time of one object by seed 000's Eq. (2) (s), vectorised.
 
@@ -290,13 +291,17 @@ def response_time_s(
         :data:`SCTP_INITIAL_WINDOW` = 2 or :data:`TCP_INITIAL_WINDOW` = 1
     timeout_s : time to detect each loss (s); None (default) = 1.5 rtt, seed 002's TOdetect
     setup_rtts : round trips before the first packet (default 0: Eq. (2) has no set-up term)
-    n_mode : ``"ceil"`` (default, n = ceil(theta/mtu), Algorithm 1 line 02) or ``"exact"`` (theta/mtu)
-    a_mode : ``"ceil"`` (default, alpha = ceil(np), line 03) or ``"round"``
-    log_mode : ``"continuous"`` (default, 002's reading) or ``"ceil"`` (Kurose-Ross windows)
-    final_chunk : ``"N"`` (default, R sends N(alpha+1) packets) or ``"N+1"`` (002's last step)
-    post_loss_slow_start : True (default, 000: slow start after every timeout) or False (002)
+    reading : the switches (:class:`paperlib.models.reading.ModelReading`; default
+        :data:`~paperlib.models.reading.READING_000`): ``n_mode`` ``"ceil"`` (default, n =
+        ceil(theta/mtu), Algorithm 1 line 02) or ``"exact"`` (theta/mtu); ``a_mode`` ``"ceil"``
+        (default, alpha = ceil(np), line 03) or ``"round"``; ``log_mode`` ``"continuous"``
+        (default, 002's reading) or ``"ceil"`` (Kurose-Ross windows); ``final_chunk`` ``"N"``
+        (default, R sends N(alpha+1) packets) or ``"N+1"`` (002's last step);
+        ``post_loss_slow_start`` True (default, 000: slow start after every timeout) or False
+        (002). ``initial_threshold`` must stay inf; ``hob_in_ca`` and ``sctp_total`` are 002's
+        and not read.
     """
-    _check_switches(n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start)
+    _check_reading(reading)
     obj = validate.positive("obj_bits", obj_bits)
     mtu = validate.positive("mtu_bits", mtu_bits)
     rate = validate.positive("rate_bps", rate_bps)
@@ -311,15 +316,15 @@ def response_time_s(
         raise validate.ParameterError("the arguments of response_time_s do not broadcast together") from None
     shape = arrays[0].shape
     flat = [np.array(a, dtype=float).reshape(-1) for a in arrays]
-    total, _, _, _ = _eq2(*flat, n_mode=n_mode, a_mode=a_mode, log_mode=log_mode, final_chunk=final_chunk,
-                          post_loss_slow_start=bool(post_loss_slow_start), trace=False)
+    total, _, _, _ = _eq2(*flat, reading, trace=False)
     return total.reshape(shape)
 
 
-def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, **switches) -> ResponseTime:
+def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, *, timeout_s=None, setup_rtts=0,
+                        reading: ModelReading = READING_000) -> ResponseTime:
     """Return E(T) of one point with the terms of Eq. (2) (one dict per loss, then R).
 
-    Paper: seed 000, Eq. (2). Arguments and switches as :func:`response_time_s`,
+    Paper: seed 000, Eq. (2). Arguments and reading as :func:`response_time_s`,
     every argument a single number.
     """
     args = dict(obj_bits=obj_bits, mtu_bits=mtu_bits, rate_bps=rate_bps, rtt_s=rtt_s, p=p,
@@ -327,24 +332,19 @@ def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, 
     for name, value in args.items():
         if np.size(value) != 1:
             raise validate.ParameterError(f"{name} must be a single number here, got shape {np.shape(value)}")
-    total = float(response_time_s(**args, **switches))
-    opts = {"timeout_s": None, "setup_rtts": 0, "n_mode": "ceil", "a_mode": "ceil", "log_mode": "continuous",
-            "final_chunk": "N", "post_loss_slow_start": True, **switches}
+    total = float(response_time_s(**args, timeout_s=timeout_s, setup_rtts=setup_rtts, reading=reading))
     rtt = float(rtt_s)
-    to = DEFAULT_TIMEOUT_RTTS * rtt if opts["timeout_s"] is None else float(opts["timeout_s"])
-    one = [np.array([float(v)]) for v in (obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, to,
-                                          opts["setup_rtts"])]
-    _, n, alpha, phases = _eq2(*one, n_mode=opts["n_mode"], a_mode=opts["a_mode"], log_mode=opts["log_mode"],
-                               final_chunk=opts["final_chunk"], post_loss_slow_start=bool(opts["post_loss_slow_start"]),
-                               trace=True)
+    to = DEFAULT_TIMEOUT_RTTS * rtt if timeout_s is None else float(timeout_s)
+    one = [np.array([float(v)]) for v in (obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, to, setup_rtts)]
+    _, n, alpha, phases = _eq2(*one, reading, trace=True)
     return ResponseTime(response_s=total, n_packets=float(n[0]), losses=int(alpha[0]), phases=phases)
 
 
-def sctp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **switches) -> np.ndarray:
+def sctp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
     """Return E(T_sctp) (s): :func:`response_time_s` with the SCTP initial window 2 (seed 000, Fig. 1)."""
-    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, SCTP_INITIAL_WINDOW, **switches)
+    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, SCTP_INITIAL_WINDOW, **options)
 
 
-def tcp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **switches) -> np.ndarray:
+def tcp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
     """Return E(T_tcp) (s): :func:`response_time_s` with TCP's initial window 1 (seed 000, section 4)."""
-    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, TCP_INITIAL_WINDOW, **switches)
+    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, TCP_INITIAL_WINDOW, **options)
