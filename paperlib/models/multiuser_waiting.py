@@ -71,6 +71,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib import validate
+from paperlib.models import blocks
 
 FORMS = ("corrected", "printed")
 
@@ -223,7 +224,31 @@ def mean_waiting_time_same(m, n, tau) -> np.ndarray:
     tau : packet response time (s)
     """
     m, n, tau = _same(m, n, tau)
-    return total_waiting_time_same(m, n, tau) / m
+    shape, (m, n, tau) = blocks.flat_operands(m, n, tau)
+    size = int(np.prod(shape))
+    out = np.empty(size)
+    first = np.empty(min(size, blocks.BLOCK))
+    second = np.empty_like(first)
+    for where in blocks.slices(size):
+        k = where.stop - where.start
+        _mean_waiting_same_block(blocks.part(m, where), blocks.part(n, where), blocks.part(tau, where), out[where],
+                                 first[:k], second[:k])
+    return out.reshape(shape)[()]
+
+
+def _mean_waiting_same_block(m, n, tau, out, first, second) -> None:
+    """Write Eq. (3) / m of one block into ``out``: the arithmetic of :func:`total_waiting_time_same`, divided
+    by m, in the same order, in place (``first``, ``second``: scratch buffers of the block's length)."""
+    np.subtract(m, 1, out=second)  # m - 1
+    np.multiply(m, second, out=first)
+    first /= 2
+    first *= tau  # m (m-1)/2 tau
+    np.subtract(n, 1, out=out)
+    np.multiply(m, out, out=out)
+    out *= second
+    out *= tau  # m (n-1)(m-1) tau
+    np.add(first, out, out=out)  # Eq. (3)
+    out /= m  # Eq. (4)
 
 
 def total_turnaround_time_same(m, n, tau) -> np.ndarray:
