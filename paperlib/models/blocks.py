@@ -3,7 +3,7 @@
 A vectorised closed form (seed 004's Eq. (5), seed 000's Eq. (4)) is a chain of elementwise NumPy
 operations. On 10^6 points every operation is a pass over 8 MB, which the core streams from
 memory: the formula costs its number of passes, not its arithmetic. Run on blocks of
-:data:`BLOCK` elements (256 KiB per buffer, inside a core's L2 cache), the same operations in
+:data:`BLOCK` elements (128 KiB per buffer, inside a core's L2 cache), the same operations in
 the same order give the same bits while reading their operands from cache; ``make bench``
 measures the result against a compiled floor.
 """
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-#: Elements per block: 2^15 doubles = 256 KiB per buffer, so a formula's few buffers fit in L2.
-BLOCK = 1 << 15
+#: Elements per block: 2^14 doubles = 128 KiB per buffer, so a formula's six or so buffers fit in a core's L2 (1 MiB here).
+BLOCK = 1 << 14
 
 
 def flat_operands(*arrays: np.ndarray) -> tuple[tuple[int, ...], list[np.ndarray]]:
@@ -37,8 +37,10 @@ def flat_operands(*arrays: np.ndarray) -> tuple[tuple[int, ...], list[np.ndarray
     return shape, flat
 
 
-def slices(size: int, block: int = BLOCK) -> Iterator[slice]:
-    """Yield the slices of consecutive blocks of at most ``block`` elements covering ``range(size)``."""
+def slices(size: int, block: int | None = None) -> Iterator[slice]:
+    """Yield the slices of consecutive blocks of at most ``block`` (default :data:`BLOCK`) elements covering
+    ``range(size)``."""
+    block = block or BLOCK
     for start in range(0, size, block):
         yield slice(start, min(start + block, size))
 

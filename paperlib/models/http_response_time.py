@@ -259,6 +259,27 @@ def _transfer(
 
 
 
+def _counts_grid(obj, mss, p, n_mode: str, a_mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return (N, a) for arrays: :func:`_n_packets` and :func:`_losses` elementwise (the same arithmetic)."""
+    n = obj / mss
+    if n_mode == "ceil":
+        n = np.ceil(n * (1 - _REL))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if a_mode == "ceil":
+            a = np.ceil(n * p * (1 - _REL))
+        else:
+            a = np.floor(n * p + 0.5)
+    return n, np.where(p == 0, 0, a).astype(int)
+
+
+def _xloss_grid(left: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Return x of Eq. (1) for arrays: :func:`_xloss` elementwise (NumPy's expm1/log1p may differ from
+    math's in the last bit)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lost_by_n = -np.expm1(left * np.log1p(-p))
+        return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
+
+
 def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
     """Return (N, a, OT, tot_hob) arrays: :func:`_transfer`'s loop run once over a whole grid of points.
 
@@ -269,15 +290,7 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
     n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
     post_loss_slow_start, final_chunk, hob_in_ca = reading.post_loss_slow_start, reading.final_chunk, reading.hob_in_ca
     s = mss / rate
-    n = obj / mss
-    if n_mode == "ceil":
-        n = np.ceil(n * (1 - _REL))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if a_mode == "ceil":
-            a = np.ceil(n * p * (1 - _REL))
-        else:
-            a = np.floor(n * p + 0.5)
-    a = np.where(p == 0, 0, a).astype(int)
+    n, a = _counts_grid(obj, mss, p, n_mode, a_mode)
     q = np.floor(np.log2(1.0 + rtt / s) + _EPS) + 1.0
     to = TODETECT_RTTS * rtt
 
@@ -289,11 +302,6 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
         with np.errstate(invalid="ignore"):
             big_p = np.maximum(0.0, np.minimum(q, lg(x + 1.0) - 1.0))
             return np.where(x <= 0, 0.0, big_p * (rtt + s) - (2.0**big_p - 1.0) * s)
-
-    def xloss(left):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lost_by_n = -np.expm1(left * np.log1p(-p))
-            return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
 
     def loss_window(x):
         if log_mode == "continuous":
@@ -308,7 +316,7 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
     for i in range(1, int(a.max(initial=0)) + 2):
         active = i <= a + 1
         last = i == a + 1
-        x = np.where(last, left, xloss(left))
+        x = np.where(last, left, _xloss_grid(left, p))
         ath = 2.0 * th - 1.0
         in_ss = x + 1.0 <= ath
         with np.errstate(invalid="ignore"):

@@ -80,7 +80,6 @@ import numpy as np
 from paperlib import validate
 from paperlib.models import http_response_time as http
 from paperlib.models import reading as readings
-from paperlib.models import slow_start_latency as ssl
 from paperlib.models.reading import READING_000, ModelReading
 
 LOG_MODES = http.LOG_MODES
@@ -136,13 +135,24 @@ def slow_start_stall_time_s(n_packets, mtu_bits, rate_bps, rtt_s, initial_window
     rate = validate.positive("rate_bps", rate_bps)
     rtt = validate.non_negative("rtt_s", rtt_s)
     w = validate.positive_integer("initial_window", initial_window)
-    n, mtu, rate, rtt, w = np.broadcast_arrays(n, mtu, rate, rtt, w)
+    return _stall_time(*np.broadcast_arrays(n, mtu, rate, rtt, w), log_mode)
+
+
+def _stall_time(n, mtu, rate, rtt, w, log_mode: str) -> np.ndarray:
+    """ST of :func:`slow_start_stall_time_s` for validated arrays of one shape (finite rates), without re-validating.
+
+    beta_w and, for ``"ceil"``, alpha - 1 are seed 004's Eqs. (4) and (1) with the arithmetic of
+    :func:`slow_start_latency.stall_bound` and :func:`slow_start_latency.windows_needed` (finite rate).
+    """
     s = mtu / rate
-    beta = ssl.stall_bound(mtu, rate, rtt, w)
+    with np.errstate(invalid="ignore"):
+        beta = np.floor(np.log2((1 + rate * rtt / mtu) / w) + _EPS) + 1  # seed 004 Eq. (4)
+    beta = np.maximum(beta, 0.0)
     some = n > 0
     safe_n = np.where(some, n, 1.0)
     if log_mode == "ceil":
-        stalls = ssl.stall_count(safe_n * mtu, mtu, rate, rtt, w)
+        alpha_minus_1 = np.ceil(np.log2(safe_n * mtu / mtu / w + 1) - _EPS) - 1  # seed 004 Eq. (1)
+        stalls = np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
     else:
         stalls = np.maximum(0.0, np.minimum(beta, _lg(safe_n / w + 1.0, log_mode) - 1.0))
     st = stalls * (rtt + s) - w * (2.0**stalls - 1.0) * s
@@ -165,17 +175,22 @@ def window_at_loss(x, initial_window, log_mode: str = "continuous") -> np.ndarra
     log_mode : ``"continuous"`` (default) or ``"ceil"``
     """
     validate.choice("log_mode", log_mode, LOG_MODES)
-    xx = validate.positive("x", x)
-    w = validate.positive_integer("initial_window", initial_window)
+    return _window(validate.positive("x", x), validate.positive_integer("initial_window", initial_window), log_mode)
+
+
+def _window(x: np.ndarray, w: np.ndarray, log_mode: str) -> np.ndarray:
+    """y of :func:`window_at_loss` for validated arrays."""
     if log_mode == "continuous":
-        return (xx + w) / 2.0
-    return w * 2.0 ** (_lg(xx / w + 1.0, log_mode) - 1.0)
+        return (x + w) / 2.0
+    return w * 2.0 ** (_lg(x / w + 1.0, log_mode) - 1.0)
 
 
 def _threshold_packets(th: np.ndarray) -> np.ndarray:
-    """A_th = 2 th - 1 (002's Eq. (7)) where th is finite, inf where it is not."""
+    """A_th = 2 th - 1 (002's Eq. (7), :func:`http_response_time.packets_until_threshold`) where th is finite,
+    inf where it is not."""
     finite = np.isfinite(th)
-    return np.where(finite, http.packets_until_threshold(np.where(finite, th, 1.0)), np.inf)
+    with np.errstate(invalid="ignore"):
+        return np.where(finite, 2.0 * th - 1.0, np.inf)
 
 
 @dataclass(frozen=True)
@@ -209,8 +224,8 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
     n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
     final_chunk, post_loss_slow_start = reading.final_chunk, reading.post_loss_slow_start
     s = mtu / rate
-    n = http.packets_in_object(obj, mtu, n_mode=n_mode)
-    alpha = http.expected_losses(n, p, a_mode=a_mode)
+    n, alpha = http._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
+    alpha = alpha.astype(float)
     remaining = n.copy()
     th = np.full(n.shape, np.inf)
     w = w1.copy()
@@ -221,16 +236,16 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
                      "a smaller object, a larger packet or a lower loss ratio")
     for k in range(1, int(alpha.max(initial=0)) + 1):
         active = k <= alpha
-        x = http.expected_packets_before_loss(remaining, p)
+        x = http._xloss_grid(remaining, p)  # 002's Eq. (1)
         a_th = _threshold_packets(th)
         in_ss = x < a_th
         big_l = np.where(in_ss, 0.0, x - a_th)  # Eq. (13) of 002; a_th is finite wherever it is used
         restart = (k == 1) or post_loss_slow_start
         stall = np.zeros(n.shape)
         if restart:
-            stall = slow_start_stall_time_s(np.where(in_ss, x, a_th), mtu, rate, rtt, w, log_mode)
+            stall = _stall_time(np.where(in_ss, x, a_th), mtu, rate, rtt, w, log_mode)
         added = stall + (x + 1.0) * s + big_l * rtt + to
-        y = np.where(in_ss, window_at_loss(x, w, log_mode), th + big_l)
+        y = np.where(in_ss, _window(x, w, log_mode), th + big_l)
         if trace and active.flat[0]:
             phases.append({"k": k, "phase": "slow-start" if in_ss.flat[0] else "congestion-avoidance",
                            "n_packets": float(remaining.flat[0]), "x": float(x.flat[0]), "A_th": float(a_th.flat[0]),
@@ -245,8 +260,7 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
     in_ss = remaining < a_th
     big_l = np.where(in_ss, 0.0, remaining - a_th)
     restart = (alpha == 0) | bool(post_loss_slow_start)
-    stall = np.where(restart, slow_start_stall_time_s(np.where(in_ss, remaining, a_th), mtu, rate, rtt, w, log_mode),
-                     0.0)
+    stall = np.where(restart, _stall_time(np.where(in_ss, remaining, a_th), mtu, rate, rtt, w, log_mode), 0.0)
     chunk = remaining if final_chunk == "N" else remaining + 1.0
     added = stall + chunk * s + big_l * rtt
     if trace:
