@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-#: Elements per block: 2^14 doubles = 128 KiB per buffer, so a formula's six or so buffers fit in a core's L2 (1 MiB here).
+#: Elements per block: 2^14 doubles = 128 KiB per buffer, so six or so buffers fit in a core's L2 (1 MiB here).
 BLOCK = 1 << 14
 
 
