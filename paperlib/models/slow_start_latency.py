@@ -148,13 +148,13 @@ def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: st
     return np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
 
 
-def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, has_inf, out, gamma, stall) -> None:
+def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, out, gamma, stall) -> None:
     """Write Eq. (5), corrected form, of one block of validated operands into ``out``.
 
     The same arithmetic as :func:`windows_needed`, :func:`stall_bound`, :func:`stall_count` (Eqs. (1),
     (4) and the text after (4)) and Eq. (5), in the same order, in place on three buffers of the
     block's length (``out``, ``gamma``, ``stall``) and without re-validating. Operands are blocks
-    of equal length or 0-d (see :mod:`paperlib.models.blocks`); ``has_inf``: some rate is infinite.
+    of equal length or 0-d (see :mod:`paperlib.models.blocks`).
     """
     np.multiply(x, mtu, out=gamma)
     np.divide(obj, gamma, out=gamma)
@@ -171,15 +171,17 @@ def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, has_inf, out, gamma,
     stall += _EPS
     np.floor(stall, out=stall)
     stall += 1.0  # Eq. (4): beta
-    if has_inf:
+    if rate.max() == np.inf:  # rates are checked: no NaN
         stall[np.broadcast_to(np.isinf(rate) & (rtt > 0), stall.shape)] = np.inf
         stall[np.isnan(stall)] = 0.0  # mu = inf and T_r = 0: every "stall" is 0
     np.minimum(gamma, stall, out=gamma)
-    np.maximum(gamma, 0.0, out=gamma)  # gamma; beta < 0 means no stall (clip)
+    np.maximum(gamma, blocks.zeros_like_block(gamma), out=gamma)  # gamma; beta < 0 means no stall (clip)
     np.divide(mtu, rate, out=out)  # L_mtu/mu
     np.add(rtt, out, out=stall)  # T_r + L_mtu/mu
     stall *= gamma
-    np.exp2(gamma, out=gamma)  # 2^gamma (exact for whole gamma)
+    exponent = np.empty(gamma.shape, dtype=np.int32)
+    np.copyto(exponent, gamma, casting="unsafe")  # gamma is a whole number, 0 <= gamma < alpha < 1100
+    np.ldexp(blocks.ones_like_block(gamma), exponent, out=gamma)  # 2^gamma, exactly (as exp2 of a whole number)
     gamma -= 1.0
     gamma *= x
     gamma *= out  # x (2^gamma - 1) L_mtu/mu
@@ -192,23 +194,35 @@ def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, has_inf, out, gamma,
     out += stall
 
 
-def _latency_corrected(obj, mtu, rate, rtt, x, setup) -> np.ndarray:
-    """Return Eq. (5), corrected form, for validated arrays: block by block (:mod:`paperlib.models.blocks`)."""
-    shape, (obj, mtu, rate, rtt, x, setup) = blocks.flat_operands(obj, mtu, rate, rtt, x, setup)
-    size = int(np.prod(shape))
-    has_inf = bool(rate.max() == np.inf)  # one reduction; rate is validated (no NaN)
-    out = np.empty(size)
-    gamma = np.empty(min(size, blocks.BLOCK))
-    stall = np.empty_like(gamma)
+#: The range check of each argument of Eq. (5) (:func:`_check`), by name for :func:`validate.admissible`.
+_CHECKS = ("positive", "positive", "positive_or_inf", "non_negative", "positive_integer", "non_negative")
+
+
+def _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts) -> np.ndarray:
+    """Return Eq. (5), corrected form, block by block (:func:`paperlib.models.blocks.evaluate`).
+
+    Each super-block's arguments are range-checked just before it is computed, so that every argument is
+    read from memory once; if one fails, the full checks (:func:`_check`) raise, naming the parameter and
+    the first bad value, as they would have before any computation.
+    """
+    names = ("obj_bits", "mtu_bits", "rate_bps", "rtt_s", "initial_window", "setup_rtts")
+    args = (obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)
+    try:
+        operands = [validate.numbers(name, value) for name, value in zip(names, args)]
+    except validate.ParameterError:  # name the first bad argument in the order of the full checks
+        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+        raise
+
+    def admissible(*parts) -> bool:
+        return all(validate.admissible(check, a) for check, a in zip(_CHECKS, parts))
+
     with np.errstate(invalid="ignore"):
-        for where in blocks.slices(size):
-            n = where.stop - where.start
-            _latency_corrected_block(
-                blocks.part(obj, where), blocks.part(mtu, where), blocks.part(rate, where),
-                blocks.part(rtt, where), blocks.part(x, where), blocks.part(setup, where), has_inf, out[where],
-                gamma[:n], stall[:n],
-            )  # fmt: skip
-    return out.reshape(shape)
+        out = blocks.evaluate(_latency_corrected_block, operands, 2, admissible)
+    if out is None:  # some argument fails its check: raise as the full checks do
+        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+        validate.non_negative("setup_rtts", setup_rtts)
+        raise AssertionError("an argument failed its range check in a block but not as a whole")  # unreachable
+    return out
 
 
 def transfer_latency_s(
@@ -244,10 +258,11 @@ def transfer_latency_s(
         ``"printed"`` (the paper's closed form as printed; x a power of 2)
     """
     validate.choice("form", form, FORMS)
+    if form == "corrected":
+        # a NumPy scalar for scalar arguments
+        return _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)[()]
     obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
     setup = validate.non_negative("setup_rtts", setup_rtts)
-    if form == "corrected":
-        return _latency_corrected(obj, mtu, rate, rtt, x, setup)[()]  # a NumPy scalar for scalar arguments
     gamma = np.array(stall_count(obj, mtu, rate, rtt, x, form=form), dtype=float)
     seg_time = mtu / rate
     with np.errstate(invalid="ignore"):
