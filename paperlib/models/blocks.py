@@ -89,3 +89,15 @@ def zeros_like_block(block: np.ndarray) -> np.ndarray:
 def ones_like_block(block: np.ndarray) -> np.ndarray:
     """Return read-only ones of ``block``'s length (``np.ldexp(ones, k)`` is SIMD, ``np.ldexp(1.0, k)`` is not)."""
     return _ONES[: block.shape[0]] if block.ndim and block.shape[0] <= _ONES.shape[0] else np.ones(block.shape)
+
+
+def concatenated(fn: Callable, arrays, block: int | None = None) -> tuple[np.ndarray, ...]:
+    """Return ``fn(*blocks_of_arrays)`` over consecutive blocks of the equal-length 1-D ``arrays``, each output joined.
+
+    For a per-point algorithm whose vectorised steps allocate temporaries of the arrays' length (seed 002's
+    loop over losses): on blocks they stay in cache, and a block stops after its own points' last step.
+    ``fn`` returns a tuple of 1-D arrays of its blocks' length.
+    """
+    size = len(arrays[0])
+    parts = [fn(*(a[where] for a in arrays)) for where in slices(size, block)]
+    return tuple(np.concatenate(column) for column in zip(*parts))

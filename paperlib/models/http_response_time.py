@@ -107,6 +107,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib import validate
+from paperlib.models import blocks
 from paperlib.models import reading as readings
 from paperlib.models.reading import READING_002, ModelReading
 
@@ -756,7 +757,8 @@ def response_times_grid(
     else:
         it = np.full(size, _one("it_s", validate.non_negative("it_s", it_s)))
 
-    n_out, a_out, ot_out, hob_out = _transfer_grid(obj, mss, rate, rtt, pp, th.astype(float), reading)
+    n_out, a_out, ot_out, hob_out = blocks.concatenated(
+        lambda *block: _transfer_grid(*block, reading), (obj, mss, rate, rtt, pp, th.astype(float)))
 
     tcp = np.where(pi >= m, it + (rtt + ot_out), it + m / pi * (rtt + ot_out))
     if reading.sctp_total == "printed":

@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from paperlib import validate
+from paperlib.models import blocks
 from paperlib.models import http_response_time as http
 from paperlib.models import reading as readings
 from paperlib.models.reading import READING_000, ModelReading
@@ -330,7 +331,7 @@ def response_time_s(
         raise validate.ParameterError("the arguments of response_time_s do not broadcast together") from None
     shape = arrays[0].shape
     flat = [np.array(a, dtype=float).reshape(-1) for a in arrays]
-    total, _, _, _ = _eq2(*flat, reading, trace=False)
+    (total,) = blocks.concatenated(lambda *block: (_eq2(*block, reading, trace=False)[0],), flat)
     return total.reshape(shape)
 
 
