@@ -79,26 +79,19 @@ void http_response_time(size_t n_points, const double *obj, const double *mss, c
                 }
             } else if (i == 1) { /* Eqs. (14)-(15) */
                 added = sc(ath, s, rtt, q, log_ceil) + chunk + big_l * rtt;
-                if (!last) {
-                    if (!hob_zero) {
-                        y = window_y(x, log_ceil);
-                        hob = (y - (x - y)) * s;
-                    }
-                    added += to + hob;
-                    th = (th + big_l) / 2.0;
-                    n = n - x + 1.0;
-                }
             } else { /* steps (8)-(12) */
                 added = chunk + big_l * rtt;
                 if (post_ss)
                     added += sc(in_ss ? x : ath, s, rtt, q, log_ceil);
-                if (!last) {
+            }
+            if (!last && !(i == 1 && in_ss)) { /* a loss outside the first slow start: HOB, TOdetect, (T + L)/2 */
+                if (!(i == 1 && hob_zero)) {
                     y = window_y(x, log_ceil);
                     hob = (y - (x - y)) * s;
-                    added += hob + to;
-                    th = (th + big_l) / 2.0;
-                    n = n - x + 1.0;
                 }
+                added += hob + to;
+                th = (th + big_l) / 2.0;
+                n = n - x + 1.0;
             }
             ot += added;
             tot_hob += hob;
