@@ -46,3 +46,50 @@ def slow_start_latency_floor(obj, mtu, rate, rtt, x, setup_rtts: float = 2.0) ->
         ctypes.c_size_t(out.size), *(_pointer(a) for a in arrays), ctypes.c_double(setup_rtts), _pointer(out)
     )
     return out
+
+
+def _arrays(*args) -> list[np.ndarray]:
+    return [np.ascontiguousarray(a, dtype=float) for a in np.broadcast_arrays(*args)]
+
+
+def http_response_time_floor(obj, mss, rate, rtt, p, *, threshold=np.inf, it=None, objects=5, pipeline_depth=1,
+                             reading=None):
+    """Seed 002's algorithm and Table I, compiled: (OT, tot_hob, TCP, SCTP) per point; IT = 2 RTT if None."""
+    from paperlib.models.reading import READING_002
+
+    r = reading or READING_002
+    library = compile_floor("http_response_time")
+    rtt_b = np.broadcast_to(rtt, np.broadcast_shapes(*(np.shape(a) for a in (obj, mss, rate, rtt, p))))
+    arrays = _arrays(obj, mss, rate, rtt, p, threshold, 2.0 * rtt_b if it is None else it, objects, pipeline_depth)
+    outs = [np.empty(arrays[0].shape) for _ in range(4)]
+    switches = (r.log_mode == "ceil", r.a_mode == "round", r.n_mode == "ceil", r.final_chunk == "N",
+                r.hob_in_ca == "zero", r.post_loss_slow_start, r.sctp_total == "printed")
+    library.http_response_time(ctypes.c_size_t(outs[0].size), *(_pointer(a) for a in arrays),
+                               *(ctypes.c_int(int(s)) for s in switches), *(_pointer(o) for o in outs))
+    return tuple(outs)
+
+
+def narrowband_response_floor(obj, mtu, rate, rtt, p, initial_window, *, timeout_s=None, setup_rtts=0.0,
+                              reading=None) -> np.ndarray:
+    """Seed 000's Eq. (2), compiled; timeout 1.5 RTT if None (the model's default)."""
+    from paperlib.models.reading import READING_000
+
+    r = reading or READING_000
+    library = compile_floor("narrowband_response")
+    to = 1.5 * np.asarray(rtt, dtype=float) if timeout_s is None else timeout_s
+    arrays = _arrays(obj, mtu, rate, rtt, p, initial_window, to, setup_rtts)
+    out = np.empty(arrays[0].shape)
+    switches = (r.n_mode == "ceil", r.a_mode == "round", r.log_mode == "ceil", r.final_chunk == "N+1",
+                r.post_loss_slow_start)
+    library.narrowband_response(ctypes.c_size_t(out.size), *(_pointer(a) for a in arrays),
+                                *(ctypes.c_int(int(s)) for s in switches), _pointer(out))
+    return out
+
+
+def multiuser_waiting_floor(m, n, tau) -> np.ndarray:
+    """Seed 000's Eq. (4) (Eq. (3) / m), compiled."""
+    library = compile_floor("multiuser_waiting")
+    arrays = _arrays(m, n, tau)
+    out = np.empty(arrays[0].shape)
+    library.multiuser_waiting(ctypes.c_size_t(out.size), *(_pointer(a) for a in arrays), _pointer(out))
+    return out

@@ -329,6 +329,7 @@ def explorer_002() -> Explorer:
     """Return the explorer of seed 002's mean response time (Table I, the chosen convention)."""
     from paperlib import units
     from paperlib.models import http_response_time as model
+    from paperlib.models.reading import READING_002
 
     conv, points, printed = _context_002()
     base = points[1]  # Table II, p = 1 %
@@ -352,9 +353,7 @@ def explorer_002() -> Explorer:
         grid = model.response_times_grid(
             {"obj_bits": obj_bits, "mss_bits": mss_bits, "rate_bps": args["rate_bps"], "rtt_s": args["rtt_s"],
              "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects},
-            pipeline_depth=conv["pipeline_depth"], sctp_total=conv["sctp_total"], log_mode=conv["log_mode"],
-            a_mode=conv["a_mode"], n_mode=conv["n_mode"], post_loss_slow_start=conv["post_loss_slow_start"],
-            final_chunk=conv["final_chunk"])
+            pipeline_depth=conv["pipeline_depth"], reading=READING_002.with_conventions(conv))
         lines = [(style("sctp", "model"), grid["sctp_s"].to_numpy()), (style("tcp", "model"), grid["tcp_s"].to_numpy())]
         pts = []
         for rate, rtt, p, row, value in printed:

@@ -33,7 +33,7 @@ def _strict(name: str, value) -> None:
             raise ParameterError(f"{name} must hold numbers, got an array of {value.dtype}")
 
 
-def _array(name: str, value) -> np.ndarray:
+def _numbers(name: str, value) -> np.ndarray:
     _strict(name, value)
     try:
         arr = np.asarray(value, dtype=float)
@@ -41,9 +41,44 @@ def _array(name: str, value) -> np.ndarray:
         raise ParameterError(f"{name} must be a number or an array of numbers, got {value!r}") from None
     if arr.size == 0:
         raise ParameterError(f"{name} is empty")
+    return arr
+
+
+def _no_nan(name: str, arr: np.ndarray) -> np.ndarray:
     if np.isnan(arr.sum()) and np.isnan(arr).any():  # a sum is NaN if any element is (or inf - inf)
         raise ParameterError(f"{name} contains NaN")
     return arr
+
+
+def _array(name: str, value) -> np.ndarray:
+    return _no_nan(name, _numbers(name, value))
+
+
+def numbers(name: str, value) -> np.ndarray:
+    """Return ``value`` as a float array; raise unless it holds only numbers and is not empty (no range check).
+
+    With :func:`admissible`: a model that checks ranges block by block converts its arguments with this,
+    and calls the full check (e.g. :func:`positive`) only when a block fails, for the error message.
+    """
+    return _numbers(name, value)
+
+
+# The fast paths of the range checks: reductions only; a NaN fails every one of them.
+_ADMISSIBLE = {
+    "positive": lambda a: a.min() > 0 and a.max() < np.inf,
+    "positive_or_inf": lambda a: a.min() > 0,
+    "non_negative": lambda a: a.min() >= 0 and a.max() < np.inf,
+    "positive_integer": lambda a: a.min() > 0 and a.max() < np.inf and _whole(a),
+}
+
+
+def admissible(check: str, arr: np.ndarray) -> bool:
+    """Return True if ``arr`` (from :func:`numbers`) passes the range check named ``check`` without error.
+
+    ``check`` is ``"positive"``, ``"positive_or_inf"``, ``"non_negative"`` or ``"positive_integer"``: the
+    conditions of the functions of those names. False means the full check raises (naming the first bad value).
+    """
+    return bool(_ADMISSIBLE[check](arr))
 
 
 def _first_bad(arr: np.ndarray, bad: np.ndarray):
@@ -52,9 +87,10 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
 
 def positive(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is > 0 and finite."""
-    arr = _array(name, value)
-    if arr.min() > 0 and arr.max() < np.inf:  # two reductions, no temporaries (the fast path)
+    arr = _numbers(name, value)
+    if _ADMISSIBLE["positive"](arr):  # two reductions, no temporaries (the fast path; NaN fails it)
         return arr
+    _no_nan(name, arr)
     bad = ~(np.isfinite(arr) & (arr > 0))
     if bad.any():
         raise ParameterError(f"{name} must be positive and finite, got {_first_bad(arr, bad)!r}")
@@ -63,7 +99,10 @@ def positive(name: str, value) -> np.ndarray:
 
 def positive_or_inf(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is > 0 (infinity allowed)."""
-    arr = _array(name, value)
+    arr = _numbers(name, value)
+    if _ADMISSIBLE["positive_or_inf"](arr):  # one reduction (the fast path; NaN fails it)
+        return arr
+    _no_nan(name, arr)
     bad = ~(arr > 0)
     if bad.any():
         raise ParameterError(f"{name} must be positive, got {_first_bad(arr, bad)!r}")
@@ -72,9 +111,10 @@ def positive_or_inf(name: str, value) -> np.ndarray:
 
 def non_negative(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is >= 0 and finite."""
-    arr = _array(name, value)
-    if arr.min() >= 0 and arr.max() < np.inf:
+    arr = _numbers(name, value)
+    if _ADMISSIBLE["non_negative"](arr):  # the fast path; NaN fails it
         return arr
+    _no_nan(name, arr)
     bad = ~(np.isfinite(arr) & (arr >= 0))
     if bad.any():
         raise ParameterError(f"{name} must be non-negative and finite, got {_first_bad(arr, bad)!r}")
@@ -83,7 +123,10 @@ def non_negative(name: str, value) -> np.ndarray:
 
 def probability(name: str, value) -> np.ndarray:
     """Return a loss probability as a float array; raise unless every element is in [0, 1)."""
-    arr = _array(name, value)
+    arr = _numbers(name, value)
+    if arr.min() >= 0 and arr.max() < 1:  # the fast path; NaN fails it
+        return arr
+    _no_nan(name, arr)
     bad = ~((arr >= 0) & (arr < 1))
     if bad.any():
         raise ParameterError(f"{name} must be in [0, 1), got {_first_bad(arr, bad)!r}")
@@ -93,10 +136,33 @@ def probability(name: str, value) -> np.ndarray:
 def positive_integer(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array of whole numbers >= 1; raise otherwise."""
     arr = positive(name, value)
+    if _whole(arr):
+        return arr
     bad = arr != np.floor(arr)
-    if bad.any():
-        raise ParameterError(f"{name} must be a whole number >= 1, got {_first_bad(arr, bad)!r}")
-    return arr
+    raise ParameterError(f"{name} must be a whole number >= 1, got {_first_bad(arr, bad)!r}")
+
+
+_WHOLE_BLOCK = 1 << 15  # elements per block of the whole-number check: two buffers of it stay in cache
+
+
+def _whole(arr: np.ndarray) -> bool:
+    """Return True if every element of the finite array ``arr`` is a whole number (floor(a) == a).
+
+    Checked block by block into two small reused buffers, so a large array is read once and no
+    array of its size is allocated.
+    """
+    flat = arr.reshape(-1)  # a view of a contiguous array (a copy otherwise)
+    if flat.size <= _WHOLE_BLOCK:
+        return not (np.floor(flat) != flat).any()
+    floors = np.empty(_WHOLE_BLOCK)
+    differs = np.empty(_WHOLE_BLOCK, dtype=bool)
+    for start in range(0, flat.size, _WHOLE_BLOCK):
+        part = flat[start:start + _WHOLE_BLOCK]
+        k = part.size
+        np.floor(part, out=floors[:k])
+        if np.not_equal(floors[:k], part, out=differs[:k]).any():
+            return False
+    return True
 
 
 def choice(name: str, value, allowed) -> object:

@@ -14,8 +14,12 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from paperlib.models import http_response_time as m
+from paperlib.models.reading import ModelReading
+from paperlib.models.reading import READING_002, SWITCHES
 from paperlib.models.slow_start_latency import transfer_latency_s
 from paperlib.validate import ParameterError
+
+variant = READING_002.with_changes  # the paper's default reading with some switches changed
 
 O = 13_500 * 8  # bits
 MSS = 536 * 8  # bits
@@ -86,7 +90,7 @@ def test_operating_point_printed_table_i_forms():
     # PI >= M: TCP = IT + RTT + OT = 0.512 + 0.256 + 3.9176 = 4.6856 s
     assert tcp(O, MSS, R, RTT, 0.01, pipeline_depth=5) == pytest.approx(4.6856, abs=1e-9)
     # printed SCTP: IT + RTT + (OT - tot_hob) = 0.512 + 0.256 + 3.8104 = 4.5784 s (far below the printed 20.81)
-    assert sctp(O, MSS, R, RTT, 0.01, sctp_total="printed") == pytest.approx(4.5784, abs=1e-9)
+    assert sctp(O, MSS, R, RTT, 0.01, reading=variant(sctp_total="printed")) == pytest.approx(4.5784, abs=1e-9)
     # an explicit IT replaces 2 RTT: 0.462 + 20.868 = 21.330 (the IT Table II's TCP value implies)
     assert tcp(O, MSS, R, RTT, 0.01, it_s=0.462) == pytest.approx(21.330, abs=1e-9)
 
@@ -112,10 +116,10 @@ def test_operating_point_other_conventions():
     assert tcp(13_824 * 8, MSS, R, RTT, 0.01) == pytest.approx(21.704, abs=1e-9)
     assert sctp(13_824 * 8, MSS, R, RTT, 0.01) == pytest.approx(21.168, abs=1e-9)
     # N = ceil(25.19) = 26: N s = 2.7872; OT = 4.0048; TCP = 0.512 + 5 * 4.2608 = 21.816; SCTP = 21.280
-    assert tcp(O, MSS, R, RTT, 0.01, n_mode="ceil") == pytest.approx(21.816, abs=1e-9)
-    assert sctp(O, MSS, R, RTT, 0.01, n_mode="ceil") == pytest.approx(21.280, abs=1e-9)
+    assert tcp(O, MSS, R, RTT, 0.01, reading=variant(n_mode="ceil")) == pytest.approx(21.816, abs=1e-9)
+    assert sctp(O, MSS, R, RTT, 0.01, reading=variant(n_mode="ceil")) == pytest.approx(21.280, abs=1e-9)
     # final chunk N s instead of (N+1) s: one packet less per object, TCP 21.380 - 5 * 0.1072 = 20.844
-    assert tcp(O, MSS, R, RTT, 0.01, final_chunk="N") == pytest.approx(20.844, abs=1e-9)
+    assert tcp(O, MSS, R, RTT, 0.01, reading=variant(final_chunk="N")) == pytest.approx(20.844, abs=1e-9)
 
 
 def test_operating_point_ceiling_reading():
@@ -123,33 +127,34 @@ def test_operating_point_ceiling_reading():
     # Tx1 = 0.4048 + 2.58780 + 0.94980 + 0.384 = 4.32640; N <- 25.1866 - 23.1399 + 8.8601 = 10.9067;
     # final (10.9067 + 1) 0.1072 = 1.27640; OT = 5.60280;
     # TCP = 0.512 + 5 (5.85880) = 29.806; SCTP = 0.512 + 5 (5.85880 - 0.94980) = 25.057
-    res = m.object_transfer_time(O, MSS, R, RTT, 0.01, log_mode="ceil")
+    res = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil"))
     assert res.tot_hob_s == pytest.approx(0.94980, abs=1e-5)
     assert res.ot_s == pytest.approx(5.60280, abs=1e-5)
-    assert tcp(O, MSS, R, RTT, 0.01, log_mode="ceil") == pytest.approx(29.806, abs=1e-3)
-    assert sctp(O, MSS, R, RTT, 0.01, log_mode="ceil") == pytest.approx(25.057, abs=1e-3)
+    assert tcp(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")) == pytest.approx(29.806, abs=1e-3)
+    assert sctp(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")) == pytest.approx(25.057, abs=1e-3)
 
 
 def test_operating_point_post_loss_slow_start():
     # the final 3.0466 packets restart slow start: P = log2(4.0466) - 1 = 1.01666 (< Q = 2),
     # SC = 1.01666 * 0.3632 - (2^1.01666 - 1) 0.1072 = 0.36925 - 0.10970 = 0.25955 s;
     # TCP = 21.380 + 5 * 0.25955 = 22.678
-    assert tcp(O, MSS, R, RTT, 0.01, post_loss_slow_start=True) == pytest.approx(22.678, abs=1e-3)
+    assert tcp(O, MSS, R, RTT, 0.01, reading=variant(post_loss_slow_start=True)) == pytest.approx(22.678, abs=1e-3)
 
 
 def test_operating_point_finite_threshold():
     # T0 = 16: Ath = 31 >= x1 + 1 = 24.14, a slow-start loss; T <- 8, Ath = 15 >= 4.05: same OT as T0 = inf
-    assert m.object_transfer_time(O, MSS, R, RTT, 0.01, initial_threshold=16).ot_s == pytest.approx(3.9176)
+    res = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=16))
+    assert res.ot_s == pytest.approx(3.9176)
     # T0 = 8: Ath = 15 < 24.14, the first loss is in congestion avoidance. Eq. (14): Sth = SC(15),
     # P = min(2, log2 16 - 1 = 3) = 2 -> 0.4048; Eq. (13): L = 23.1399 - 15 = 8.1399;
     # Eq. (15): TL = 0.4048 + 2.58780 + 8.1399 * 0.256 (= 2.08383) + 0.384 = 5.46043 (+ HOB 0.1072 if computed);
     # N <- 3.0466, T <- (8 + 8.1399)/2 = 8.07 (Ath = 15.14 > 4.05): final 0.43380. OT = 5.89423 (research: 5.89)
-    zero = m.object_transfer_time(O, MSS, R, RTT, 0.01, initial_threshold=8, hob_in_ca="zero")
+    zero = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8, hob_in_ca="zero"))
     assert zero.ot_s == pytest.approx(5.89423, abs=1e-5)
     assert zero.tot_hob_s == 0
     assert zero.trace[0]["phase"] == "congestion-avoidance"
     assert zero.trace[0]["L"] == pytest.approx(8.1399, abs=1e-4)
-    computed = m.object_transfer_time(O, MSS, R, RTT, 0.01, initial_threshold=8)
+    computed = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
     assert computed.ot_s == pytest.approx(5.89423 + 0.1072, abs=1e-5)
     assert computed.tot_hob_s == pytest.approx(0.1072)
 
@@ -167,7 +172,7 @@ def test_grid_equals_point_by_point():
     # a DataFrame keeps its index and extra columns; per-point columns override the keywords
     frame = pd.DataFrame({"obj_bits": [O, O], "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": [0.01, 0.01],
                           "objects": [5, 1], "label": ["a", "b"]}, index=[10, 20])  # fmt: skip
-    out = m.response_times_grid(frame, sctp_total="printed", pipeline_depth=5)
+    out = m.response_times_grid(frame, reading=variant(sctp_total="printed"), pipeline_depth=5)
     assert list(out.index) == [10, 20] and list(out["label"]) == ["a", "b"]
     assert out["tcp_s"].tolist() == pytest.approx([4.6856, 4.6856])
     assert out["sctp_s"].tolist() == pytest.approx([4.5784, 4.5784])
@@ -184,15 +189,15 @@ def test_p_zero_is_the_loss_free_kurose_ross_latency(obj, mss, rate, rtt):
     # alpha = ceil(log2(N + 1)) = K and beta = floor(log2(1 + R RTT/MSS)) + 1 = Q: the same SC with P = gamma,
     # exactly when K is the ceiling (log_mode="ceil"). So OT = LT_004(x = 1) - 2 RTT.
     kr = float(transfer_latency_s(obj, mss, rate, rtt, 1)) - 2 * rtt
-    ot = m.object_transfer_time(obj, mss, rate, rtt, 0.0, log_mode="ceil", final_chunk="N").ot_s
+    ot = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil", final_chunk="N")).ot_s
     assert ot == pytest.approx(kr, rel=1e-12, abs=1e-12)
     # the printed final chunk counts (N + 1) packets: one MSS/R more
-    ot_printed = m.object_transfer_time(obj, mss, rate, rtt, 0.0, log_mode="ceil").ot_s
+    ot_printed = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil")).ot_s
     assert ot_printed == pytest.approx(kr + mss / rate, rel=1e-12, abs=1e-12)
     # continuous K = log2(N + 1) agrees whenever P saturates at Q (or N + 1 is a power of two)
     n = obj / mss
     if math.log2(n + 1) - 1 >= float(m.stall_bound(mss, rate, rtt)):
-        ot_cont = m.object_transfer_time(obj, mss, rate, rtt, 0.0, final_chunk="N").ot_s
+        ot_cont = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(final_chunk="N")).ot_s
         assert ot_cont == pytest.approx(kr, rel=1e-12, abs=1e-12)
 
 
@@ -221,8 +226,9 @@ def test_first_loss_jump_at_p_zero_plus():
     assert m.object_transfer_time(O, MSS, R, RTT, 0.0).ot_s == pytest.approx(3.2120, abs=1e-12)
     assert m.object_transfer_time(O, MSS, R, RTT, 1e-12).ot_s == pytest.approx(3.9176, abs=1e-9)
     # a_mode="round": a = round(25.19 p) = 0 below p = 0.5/25.19 = 1.99 %: no jump
-    assert m.object_transfer_time(O, MSS, R, RTT, 0.019, a_mode="round").ot_s == pytest.approx(3.2120, abs=1e-12)
-    assert m.object_transfer_time(O, MSS, R, RTT, 0.020, a_mode="round").losses == 1
+    res = m.object_transfer_time(O, MSS, R, RTT, 0.019, reading=variant(a_mode="round"))
+    assert res.ot_s == pytest.approx(3.2120, abs=1e-12)
+    assert m.object_transfer_time(O, MSS, R, RTT, 0.020, reading=variant(a_mode="round")).losses == 1
 
 
 # --- invariants that hold (defaults) ------------------------------------------------------------
@@ -282,7 +288,7 @@ def test_non_increasing_in_rate_at_equal_q(obj, mss, rate, factor, rtt, p):
 def test_non_increasing_in_rate_with_ceiling_log(obj, mss, rate, factor, rtt, p):
     # Whole P: SC is Kurose-Ross's stall sum, each stall s + RTT - 2^(k-1) s is 0 when Q steps up,
     # and (x1 + 1) s + SC(x1) grows with s because 2^P <= 2^(K-1) < x1 + 1; HOB, L RTT are >= 0 multiples.
-    kw = dict(log_mode="ceil")
+    kw = dict(reading=variant(log_mode="ceil"))
     for f in (tcp, sctp):
         assert f(obj, mss, rate * factor, rtt, p, **kw) <= f(obj, mss, rate, rtt, p, **kw) * (1 + 1e-12)
 
@@ -340,9 +346,9 @@ def test_non_decreasing_in_p_across_a_change_of_a(pair, rate, rtt):
 @given(objs, msss, rates, rtts, ps, st.integers(1, 10), st.sampled_from(["continuous", "ceil"]))
 def test_sctp_never_above_tcp_without_pipelining(obj, mss, rate, rtt, p, objects, log_mode):
     # PI = 1, times_M: TCP - SCTP = IT + M (RTT + OT) - IT - M (RTT + OT - tot_hob) = M tot_hob >= 0
-    kw = dict(objects=objects, log_mode=log_mode)
+    kw = dict(objects=objects, reading=variant(log_mode=log_mode))
     t, s_ = tcp(obj, mss, rate, rtt, p, pipeline_depth=1, **kw), sctp(obj, mss, rate, rtt, p, **kw)
-    hob = m.object_transfer_time(obj, mss, rate, rtt, p, log_mode=log_mode).tot_hob_s
+    hob = m.object_transfer_time(obj, mss, rate, rtt, p, reading=variant(log_mode=log_mode)).tot_hob_s
     assert s_ <= t * (1 + 1e-12)  # equal when tot_hob = 0, up to rounding
     assert t - s_ == pytest.approx(objects * hob, rel=1e-9, abs=1e-9)
 
@@ -376,11 +382,12 @@ def test_counterexample_a_loss_can_shorten_the_transfer_with_a_finite_threshold(
     #   OT = 24.42088 s, 8.57 s *less* than without loss: after the loss the printed update (T + L)/2 lifts
     #   the threshold above the remaining packets, and step (11) charges no slow start for them.
     obj = 100 * MSS
-    assert m.object_transfer_time(obj, MSS, R, RTT, 0.0, initial_threshold=8).ot_s == pytest.approx(32.992)
-    lossy = m.object_transfer_time(obj, MSS, R, RTT, 0.01, initial_threshold=8)
+    th8 = variant(initial_threshold=8)
+    assert m.object_transfer_time(obj, MSS, R, RTT, 0.0, reading=th8).ot_s == pytest.approx(32.992)
+    lossy = m.object_transfer_time(obj, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
     assert lossy.losses == 1
     assert lossy.ot_s == pytest.approx(24.42088, abs=1e-5)
-    assert tcp(obj, MSS, R, RTT, 0.01, initial_threshold=8) < tcp(obj, MSS, R, RTT, 0.0, initial_threshold=8)
+    assert tcp(obj, MSS, R, RTT, 0.01, reading=th8) < tcp(obj, MSS, R, RTT, 0.0, reading=th8)
 
 
 def test_counterexample_faster_link_can_be_slower_where_q_steps_up():
@@ -395,8 +402,8 @@ def test_counterexample_faster_link_can_be_slower_where_q_steps_up():
     assert tcp(5000, 1000, 10_100, 0.1, 0.0) == pytest.approx(4.25731, abs=1e-5)
     # Kurose-Ross's whole P has no jump: extra stall s + RTT - 2 s = RTT - s ~ 0; SC = 2 * 0.19901 - 3 * 0.09901
     # = 0.10099, OT = 0.69505, TCP = 0.2 + 5 * 0.79505 = 4.17525 < 4.23030
-    assert tcp(5000, 1000, 10_100, 0.1, 0.0, log_mode="ceil") == pytest.approx(4.17525, abs=1e-5)
-    assert tcp(5000, 1000, 9_900, 0.1, 0.0, log_mode="ceil") == pytest.approx(4.23030, abs=1e-5)
+    assert tcp(5000, 1000, 10_100, 0.1, 0.0, reading=variant(log_mode="ceil")) == pytest.approx(4.17525, abs=1e-5)
+    assert tcp(5000, 1000, 9_900, 0.1, 0.0, reading=variant(log_mode="ceil")) == pytest.approx(4.23030, abs=1e-5)
 
 
 def test_counterexample_ceiling_reading_not_monotone_in_object_size():
@@ -404,8 +411,8 @@ def test_counterexample_ceiling_reading_not_monotone_in_object_size():
     # = SC(x1) + (N + 2 + 2^(C+1) - 2 x1) s + 1.5 RTT: within one window C, x1 counts twice against N once.
     #   13.5 KB: N = 25.1866, x1 = 23.1399, C = 5: OT = 0.4048 + (25.1866 + 66 - 46.2799) 0.1072 + 0.384 = 5.60280
     #   14.5 KB: N = 27.0522, 0.99^N = 0.76195, x1 = 24.5677, C = 5: OT = 0.4048 + 43.9169 * 0.1072 + 0.384 = 5.49669
-    small = m.object_transfer_time(13_500 * 8, MSS, R, RTT, 0.01, log_mode="ceil").ot_s
-    large = m.object_transfer_time(14_500 * 8, MSS, R, RTT, 0.01, log_mode="ceil").ot_s
+    small = m.object_transfer_time(13_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")).ot_s
+    large = m.object_transfer_time(14_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")).ot_s
     assert small == pytest.approx(5.60280, abs=1e-5)
     assert large == pytest.approx(5.49669, abs=1e-5)
     # the default continuous reading is monotone here: N s grows by 1000 * 8 / 40 000 = 0.2 s, SC stays 0.4048
@@ -444,12 +451,13 @@ def test_counterexample_ceiling_reading_not_monotone_in_object_size():
 def test_impossible_parameters_are_named(kwargs, name):
     args = dict(obj_bits=O, mss_bits=MSS, rate_bps=R, rtt_s=RTT, p=0.01) | kwargs
     with pytest.raises(ParameterError, match=name):
-        m.response_time_tcp_s(**args)
+        switches = {k: args.pop(k) for k in SWITCHES if k in args}  # a bad switch fails in ModelReading
+        m.response_time_tcp_s(**args, reading=variant(**switches))
 
 
 def test_sctp_and_grid_name_their_parameters():
     with pytest.raises(ParameterError, match="sctp_total"):
-        sctp(O, MSS, R, RTT, 0.01, sctp_total="per_object")
+        sctp(O, MSS, R, RTT, 0.01, reading=variant(sctp_total="per_object"))
     with pytest.raises(ParameterError, match="objects"):
         sctp(O, MSS, R, RTT, 0.01, objects=0)
     with pytest.raises(ParameterError, match="p must be in"):
@@ -480,9 +488,11 @@ points = st.lists(st.tuples(st.floats(1e3, 1e6), st.floats(1e2, 1.2e4), st.float
 @given(points, switches)
 def test_grid_equals_the_scalar_loop(pts, sw):
     obj, mss, rate, rtt, p = (np.array(c) for c in zip(*pts))
-    grid = m.response_times_grid({"obj_bits": obj, "mss_bits": mss, "rate_bps": rate, "rtt_s": rtt, "p": p}, **sw)
+    reading = ModelReading(**sw)
+    grid = m.response_times_grid({"obj_bits": obj, "mss_bits": mss, "rate_bps": rate, "rtt_s": rtt, "p": p},
+                                 reading=reading)
     for k in range(len(pts)):
-        one = m.object_transfer_time(obj[k], mss[k], rate[k], rtt[k], p[k], **sw)
+        one = m.object_transfer_time(obj[k], mss[k], rate[k], rtt[k], p[k], reading=reading)
         assert grid["losses"].iloc[k] == one.losses
         # same operations in the same order; numpy's and math's log2/expm1 may differ in the last bits
         assert np.isclose(grid["ot_s"].iloc[k], one.ot_s, rtol=1e-12, atol=0)

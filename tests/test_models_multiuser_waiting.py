@@ -379,3 +379,19 @@ def test_algorithm_1_helper_bad_parameters_are_named():
         w.packet_response_time_s(0.0, 26)
     with pytest.raises(ParameterError, match="^n must"):
         w.packet_response_time_s(3.9, 2.5)
+
+
+@given(users, packets, taus)
+def test_eq_4_closed_form_is_eq_3_over_m(m, n, tau):
+    # Eq. (4) is evaluated as (m-1)(2n-1) tau / 2 (one rounding); Eq. (3) / m rounds a few times more, so the two
+    # agree to a few units in the last place: e.g. m = 4, n = 3, tau = 0.2: 3 * 5 * 0.2 / 2 = 1.5 = 30 * 0.2 / 4.
+    assert float(w.mean_waiting_time_same(m, n, tau)) == pytest.approx(
+        float(w.total_waiting_time_same(m, n, tau)) / m, rel=1e-14, abs=0)
+
+
+def test_eq_4_blocks_equal_the_closed_form_elementwise():
+    # more points than one super-block of paperlib.models.blocks, so the block loop and its seams are exercised
+    rng = np.random.default_rng(0)
+    m, n = rng.integers(1, 50, 300_001).astype(float), rng.integers(1, 50, 300_001).astype(float)
+    tau = rng.uniform(0.001, 2.0, 300_001)
+    assert np.array_equal(w.mean_waiting_time_same(m, n, tau), (m - 1) * (2 * n - 1) * tau * 0.5)

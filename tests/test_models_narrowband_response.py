@@ -14,8 +14,11 @@ from hypothesis import strategies as st
 
 from paperlib.models import http_response_time as http
 from paperlib.models import narrowband_response as nb
+from paperlib.models.reading import READING_000, SWITCHES
 from paperlib.models.slow_start_latency import transfer_latency_s
 from paperlib.validate import ParameterError
+
+variant = READING_000.with_changes  # the paper's default reading with some switches changed
 
 O = 13_500 * 8  # bits
 MTU = 536 * 8  # bits
@@ -75,20 +78,20 @@ def test_operating_point_under_p000s_chosen_convention():
     # N(2) = 25.1866 - 23.1399 + 1 = 3.0467 < A_th = x1/2 = 11.57: P = log2(4.0467) - 1 = 1.01666,
     # ST = 1.01666 * 0.3632 - (2^1.01666 - 1) * 0.1072 = 0.25955 s; transmission (N + 2) s = 27.1866 * 0.1072 = 2.91440.
     # E = 0.1488 + 0.256 + 0.25955 + 2.91440 = 3.57875 s.
-    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, timeout_s=RTT, n_mode="exact")
+    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, timeout_s=RTT, reading=variant(n_mode="exact"))
     assert float(e) == pytest.approx(3.57875, abs=1e-4)
 
 
 def test_no_slow_start_after_the_timeout_is_seed_002s_reading():
     # post_loss_slow_start=False drops R's ST(N(2)) = 0.27327: 3.80767 - 0.27327 = 3.53440 s
-    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, post_loss_slow_start=False)
+    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, reading=variant(post_loss_slow_start=False))
     assert float(e) == pytest.approx(3.53440, abs=1e-5)
 
 
 def test_rounded_alpha_means_no_loss_at_one_percent():
     # a_mode="round": alpha = round(0.26) = 0, so E = ST_2(26) + 26 s: P = min(1, log2 14 - 1) = 1 -> 0.1488;
     # 0.1488 + 26 * 0.1072 = 0.1488 + 2.7872 = 2.9360 s
-    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, a_mode="round")
+    e = nb.response_time_s(O, MTU, R, RTT, 0.01, 2, reading=variant(a_mode="round"))
     assert float(e) == pytest.approx(2.9360, abs=1e-12)
 
 
@@ -114,12 +117,13 @@ def test_p_zero_is_seed_004s_loss_free_latency(obj, mtu, rate, rtt, w, setup):
     # alpha = 0: E = setup rtt + ST_w(N) + N s with N = theta/mtu, which is seed 004's Eq. (5)
     # setup rtt + L_obj/mu + gamma (rtt + s) - w (2^gamma - 1) s exactly when windows are whole (log_mode="ceil").
     lt = float(transfer_latency_s(obj, mtu, rate, rtt, w, setup_rtts=setup))
-    e = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, w, setup_rtts=setup, n_mode="exact", log_mode="ceil"))
+    exact_ceil = variant(n_mode="exact", log_mode="ceil")
+    e = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, w, setup_rtts=setup, reading=exact_ceil))
     assert e == pytest.approx(lt, rel=1e-12, abs=1e-12)
     # with n = ceil(theta/mtu) whole packets it is 004's latency of ceil(theta/mtu) full packets
     whole = math.ceil(obj / mtu - 1e-9) * mtu
     lt_whole = float(transfer_latency_s(whole, mtu, rate, rtt, w, setup_rtts=setup))
-    e_whole = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, w, setup_rtts=setup, log_mode="ceil"))
+    e_whole = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, w, setup_rtts=setup, reading=variant(log_mode="ceil")))
     assert e_whole == pytest.approx(lt_whole, rel=1e-9, abs=1e-9)
 
 
@@ -141,8 +145,8 @@ def test_window_at_loss_at_window_one_is_seed_002s_y(x):
 @given(objs, mtus, rates, rtts)
 def test_sctp_never_above_tcp_without_loss(obj, mtu, rate, rtt):
     # a first window of 2 never finishes later than a first window of 1 (Kurose-Ross, whole windows)
-    s = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, 2, log_mode="ceil"))
-    t = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, 1, log_mode="ceil"))
+    s = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, 2, reading=variant(log_mode="ceil")))
+    t = float(nb.response_time_s(obj, mtu, rate, rtt, 0.0, 1, reading=variant(log_mode="ceil")))
     assert s <= t + 1e-12
 
 
@@ -170,23 +174,23 @@ def test_timeout_adds_alpha_times_its_length(obj, mtu, rate, rtt, p, w, to, extr
 def test_setup_and_final_chunk_shift_by_one_rtt_and_one_packet(obj, mtu, rate, rtt, p, w):
     e = float(nb.response_time_s(obj, mtu, rate, rtt, p, w))
     assert float(nb.response_time_s(obj, mtu, rate, rtt, p, w, setup_rtts=1)) == pytest.approx(e + rtt, rel=1e-12)
-    assert float(nb.response_time_s(obj, mtu, rate, rtt, p, w, final_chunk="N+1")) == pytest.approx(
+    assert float(nb.response_time_s(obj, mtu, rate, rtt, p, w, reading=variant(final_chunk="N+1"))) == pytest.approx(
         e + mtu / rate, rel=1e-12)
 
 
 @given(objs, mtus, rates, rtts, st.floats(0.0, 1.0), ps, windows, st.sampled_from(["continuous", "ceil"]))
 def test_non_decreasing_in_rtt(obj, mtu, rate, rtt, extra, p, w, mode):
     # rtt moves no packet count (x, th, A_th do not depend on it); every stall and L rtt and TO = 1.5 rtt grow with it
-    a = float(nb.response_time_s(obj, mtu, rate, rtt, p, w, log_mode=mode))
-    b = float(nb.response_time_s(obj, mtu, rate, rtt + extra, p, w, log_mode=mode))
+    a = float(nb.response_time_s(obj, mtu, rate, rtt, p, w, reading=variant(log_mode=mode)))
+    b = float(nb.response_time_s(obj, mtu, rate, rtt + extra, p, w, reading=variant(log_mode=mode)))
     assert b >= a * (1 - 1e-12) - 1e-12
 
 
 @given(objs, mtus, rates, st.floats(1.0, 100.0), rtts, ps, windows)
 def test_non_increasing_in_rate_with_whole_windows(obj, mtu, rate, factor, rtt, p, w):
     # each term is a Kurose-Ross latency ST(k) + k s (non-increasing in the rate, seed 004) plus packets, L rtt, TO
-    a = float(nb.response_time_s(obj, mtu, rate, rtt, p, w, log_mode="ceil"))
-    b = float(nb.response_time_s(obj, mtu, rate * factor, rtt, p, w, log_mode="ceil"))
+    a = float(nb.response_time_s(obj, mtu, rate, rtt, p, w, reading=variant(log_mode="ceil")))
+    b = float(nb.response_time_s(obj, mtu, rate * factor, rtt, p, w, reading=variant(log_mode="ceil")))
     assert b <= a * (1 + 1e-12) + 1e-12
 
 
@@ -207,7 +211,7 @@ def test_vectorised_equals_point_by_point():
 ])
 def test_impossible_parameters_are_named(kwargs, name):
     args = {"obj_bits": O, "mtu_bits": MTU, "rate_bps": R, "rtt_s": RTT, "p": 0.01, "initial_window": 2}
-    switches = {k: v for k, v in kwargs.items() if k not in args}
-    args.update({k: v for k, v in kwargs.items() if k in args})
+    switches = {k: v for k, v in kwargs.items() if k in SWITCHES}
+    args.update({k: v for k, v in kwargs.items() if k not in SWITCHES})
     with pytest.raises(ParameterError, match=name):
-        nb.response_time_s(**args, **switches)
+        nb.response_time_s(**args, reading=variant(**switches))

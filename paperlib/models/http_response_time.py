@@ -107,13 +107,17 @@ import numpy as np
 import pandas as pd
 
 from paperlib import validate
+from paperlib.models import blocks
+from paperlib.models import reading as readings
+from paperlib.models.reading import READING_002, ModelReading
 
-LOG_MODES = ("continuous", "ceil")
-A_MODES = ("ceil", "round")
-N_MODES = ("exact", "ceil")
+LOG_MODES = readings.LOG_MODES
+A_MODES = readings.A_MODES
+N_MODES = readings.N_MODES
+#: Seed 002's names of the last step's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("x+1", "N")
-HOB_IN_CA = ("computed", "zero")
-SCTP_TOTALS = ("times_M", "printed")
+HOB_IN_CA = readings.HOB_IN_CA
+SCTP_TOTALS = readings.SCTP_TOTALS
 
 #: TOdetect in round trips: three duplicate ACKs (Eqs. (12), (15)).
 TODETECT_RTTS = 1.5
@@ -192,19 +196,17 @@ def _transfer(
     s: float,
     rtt: float,
     q: int,
+    reading: ModelReading,
     *,
-    log_mode: str,
-    initial_threshold: float,
-    post_loss_slow_start: bool,
-    final_chunk: str,
-    hob_in_ca: str,
     want_trace: bool,
 ):
     """Return (OT, tot_hob, trace) for one object: the algorithm's loop, O(a)."""
+    log_mode, final_chunk, hob_in_ca = reading.log_mode, reading.final_chunk, reading.hob_in_ca
+    post_loss_slow_start = reading.post_loss_slow_start
     validate.at_most("obj_bits", "the expected losses a = N p of one object (one loop pass each)", a, MAX_LOSSES,
                      "a smaller object, a larger segment or a lower loss ratio")
     n = n_total
-    th = initial_threshold
+    th = reading.initial_threshold
     to = TODETECT_RTTS * rtt
     ot = 0.0
     tot_hob = 0.0
@@ -258,15 +260,8 @@ def _transfer(
 
 
 
-def _transfer_grid(obj, mss, rate, rtt, p, th, *, n_mode, a_mode, log_mode, post_loss_slow_start, final_chunk,
-                   hob_in_ca):
-    """Return (N, a, OT, tot_hob) arrays: :func:`_transfer`'s loop run once over a whole grid of points.
-
-    Step i of every point at once, for i = 1 .. max(a) + 1; a point whose own loop has ended
-    (i > a + 1) is masked. The branches of :func:`_transfer` become ``np.where`` on the same
-    conditions, so each point gets the same sequence of operations as the scalar loop.
-    """
-    s = mss / rate
+def _counts_grid(obj, mss, p, n_mode: str, a_mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return (N, a) for arrays: :func:`_n_packets` and :func:`_losses` elementwise (the same arithmetic)."""
     n = obj / mss
     if n_mode == "ceil":
         n = np.ceil(n * (1 - _REL))
@@ -275,7 +270,28 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, *, n_mode, a_mode, log_mode, post
             a = np.ceil(n * p * (1 - _REL))
         else:
             a = np.floor(n * p + 0.5)
-    a = np.where(p == 0, 0, a).astype(int)
+    return n, np.where(p == 0, 0, a).astype(int)
+
+
+def _xloss_grid(left: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Return x of Eq. (1) for arrays: :func:`_xloss` elementwise (NumPy's expm1/log1p may differ from
+    math's in the last bit)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lost_by_n = -np.expm1(left * np.log1p(-p))
+        return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
+
+
+def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
+    """Return (N, a, OT, tot_hob) arrays: :func:`_transfer`'s loop run once over a whole grid of points.
+
+    Step i of every point at once, for i = 1 .. max(a) + 1; a point whose own loop has ended
+    (i > a + 1) is masked. The branches of :func:`_transfer` become ``np.where`` on the same
+    conditions, so each point gets the same sequence of operations as the scalar loop.
+    """
+    n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
+    post_loss_slow_start, final_chunk, hob_in_ca = reading.post_loss_slow_start, reading.final_chunk, reading.hob_in_ca
+    s = mss / rate
+    n, a = _counts_grid(obj, mss, p, n_mode, a_mode)
     q = np.floor(np.log2(1.0 + rtt / s) + _EPS) + 1.0
     to = TODETECT_RTTS * rtt
 
@@ -287,11 +303,6 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, *, n_mode, a_mode, log_mode, post
         with np.errstate(invalid="ignore"):
             big_p = np.maximum(0.0, np.minimum(q, lg(x + 1.0) - 1.0))
             return np.where(x <= 0, 0.0, big_p * (rtt + s) - (2.0**big_p - 1.0) * s)
-
-    def xloss(left):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lost_by_n = -np.expm1(left * np.log1p(-p))
-            return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
 
     def loss_window(x):
         if log_mode == "continuous":
@@ -306,7 +317,7 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, *, n_mode, a_mode, log_mode, post
     for i in range(1, int(a.max(initial=0)) + 2):
         active = i <= a + 1
         last = i == a + 1
-        x = np.where(last, left, xloss(left))
+        x = np.where(last, left, _xloss_grid(left, p))
         ath = 2.0 * th - 1.0
         in_ss = x + 1.0 <= ath
         with np.errstate(invalid="ignore"):
@@ -373,13 +384,9 @@ def _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p):
     )
 
 
-def _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start):
-    validate.choice("log_mode", log_mode, LOG_MODES)
-    validate.choice("a_mode", a_mode, A_MODES)
-    validate.choice("n_mode", n_mode, N_MODES)
-    validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
-    validate.choice("hob_in_ca", hob_in_ca, HOB_IN_CA)
-    validate.flag("post_loss_slow_start", post_loss_slow_start)
+def _check_reading(reading) -> ModelReading:
+    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "seed 002")
+    return reading
 
 
 # --- one function per quantity -----------------------------------------------------------------
@@ -549,13 +556,7 @@ def object_transfer_time(
     rtt_s,
     p,
     *,
-    log_mode: str = "continuous",
-    a_mode: str = "ceil",
-    n_mode: str = "exact",
-    initial_threshold: float = math.inf,
-    post_loss_slow_start: bool = False,
-    final_chunk: str = "x+1",
-    hob_in_ca: str = "computed",
+    reading: ModelReading = READING_002,
 ) -> ObjectTransferTime:
     """Return OT, tot_hob, a and the per-step trace of one object's transfer.
 
@@ -577,38 +578,29 @@ def object_transfer_time(
     rate_bps : link rate R server -> client (bit/s)
     rtt_s : round-trip delay RTT (s), without the transmission time MSS/R
     p : packet loss probability in [0, 1)
-    log_mode : ``"continuous"`` (default) or ``"ceil"``: log2 or ceil(log2) for
-        K in SC (Eqs. 4-6, 14) and for C (Eq. 8). The "~" of Eq. (5), Cardwell's
-        continuous log and the printed TCP-SCTP gaps favour continuous (HOB =
-        MSS/R per loss); ceil gives HOB ~ 0.95 s per loss at the paper's point.
-    a_mode : ``"ceil"`` (default, a = ceil(Np), seed 000's alpha) or ``"round"``
-        (half up; a = 0 below Np = 0.5, i.e. no loss at all)
-    n_mode : ``"exact"`` (default, N = O/MSS as printed) or ``"ceil"``
-    initial_threshold : initial slow-start threshold T in packets (default
-        ``inf``: seed 000's th(1) = inf; no loss is then ever in congestion
-        avoidance, since T/2 and (T + L)/2 stay infinite)
-    post_loss_slow_start : False (default, as printed: fast retransmit, no new
-        slow start after a loss) or True (add SC(x), or SC(Ath) in congestion
-        avoidance, to every step after the first, as seed 000's timeouts do)
-    final_chunk : ``"x+1"`` (default, as printed: (x+1) MSS/R with x = N, one
-        packet more than N) or ``"N"`` (N MSS/R, seed 000's form; then p = 0 is
-        exactly the loss-free slow-start latency)
-    hob_in_ca : ``"computed"`` (default: a first loss in congestion avoidance
-        adds HOB from Eqs. (8)-(11) to TL and to tot_hob, as step (11) does, so
-        that TCP - SCTP = tot_hob always) or ``"zero"`` (Eq. (15) as printed,
-        without HOB). Steps after the first always compute HOB (step (11)).
+    reading : the switches (:class:`paperlib.models.reading.ModelReading`; default
+        :data:`~paperlib.models.reading.READING_002`, seed 002 as printed where printed):
+        ``log_mode`` ``"continuous"`` (log2 for K in SC (Eqs. 4-6, 14) and for C (Eq. 8): the "~"
+        of Eq. (5), Cardwell's continuous log and the printed TCP-SCTP gaps favour it; HOB =
+        MSS/R per loss) or ``"ceil"`` (HOB ~ 0.95 s per loss at the paper's point);
+        ``a_mode`` ``"ceil"`` (a = ceil(Np), seed 000's alpha) or ``"round"`` (half up; a = 0
+        below Np = 0.5); ``n_mode`` ``"exact"`` (N = O/MSS as printed) or ``"ceil"``;
+        ``initial_threshold`` T in packets (``inf``: seed 000's th(1) = inf; no loss is then
+        ever in congestion avoidance, since T/2 and (T + L)/2 stay infinite);
+        ``post_loss_slow_start`` False (as printed: fast retransmit, no new slow start) or True
+        (add SC(x), or SC(Ath) in congestion avoidance, to every step after the first, as seed
+        000's timeouts do); ``final_chunk`` ``"x+1"`` (as printed: (x+1) MSS/R with x = N) or
+        ``"N"`` (seed 000's form; then p = 0 is exactly the loss-free slow-start latency);
+        ``hob_in_ca`` ``"computed"`` (a first loss in congestion avoidance adds HOB from Eqs.
+        (8)-(11) to TL and to tot_hob, as step (11) does, so that TCP - SCTP = tot_hob always)
+        or ``"zero"`` (Eq. (15) as printed). Steps after the first always compute HOB.
     """
     obj, mss, rate, rtt, pp = _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p)
-    _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start)
-    th = _one("initial_threshold", validate.positive_or_inf("initial_threshold", initial_threshold))
+    _check_reading(reading)
     s = mss / rate
-    n = _n_packets(obj, mss, n_mode)
-    a = _losses(n, pp, a_mode)
-    ot, tot_hob, trace = _transfer(
-        n, pp, a, s, rtt, _stall_bound(s, rtt),
-        log_mode=log_mode, initial_threshold=th, post_loss_slow_start=bool(post_loss_slow_start),
-        final_chunk=final_chunk, hob_in_ca=hob_in_ca, want_trace=True,
-    )  # fmt: skip
+    n = _n_packets(obj, mss, reading.n_mode)
+    a = _losses(n, pp, reading.a_mode)
+    ot, tot_hob, trace = _transfer(n, pp, a, s, rtt, _stall_bound(s, rtt), reading, want_trace=True)
     return ObjectTransferTime(ot_s=ot, tot_hob_s=tot_hob, losses=a, n_packets=n, trace=trace)
 
 
@@ -628,13 +620,7 @@ def response_time_tcp_s(
     objects: int = 5,
     pipeline_depth: int = 1,
     it_s: float | None = None,
-    log_mode: str = "continuous",
-    a_mode: str = "ceil",
-    n_mode: str = "exact",
-    initial_threshold: float = math.inf,
-    post_loss_slow_start: bool = False,
-    final_chunk: str = "x+1",
-    hob_in_ca: str = "computed",
+    reading: ModelReading = READING_002,
 ) -> float:
     """Return the mean response time of HTTP over TCP for M objects (s).
 
@@ -651,16 +637,11 @@ def response_time_tcp_s(
     pipeline_depth : PI, the depth of the HTTP/1.1 pipeline (default 1: only
         M/PI = M reproduces the size of Table II; PI >= M gives ~4.7 s)
     it_s : IT, connection set-up and HTML transfer (s); None (default) = 2 RTT
-    log_mode, a_mode, n_mode, initial_threshold, post_loss_slow_start,
-    final_chunk, hob_in_ca : switches of :func:`object_transfer_time`
+    reading : the switches, as :func:`object_transfer_time` (``sctp_total`` is not read here)
     """
     m = _one("objects", validate.positive_integer("objects", objects))
     pi = _one("pipeline_depth", validate.positive_integer("pipeline_depth", pipeline_depth))
-    res = object_transfer_time(
-        obj_bits, mss_bits, rate_bps, rtt_s, p,
-        log_mode=log_mode, a_mode=a_mode, n_mode=n_mode, initial_threshold=initial_threshold,
-        post_loss_slow_start=post_loss_slow_start, final_chunk=final_chunk, hob_in_ca=hob_in_ca,
-    )  # fmt: skip
+    res = object_transfer_time(obj_bits, mss_bits, rate_bps, rtt_s, p, reading=reading)
     rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
     return _tcp_total(_it(it_s, rtt), rtt, res.ot_s, m, pi)
 
@@ -674,18 +655,11 @@ def response_time_sctp_s(
     *,
     objects: int = 5,
     it_s: float | None = None,
-    sctp_total: str = "times_M",
-    log_mode: str = "continuous",
-    a_mode: str = "ceil",
-    n_mode: str = "exact",
-    initial_threshold: float = math.inf,
-    post_loss_slow_start: bool = False,
-    final_chunk: str = "x+1",
-    hob_in_ca: str = "computed",
+    reading: ModelReading = READING_002,
 ) -> float:
     """Return the mean response time of HTTP over SCTP for M objects (s).
 
-    Paper: seed 002, Table I. ``sctp_total="printed"``: IT + RTT + (OT - tot_hob),
+    Paper: seed 002, Table I. ``reading.sctp_total="printed"``: IT + RTT + (OT - tot_hob),
     as printed. ``sctp_total="times_M"`` (default): IT + M (RTT + OT - tot_hob).
 
     The default departs from the print because the printed form cannot be what
@@ -703,19 +677,13 @@ def response_time_sctp_s(
     obj_bits, mss_bits, rate_bps, rtt_s, p : as :func:`object_transfer_time`
     objects : M (default 5)
     it_s : IT (s); None (default) = 2 RTT
-    sctp_total : ``"times_M"`` (default) or ``"printed"``
-    log_mode, a_mode, n_mode, initial_threshold, post_loss_slow_start,
-    final_chunk, hob_in_ca : switches of :func:`object_transfer_time`
+    reading : the switches, as :func:`object_transfer_time`, and ``sctp_total``:
+        ``"times_M"`` (default) or ``"printed"``
     """
-    validate.choice("sctp_total", sctp_total, SCTP_TOTALS)
     m = _one("objects", validate.positive_integer("objects", objects))
-    res = object_transfer_time(
-        obj_bits, mss_bits, rate_bps, rtt_s, p,
-        log_mode=log_mode, a_mode=a_mode, n_mode=n_mode, initial_threshold=initial_threshold,
-        post_loss_slow_start=post_loss_slow_start, final_chunk=final_chunk, hob_in_ca=hob_in_ca,
-    )  # fmt: skip
+    res = object_transfer_time(obj_bits, mss_bits, rate_bps, rtt_s, p, reading=reading)
     rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
-    return _sctp_total(_it(it_s, rtt), rtt, res.ot_s, res.tot_hob_s, m, sctp_total)
+    return _sctp_total(_it(it_s, rtt), rtt, res.ot_s, res.tot_hob_s, m, reading.sctp_total)
 
 
 #: Columns every point needs, and the per-point columns that override the keywords.
@@ -729,14 +697,7 @@ def response_times_grid(
     objects: int = 5,
     pipeline_depth: int = 1,
     it_s: float | None = None,
-    sctp_total: str = "times_M",
-    log_mode: str = "continuous",
-    a_mode: str = "ceil",
-    n_mode: str = "exact",
-    initial_threshold: float = math.inf,
-    post_loss_slow_start: bool = False,
-    final_chunk: str = "x+1",
-    hob_in_ca: str = "computed",
+    reading: ModelReading = READING_002,
 ) -> pd.DataFrame:
     """Return OT, tot_hob, a, and the TCP and SCTP response times at every parameter point.
 
@@ -746,8 +707,8 @@ def response_times_grid(
     ``points`` is a DataFrame, or a mapping of column name -> scalar/array
     (broadcast together, then flattened), with columns ``obj_bits``,
     ``mss_bits``, ``rate_bps``, ``rtt_s``, ``p``; optional columns ``objects``,
-    ``pipeline_depth``, ``it_s``, ``initial_threshold`` override the keywords of
-    the same name per point. Other columns are carried through. Every column is
+    ``pipeline_depth``, ``it_s`` override the keywords of the same name per point,
+    ``initial_threshold`` the reading's. Other columns are carried through. Every column is
     validated once, as a whole; the algorithm's loop runs once over the whole grid
     (:func:`_transfer_grid`, max(a) + 1 vectorised steps).
 
@@ -773,8 +734,7 @@ def response_times_grid(
     for name in GRID_COLUMNS:
         if name not in frame.columns:
             raise validate.ParameterError(f"points needs a column {name!r}; it has {list(frame.columns)}")
-    _check_switches(log_mode, a_mode, n_mode, final_chunk, hob_in_ca, post_loss_slow_start)
-    validate.choice("sctp_total", sctp_total, SCTP_TOTALS)
+    _check_reading(reading)
 
     size = len(frame)
     obj = validate.positive("obj_bits", frame["obj_bits"].to_numpy())
@@ -789,7 +749,7 @@ def response_times_grid(
 
     m = column_or("objects", objects, validate.positive_integer)
     pi = column_or("pipeline_depth", pipeline_depth, validate.positive_integer)
-    th = column_or("initial_threshold", initial_threshold, validate.positive_or_inf)
+    th = column_or("initial_threshold", reading.initial_threshold, validate.positive_or_inf)
     if "it_s" in frame.columns:
         it = validate.non_negative("it_s", frame["it_s"].to_numpy())
     elif it_s is None:
@@ -797,13 +757,11 @@ def response_times_grid(
     else:
         it = np.full(size, _one("it_s", validate.non_negative("it_s", it_s)))
 
-    n_out, a_out, ot_out, hob_out = _transfer_grid(
-        obj, mss, rate, rtt, pp, th.astype(float), n_mode=n_mode, a_mode=a_mode, log_mode=log_mode,
-        post_loss_slow_start=bool(post_loss_slow_start), final_chunk=final_chunk, hob_in_ca=hob_in_ca,
-    )  # fmt: skip
+    n_out, a_out, ot_out, hob_out = blocks.concatenated(
+        lambda *block: _transfer_grid(*block, reading), (obj, mss, rate, rtt, pp, th.astype(float)))
 
     tcp = np.where(pi >= m, it + (rtt + ot_out), it + m / pi * (rtt + ot_out))
-    if sctp_total == "printed":
+    if reading.sctp_total == "printed":
         sctp = it + rtt + (ot_out - hob_out)
     else:
         sctp = it + m * (rtt + ot_out - hob_out)

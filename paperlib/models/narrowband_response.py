@@ -78,12 +78,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from paperlib import validate
+from paperlib.models import blocks
 from paperlib.models import http_response_time as http
-from paperlib.models import slow_start_latency as ssl
+from paperlib.models import reading as readings
+from paperlib.models.reading import READING_000, ModelReading
 
 LOG_MODES = http.LOG_MODES
 A_MODES = http.A_MODES
 N_MODES = http.N_MODES
+#: Seed 000's names of R's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("N", "N+1")
 
 #: Initial congestion window in packets (seed 000, Fig. 1: "its initial value is 2 x mtu").
@@ -133,13 +136,24 @@ def slow_start_stall_time_s(n_packets, mtu_bits, rate_bps, rtt_s, initial_window
     rate = validate.positive("rate_bps", rate_bps)
     rtt = validate.non_negative("rtt_s", rtt_s)
     w = validate.positive_integer("initial_window", initial_window)
-    n, mtu, rate, rtt, w = np.broadcast_arrays(n, mtu, rate, rtt, w)
+    return _stall_time(*np.broadcast_arrays(n, mtu, rate, rtt, w), log_mode)
+
+
+def _stall_time(n, mtu, rate, rtt, w, log_mode: str) -> np.ndarray:
+    """ST of :func:`slow_start_stall_time_s` for validated arrays of one shape (finite rates), without re-validating.
+
+    beta_w and, for ``"ceil"``, alpha - 1 are seed 004's Eqs. (4) and (1) with the arithmetic of
+    :func:`slow_start_latency.stall_bound` and :func:`slow_start_latency.windows_needed` (finite rate).
+    """
     s = mtu / rate
-    beta = ssl.stall_bound(mtu, rate, rtt, w)
+    with np.errstate(invalid="ignore"):
+        beta = np.floor(np.log2((1 + rate * rtt / mtu) / w) + _EPS) + 1  # seed 004 Eq. (4)
+    beta = np.maximum(beta, 0.0)
     some = n > 0
     safe_n = np.where(some, n, 1.0)
     if log_mode == "ceil":
-        stalls = ssl.stall_count(safe_n * mtu, mtu, rate, rtt, w)
+        alpha_minus_1 = np.ceil(np.log2(safe_n * mtu / mtu / w + 1) - _EPS) - 1  # seed 004 Eq. (1)
+        stalls = np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
     else:
         stalls = np.maximum(0.0, np.minimum(beta, _lg(safe_n / w + 1.0, log_mode) - 1.0))
     st = stalls * (rtt + s) - w * (2.0**stalls - 1.0) * s
@@ -162,17 +176,22 @@ def window_at_loss(x, initial_window, log_mode: str = "continuous") -> np.ndarra
     log_mode : ``"continuous"`` (default) or ``"ceil"``
     """
     validate.choice("log_mode", log_mode, LOG_MODES)
-    xx = validate.positive("x", x)
-    w = validate.positive_integer("initial_window", initial_window)
+    return _window(validate.positive("x", x), validate.positive_integer("initial_window", initial_window), log_mode)
+
+
+def _window(x: np.ndarray, w: np.ndarray, log_mode: str) -> np.ndarray:
+    """y of :func:`window_at_loss` for validated arrays."""
     if log_mode == "continuous":
-        return (xx + w) / 2.0
-    return w * 2.0 ** (_lg(xx / w + 1.0, log_mode) - 1.0)
+        return (x + w) / 2.0
+    return w * 2.0 ** (_lg(x / w + 1.0, log_mode) - 1.0)
 
 
 def _threshold_packets(th: np.ndarray) -> np.ndarray:
-    """A_th = 2 th - 1 (002's Eq. (7)) where th is finite, inf where it is not."""
+    """A_th = 2 th - 1 (002's Eq. (7), :func:`http_response_time.packets_until_threshold`) where th is finite,
+    inf where it is not."""
     finite = np.isfinite(th)
-    return np.where(finite, http.packets_until_threshold(np.where(finite, th, 1.0)), np.inf)
+    with np.errstate(invalid="ignore"):
+        return np.where(finite, 2.0 * th - 1.0, np.inf)
 
 
 @dataclass(frozen=True)
@@ -192,20 +211,22 @@ class ResponseTime:
     phases: list = field(default_factory=list, compare=False)
 
 
-def _check_switches(n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start):
-    validate.choice("n_mode", n_mode, N_MODES)
-    validate.choice("a_mode", a_mode, A_MODES)
-    validate.choice("log_mode", log_mode, LOG_MODES)
-    validate.choice("final_chunk", final_chunk, FINAL_CHUNKS)
-    validate.flag("post_loss_slow_start", post_loss_slow_start)
+def _check_reading(reading) -> ModelReading:
+    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "seed 000")
+    if reading.initial_threshold != math.inf:
+        raise validate.ParameterError(
+            f"initial_threshold must be inf for seed 000's model (Algorithm 1 line 04: th(1) = inf), "
+            f"got {reading.initial_threshold!r}")
+    return reading
 
 
-def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start,
-         trace: bool):
+def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace: bool):
     """The loop of Eq. (2) over arrays of equal shape; returns (E, n, alpha, phases of element 0)."""
+    n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
+    final_chunk, post_loss_slow_start = reading.final_chunk, reading.post_loss_slow_start
     s = mtu / rate
-    n = http.packets_in_object(obj, mtu, n_mode=n_mode)
-    alpha = http.expected_losses(n, p, a_mode=a_mode)
+    n, alpha = http._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
+    alpha = alpha.astype(float)
     remaining = n.copy()
     th = np.full(n.shape, np.inf)
     w = w1.copy()
@@ -216,16 +237,16 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, fin
                      "a smaller object, a larger packet or a lower loss ratio")
     for k in range(1, int(alpha.max(initial=0)) + 1):
         active = k <= alpha
-        x = http.expected_packets_before_loss(remaining, p)
+        x = http._xloss_grid(remaining, p)  # 002's Eq. (1)
         a_th = _threshold_packets(th)
         in_ss = x < a_th
         big_l = np.where(in_ss, 0.0, x - a_th)  # Eq. (13) of 002; a_th is finite wherever it is used
         restart = (k == 1) or post_loss_slow_start
         stall = np.zeros(n.shape)
         if restart:
-            stall = slow_start_stall_time_s(np.where(in_ss, x, a_th), mtu, rate, rtt, w, log_mode)
+            stall = _stall_time(np.where(in_ss, x, a_th), mtu, rate, rtt, w, log_mode)
         added = stall + (x + 1.0) * s + big_l * rtt + to
-        y = np.where(in_ss, window_at_loss(x, w, log_mode), th + big_l)
+        y = np.where(in_ss, _window(x, w, log_mode), th + big_l)
         if trace and active.flat[0]:
             phases.append({"k": k, "phase": "slow-start" if in_ss.flat[0] else "congestion-avoidance",
                            "n_packets": float(remaining.flat[0]), "x": float(x.flat[0]), "A_th": float(a_th.flat[0]),
@@ -240,8 +261,7 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, *, n_mode, a_mode, log_mode, fin
     in_ss = remaining < a_th
     big_l = np.where(in_ss, 0.0, remaining - a_th)
     restart = (alpha == 0) | bool(post_loss_slow_start)
-    stall = np.where(restart, slow_start_stall_time_s(np.where(in_ss, remaining, a_th), mtu, rate, rtt, w, log_mode),
-                     0.0)
+    stall = np.where(restart, _stall_time(np.where(in_ss, remaining, a_th), mtu, rate, rtt, w, log_mode), 0.0)
     chunk = remaining if final_chunk == "N" else remaining + 1.0
     added = stall + chunk * s + big_l * rtt
     if trace:
@@ -262,11 +282,7 @@ def response_time_s(
     *,
     timeout_s=None,
     setup_rtts=0,
-    n_mode: str = "ceil",
-    a_mode: str = "ceil",
-    log_mode: str = "continuous",
-    final_chunk: str = "N",
-    post_loss_slow_start: bool = True,
+    reading: ModelReading = READING_000,
 ) -> np.ndarray:
     """Return E(T), the mean response time of one object by seed 000's Eq. (2) (s), vectorised.
 
@@ -290,13 +306,17 @@ def response_time_s(
         :data:`SCTP_INITIAL_WINDOW` = 2 or :data:`TCP_INITIAL_WINDOW` = 1
     timeout_s : time to detect each loss (s); None (default) = 1.5 rtt, seed 002's TOdetect
     setup_rtts : round trips before the first packet (default 0: Eq. (2) has no set-up term)
-    n_mode : ``"ceil"`` (default, n = ceil(theta/mtu), Algorithm 1 line 02) or ``"exact"`` (theta/mtu)
-    a_mode : ``"ceil"`` (default, alpha = ceil(np), line 03) or ``"round"``
-    log_mode : ``"continuous"`` (default, 002's reading) or ``"ceil"`` (Kurose-Ross windows)
-    final_chunk : ``"N"`` (default, R sends N(alpha+1) packets) or ``"N+1"`` (002's last step)
-    post_loss_slow_start : True (default, 000: slow start after every timeout) or False (002)
+    reading : the switches (:class:`paperlib.models.reading.ModelReading`; default
+        :data:`~paperlib.models.reading.READING_000`): ``n_mode`` ``"ceil"`` (default, n =
+        ceil(theta/mtu), Algorithm 1 line 02) or ``"exact"`` (theta/mtu); ``a_mode`` ``"ceil"``
+        (default, alpha = ceil(np), line 03) or ``"round"``; ``log_mode`` ``"continuous"``
+        (default, 002's reading) or ``"ceil"`` (Kurose-Ross windows); ``final_chunk`` ``"N"``
+        (default, R sends N(alpha+1) packets) or ``"N+1"`` (002's last step);
+        ``post_loss_slow_start`` True (default, 000: slow start after every timeout) or False
+        (002). ``initial_threshold`` must stay inf; ``hob_in_ca`` and ``sctp_total`` are 002's
+        and not read.
     """
-    _check_switches(n_mode, a_mode, log_mode, final_chunk, post_loss_slow_start)
+    _check_reading(reading)
     obj = validate.positive("obj_bits", obj_bits)
     mtu = validate.positive("mtu_bits", mtu_bits)
     rate = validate.positive("rate_bps", rate_bps)
@@ -311,15 +331,15 @@ def response_time_s(
         raise validate.ParameterError("the arguments of response_time_s do not broadcast together") from None
     shape = arrays[0].shape
     flat = [np.array(a, dtype=float).reshape(-1) for a in arrays]
-    total, _, _, _ = _eq2(*flat, n_mode=n_mode, a_mode=a_mode, log_mode=log_mode, final_chunk=final_chunk,
-                          post_loss_slow_start=bool(post_loss_slow_start), trace=False)
+    (total,) = blocks.concatenated(lambda *block: (_eq2(*block, reading, trace=False)[0],), flat)
     return total.reshape(shape)
 
 
-def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, **switches) -> ResponseTime:
+def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, *, timeout_s=None, setup_rtts=0,
+                        reading: ModelReading = READING_000) -> ResponseTime:
     """Return E(T) of one point with the terms of Eq. (2) (one dict per loss, then R).
 
-    Paper: seed 000, Eq. (2). Arguments and switches as :func:`response_time_s`,
+    Paper: seed 000, Eq. (2). Arguments and reading as :func:`response_time_s`,
     every argument a single number.
     """
     args = dict(obj_bits=obj_bits, mtu_bits=mtu_bits, rate_bps=rate_bps, rtt_s=rtt_s, p=p,
@@ -327,24 +347,19 @@ def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, 
     for name, value in args.items():
         if np.size(value) != 1:
             raise validate.ParameterError(f"{name} must be a single number here, got shape {np.shape(value)}")
-    total = float(response_time_s(**args, **switches))
-    opts = {"timeout_s": None, "setup_rtts": 0, "n_mode": "ceil", "a_mode": "ceil", "log_mode": "continuous",
-            "final_chunk": "N", "post_loss_slow_start": True, **switches}
+    total = float(response_time_s(**args, timeout_s=timeout_s, setup_rtts=setup_rtts, reading=reading))
     rtt = float(rtt_s)
-    to = DEFAULT_TIMEOUT_RTTS * rtt if opts["timeout_s"] is None else float(opts["timeout_s"])
-    one = [np.array([float(v)]) for v in (obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, to,
-                                          opts["setup_rtts"])]
-    _, n, alpha, phases = _eq2(*one, n_mode=opts["n_mode"], a_mode=opts["a_mode"], log_mode=opts["log_mode"],
-                               final_chunk=opts["final_chunk"], post_loss_slow_start=bool(opts["post_loss_slow_start"]),
-                               trace=True)
+    to = DEFAULT_TIMEOUT_RTTS * rtt if timeout_s is None else float(timeout_s)
+    one = [np.array([float(v)]) for v in (obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, to, setup_rtts)]
+    _, n, alpha, phases = _eq2(*one, reading, trace=True)
     return ResponseTime(response_s=total, n_packets=float(n[0]), losses=int(alpha[0]), phases=phases)
 
 
-def sctp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **switches) -> np.ndarray:
+def sctp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
     """Return E(T_sctp) (s): :func:`response_time_s` with the SCTP initial window 2 (seed 000, Fig. 1)."""
-    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, SCTP_INITIAL_WINDOW, **switches)
+    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, SCTP_INITIAL_WINDOW, **options)
 
 
-def tcp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **switches) -> np.ndarray:
+def tcp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
     """Return E(T_tcp) (s): :func:`response_time_s` with TCP's initial window 1 (seed 000, section 4)."""
-    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, TCP_INITIAL_WINDOW, **switches)
+    return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, TCP_INITIAL_WINDOW, **options)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from paperlib import validate
+from paperlib.models import blocks
 
 FORMS = ("corrected", "printed")
 
@@ -147,37 +148,81 @@ def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: st
     return np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
 
 
-def _stall_count_corrected(obj, mtu, rate, rtt, x) -> np.ndarray:
-    """Return gamma = max(min(alpha - 1, beta), 0) for validated arrays, corrected form, in place.
+def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, out, gamma, stall) -> None:
+    """Write Eq. (5), corrected form, of one block of validated operands into ``out``.
 
-    The same arithmetic as :func:`windows_needed`, :func:`stall_bound` and
-    :func:`stall_count` (Eqs. (1), (4) and the text after (4)), on one buffer per term and
-    without re-validating: a fresh float array of the broadcast shape, owned by the caller.
+    The same arithmetic as :func:`windows_needed`, :func:`stall_bound`, :func:`stall_count` (Eqs. (1),
+    (4) and the text after (4)) and Eq. (5), in the same order, in place on three buffers of the
+    block's length (``out``, ``gamma``, ``stall``) and without re-validating. Operands are blocks
+    of equal length or 0-d (see :mod:`paperlib.models.blocks`).
     """
-    shape = np.broadcast_shapes(obj.shape, mtu.shape, rate.shape, rtt.shape, x.shape)
-    alpha_minus_1 = np.empty(shape)
-    np.divide(obj, x * mtu, out=alpha_minus_1)
-    alpha_minus_1 += 1.0
-    np.log2(alpha_minus_1, out=alpha_minus_1)
-    alpha_minus_1 -= _EPS
-    np.ceil(alpha_minus_1, out=alpha_minus_1)
-    alpha_minus_1 -= 1.0  # Eq. (1): alpha - 1
-    beta = np.empty(shape)
+    np.multiply(x, mtu, out=gamma)
+    np.divide(obj, gamma, out=gamma)
+    gamma += 1.0
+    np.log2(gamma, out=gamma)
+    gamma -= _EPS
+    np.ceil(gamma, out=gamma)
+    gamma -= 1.0  # Eq. (1): alpha - 1
+    np.multiply(rate, rtt, out=stall)  # inf * 0 -> nan, handled below
+    stall /= mtu
+    stall += 1.0
+    stall /= x
+    np.log2(stall, out=stall)
+    stall += _EPS
+    np.floor(stall, out=stall)
+    stall += 1.0  # Eq. (4): beta
+    if rate.max() == np.inf:  # rates are checked: no NaN
+        stall[np.broadcast_to(np.isinf(rate) & (rtt > 0), stall.shape)] = np.inf
+        stall[np.isnan(stall)] = 0.0  # mu = inf and T_r = 0: every "stall" is 0
+    np.minimum(gamma, stall, out=gamma)
+    np.maximum(gamma, blocks.zeros_like_block(gamma), out=gamma)  # gamma; beta < 0 means no stall (clip)
+    np.divide(mtu, rate, out=out)  # L_mtu/mu
+    np.add(rtt, out, out=stall)  # T_r + L_mtu/mu
+    stall *= gamma
+    exponent = np.empty(gamma.shape, dtype=np.int32)
+    np.copyto(exponent, gamma, casting="unsafe")  # gamma is a whole number, 0 <= gamma < alpha < 1100
+    np.ldexp(blocks.ones_like_block(gamma), exponent, out=gamma)  # 2^gamma, exactly (as exp2 of a whole number)
+    gamma -= 1.0
+    gamma *= x
+    gamma *= out  # x (2^gamma - 1) L_mtu/mu
+    stall -= gamma
+    # mu -> inf with gamma = alpha - 1 finite: L_mtu/mu = 0 and the product is exact;
+    # an infinite gamma only occurs with an infinite object, which validation excludes.
+    np.divide(obj, rate, out=out)
+    np.multiply(setup, rtt, out=gamma)
+    out += gamma
+    out += stall
+
+
+#: The range check of each argument of Eq. (5) (:func:`_check`), by name for :func:`validate.admissible`.
+_CHECKS = ("positive", "positive", "positive_or_inf", "non_negative", "positive_integer", "non_negative")
+
+
+def _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts) -> np.ndarray:
+    """Return Eq. (5), corrected form, block by block (:func:`paperlib.models.blocks.evaluate`).
+
+    Each super-block's arguments are range-checked just before it is computed, so that every argument is
+    read from memory once; if one fails, the full checks (:func:`_check`) raise, naming the parameter and
+    the first bad value, as they would have before any computation.
+    """
+    names = ("obj_bits", "mtu_bits", "rate_bps", "rtt_s", "initial_window", "setup_rtts")
+    args = (obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)
+    try:
+        operands = [validate.numbers(name, value) for name, value in zip(names, args)]
+    except validate.ParameterError:  # name the first bad argument in the order of the full checks
+        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+        raise
+
+    def admissible(*parts) -> bool:
+        return all(validate.admissible(check, a) for check, a in zip(_CHECKS, parts))
+
     with np.errstate(invalid="ignore"):
-        np.multiply(rate, rtt, out=beta)  # inf * 0 -> nan, handled below
-        beta /= mtu
-        beta += 1.0
-        beta /= x
-        np.log2(beta, out=beta)
-        beta += _EPS
-        np.floor(beta, out=beta)
-        beta += 1.0  # Eq. (4)
-    if np.isinf(rate).any():
-        beta[np.broadcast_to(np.isinf(rate) & (rtt > 0), shape)] = np.inf
-        beta[np.isnan(beta)] = 0.0  # mu = inf and T_r = 0: every "stall" is 0
-    np.minimum(alpha_minus_1, beta, out=alpha_minus_1)
-    np.maximum(alpha_minus_1, 0.0, out=alpha_minus_1)  # beta < 0 means no stall (clip)
-    return alpha_minus_1
+        out = blocks.evaluate(_latency_corrected_block, operands, 2, admissible)
+    if out is None:  # some argument fails its check: raise as the full checks do
+        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+        validate.non_negative("setup_rtts", setup_rtts)
+        raise AssertionError("an argument failed its range check in a block but not as a whole")  # unreachable
+    return out
 
 
 def transfer_latency_s(
@@ -213,30 +258,16 @@ def transfer_latency_s(
         ``"printed"`` (the paper's closed form as printed; x a power of 2)
     """
     validate.choice("form", form, FORMS)
+    if form == "corrected":
+        # a NumPy scalar for scalar arguments
+        return _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)[()]
     obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
     setup = validate.non_negative("setup_rtts", setup_rtts)
-    if form == "printed":
-        gamma = np.array(stall_count(obj, mtu, rate, rtt, x, form=form), dtype=float)
-    else:
-        gamma = _stall_count_corrected(obj, mtu, rate, rtt, x)
-    # Eq. (5) evaluated in place on three full-size buffers (gamma, stall, out): this
-    # function is the hot path of the explorers and of `make bench`'s floor comparison.
+    gamma = np.array(stall_count(obj, mtu, rate, rtt, x, form=form), dtype=float)
     seg_time = mtu / rate
-    stall = np.empty(gamma.shape)
-    out = np.empty(gamma.shape)
     with np.errstate(invalid="ignore"):
-        np.add(rtt, seg_time, out=stall)  # T_r + L_mtu/mu
-        stall *= gamma
-        np.exp2(gamma, out=gamma)  # 2^gamma (exact for whole gamma)
-        gamma -= 1.0
-        gamma *= x
-        gamma *= seg_time  # x (2^gamma - 1) L_mtu/mu
-        stall -= gamma
-    # mu -> inf with gamma = alpha - 1 finite: seg_time = 0 and the product is exact;
-    # an infinite gamma only occurs with an infinite object, which validation excludes.
-    np.divide(obj, rate, out=out)
-    out += setup * rtt
-    out += stall
+        stall = gamma * (rtt + seg_time) - (np.exp2(gamma) - 1.0) * x * seg_time
+    out = obj / rate + setup * rtt + stall
     return out[()]  # a NumPy scalar for scalar arguments, as before
 
 

@@ -41,6 +41,7 @@ from paperlib.models import http_response_time as http
 from paperlib.models import lower_bounds as lb
 from paperlib.models import multiuser_waiting as mw
 from paperlib.models import narrowband_response as nb
+from paperlib.models.reading import READING_000
 
 PAPER = "000"
 TABLES = ("table1", "table2", "table3")
@@ -207,10 +208,13 @@ def timeout_s(timeout: str, rtt_s):
     return float(number) * np.asarray(rtt_s, dtype=float) if unit == "rtt" else np.full(np.shape(rtt_s), float(number))
 
 
-def model_switches(conv: dict) -> dict:
-    """Return the keyword switches of :func:`narrowband_response.response_time_s` a convention sets."""
-    return {"setup_rtts": conv["setup_rtts"], "n_mode": conv["n_mode"], "log_mode": conv["log_mode"],
-            "final_chunk": conv["final_chunk"]}
+def model_switches(conv: dict, **changes) -> dict:
+    """Return the keywords of :func:`narrowband_response.response_time_s` a convention sets.
+
+    ``setup_rtts`` and ``reading``: seed 000's :data:`~paperlib.models.reading.READING_000` with the
+    convention's switches, then ``changes`` (e.g. ``a_mode="round"``).
+    """
+    return {"setup_rtts": conv["setup_rtts"], "reading": READING_000.with_conventions(conv).with_changes(**changes)}
 
 
 def response_times(points: list[Point], obj: Object, conv: dict, **overrides) -> pd.DataFrame:
@@ -225,12 +229,12 @@ def response_times(points: list[Point], obj: Object, conv: dict, **overrides) ->
     overrides = dict(overrides)
     tcp_window = overrides.pop("tcp_initial_window", nb.TCP_INITIAL_WINDOW)
     windows = np.array([[nb.SCTP_INITIAL_WINDOW], [tcp_window]])
-    switches = {**model_switches(conv), **overrides}
+    switches = model_switches(conv, **overrides)
     e = nb.response_time_s(obj_bits, obj.mtu_bits, rate, rtt, p, windows, timeout_s=timeout_s(conv["timeout"], rtt),
                            **switches)
     n = float(mw.packets_per_object(obj_bits, obj.mtu_bits))
-    packets = http.packets_in_object(obj_bits, obj.mtu_bits, n_mode=switches["n_mode"])
-    alpha = http.expected_losses(packets, p, a_mode=switches.get("a_mode", "ceil")).astype(int)
+    packets = http.packets_in_object(obj_bits, obj.mtu_bits, n_mode=switches["reading"].n_mode)
+    alpha = http.expected_losses(packets, p, a_mode=switches["reading"].a_mode).astype(int)
     return pd.DataFrame({
         "table": [pt.table for pt in points], "block": [pt.label for pt in points],
         "rate_bps": rate, "rtt_s": rtt, "p": p, "n": n, "alpha": alpha,

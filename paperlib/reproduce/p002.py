@@ -26,6 +26,7 @@ from paperlib.data import Paper
 from paperlib.ledger import Row, claim_row, classify, impossible_note, lone_hits, result_row
 from paperlib.models import http_response_time as model
 from paperlib.models import lower_bounds as lb
+from paperlib.models.reading import READING_002
 
 PAPER = "002"
 ROWS = {
@@ -129,12 +130,7 @@ def regenerate(points: list[Point], conv: dict) -> pd.DataFrame:
     return model.response_times_grid(
         frame,
         pipeline_depth=conv["pipeline_depth"],
-        sctp_total=conv["sctp_total"],
-        log_mode=conv["log_mode"],
-        a_mode=conv["a_mode"],
-        n_mode=conv["n_mode"],
-        post_loss_slow_start=conv["post_loss_slow_start"],
-        final_chunk=conv["final_chunk"],
+        reading=READING_002.with_conventions(conv),
     )
 
 
@@ -371,9 +367,7 @@ def claim_rows(paper: Paper, conv: dict, regen: pd.DataFrame) -> list[Row]:
         "only at p = 0")
     obj = model_points(operating_points(paper), conv["kilo"]).iloc[0]
     per_obj = model.object_transfer_time(obj.obj_bits, obj.mss_bits, obj.rate_bps, obj.rtt_s, obj.p,
-                                         log_mode=conv["log_mode"], a_mode=conv["a_mode"], n_mode=conv["n_mode"],
-                                         post_loss_slow_start=conv["post_loss_slow_start"],
-                                         final_chunk=conv["final_chunk"])
+                                         reading=READING_002.with_conventions(conv))
     share = per_obj.tot_hob_s / (obj.rtt_s + per_obj.ot_s)
     add("hob_small_objects", "supported" if share < 0.05 else "refuted", 100 * share,
         f"per object at Table II's p = 0.4 %: HOB {per_obj.tot_hob_s:.3f} s of a {obj.rtt_s + per_obj.ot_s:.2f} s "
