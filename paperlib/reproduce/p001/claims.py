@@ -236,6 +236,7 @@ def rule_claim(reading: Callable[[Look], Reading]) -> Callable[[Evidence], Verdi
 
     @functools.wraps(reading)
     def judge(evidence: Evidence) -> Verdict:
+        """Return the claim decided by :data:`RULE` on ``evidence`` (docstring replaced by the reading's)."""
         d = decision(reading.__name__, evidence)
         return Verdict(d.status, d.reason, d.regenerated)
 
@@ -267,7 +268,8 @@ def same(groups: dict[str, dict], what: str) -> Reading:
     ok = all(s <= SAME_TOL for s in spreads.values())
     detail = "; ".join(f"{name}: {_fmt(vals)} (spread {spreads[name]:.0%})" for name, vals in groups.items())
     return Reading(_ok(ok), max(spreads.values()),
-                   f"{what}; p90 {detail}; almost the same means spread <= {SAME_TOL:.0%}", SAME_TOL - max(spreads.values()))
+                   f"{what}; p90 {detail}; almost the same means spread <= {SAME_TOL:.0%}",
+                   SAME_TOL - max(spreads.values()))
 
 
 def increasing(series: dict[str, dict], what: str, unit: str = "ms") -> Reading:
@@ -275,7 +277,8 @@ def increasing(series: dict[str, dict], what: str, unit: str = "ms") -> Reading:
     bad = [name for name, vals in series.items() if not np.all(np.diff(list(vals.values())) > 0)]
     detail = "; ".join(f"{name}: {_fmt(vals, unit)}" for name, vals in series.items())
     tail = f" (not increasing: {', '.join(bad)})" if bad else ""
-    steps = [np.min(np.diff(v) / np.abs(v[:-1])) for v in (np.asarray(list(x.values()), float) for x in series.values())]
+    arrays = (np.asarray(list(x.values()), float) for x in series.values())
+    steps = [np.min(np.diff(v) / np.abs(v[:-1])) for v in arrays]
     return Reading(_ok(not bad), None, f"{what}: {detail}{tail}", float(min(steps)))
 
 
@@ -343,7 +346,8 @@ def fifo_intensity_more_than_queue(r: Look) -> Reading:
     load_effect = np.mean([spread([r.get(c, x, lat) for x in loads]) for c in fifo for lat in ("short", "long")])
     queue_effect = np.mean([r.qspread(fifo, x, lat) for x in loads for lat in ("short", "long")])
     return Reading(_ok(load_effect > queue_effect), load_effect / queue_effect if queue_effect else None,
-                   f"mean spread of FIFO p90 over the loads {load_effect:.0%} vs over the queue sizes {queue_effect:.0%}",
+                   f"mean spread of FIFO p90 over the loads {load_effect:.0%} vs over the queue sizes "
+                   f"{queue_effect:.0%}",
                    load_effect - queue_effect)
 
 
@@ -378,7 +382,8 @@ def fifo_diff_90_98(r: Look) -> Reading:
     s = _fifo_queue_spreads(r, r.setting.loads)
     ok = all(s[(x, lat)] > s[(lo, lat)] for x in (mid, hi) for lat in ("short", "long"))
     return Reading(_ok(ok), None,
-                   "spread of FIFO p90 over queue sizes: " + ", ".join(f"{x:.0%} {lat} {s[(x, lat)]:.0%}" for x, lat in s),
+                   "spread of FIFO p90 over queue sizes: "
+                   + ", ".join(f"{x:.0%} {lat} {s[(x, lat)]:.0%}" for x, lat in s),
                    min(s[(x, lat)] - s[(lo, lat)] for x in (mid, hi) for lat in ("short", "long")))
 
 
@@ -404,7 +409,8 @@ def occupancy_intensity(r: Look) -> Reading:
 def occupancy_longer_queue(r: Look) -> Reading:
     """FIFO's mean queue rises strictly with the queue size at every load and latency set."""
     return increasing({f"{x:.0%} {lat}": r.by(r.setting.fifo, x, lat, "mean_queue")
-                       for x in r.setting.loads for lat in ("short", "long")}, "FIFO mean queue (packets) by queue size", "")
+                       for x in r.setting.loads for lat in ("short", "long")},
+                      "FIFO mean queue (packets) by queue size", "")
 
 
 @rule_claim
@@ -428,7 +434,8 @@ def drops_short_latency(r: Look) -> Reading:
     d_long = {x: np.mean(list(r.by(fifo, x, "long", "drop_rate").values())) for x in (mid, hi)}
     ok = all(d_short[x] > d_long[x] and s[(x, "short")] > s[(x, "long")] for x in (mid, hi))
     return Reading(_ok(ok), None,
-                   "FIFO drop rate short vs long: " + ", ".join(f"{x:.0%} {d_short[x]:.2%} vs {d_long[x]:.2%}" for x in (mid, hi))
+                   "FIFO drop rate short vs long: "
+                   + ", ".join(f"{x:.0%} {d_short[x]:.2%} vs {d_long[x]:.2%}" for x in (mid, hi))
                    + "; queue-size spread short vs long: "
                    + ", ".join(f"{x:.0%} {s[(x, 'short')]:.0%} vs {s[(x, 'long')]:.0%}" for x in (mid, hi)),
                    min(min(d_short[x] - d_long[x], s[(x, "short")] - s[(x, "long")]) for x in (mid, hi)))
@@ -479,7 +486,8 @@ def red_intensity_increases(r: Look) -> Reading:
 @rule_claim
 def red_params_same(r: Look) -> Reading:
     """RED-A/B/C with queue 480 give almost the same p90 at every load and latency set (spread <= SAME_TOL)."""
-    return same({f"{x:.0%} {lat}": r.by(r.setting.red480, x, lat) for x in r.setting.loads for lat in ("short", "long")},
+    return same({f"{x:.0%} {lat}": r.by(r.setting.red480, x, lat)
+                 for x in r.setting.loads for lat in ("short", "long")},
                 "RED-A/B/C, qlen 480, every load and latency")
 
 
@@ -511,7 +519,8 @@ def red_240_short_differ_long_same(r: Look) -> Reading:
     hi = r.setting.loads[2]
     ss, sl = spread(_red240_p90(r, "short")), spread(_red240_p90(r, "long"))
     return Reading(_ok(ss > SAME_TOL >= sl), ss,
-                   f"qlen 240, {hi:.0%}: spread of A/B/C short {ss:.0%}, long {sl:.0%} (differ > {SAME_TOL:.0%} >= same)",
+                   f"qlen 240, {hi:.0%}: spread of A/B/C short {ss:.0%}, long {sl:.0%} "
+                   f"(differ > {SAME_TOL:.0%} >= same)",
                    min(ss - SAME_TOL, SAME_TOL - sl))
 
 
@@ -527,7 +536,10 @@ def fig8b_above_150(r: Look) -> Reading:
 
 @rule_claim
 def fig8a_below_150(r: Look) -> Reading:
-    """Fig. 8-A (RED-A, queue 240, 98%, short): the mean queue is 'a little less' than 150: in [150 (1 - AROUND_TOL), 150)."""
+    """Fig. 8-A (RED-A, queue 240, 98%, short): the mean queue is 'a little less' than 150.
+
+    Met in [150 (1 - AROUND_TOL), 150); margin the distance to the nearer end, relative.
+    """
     hi, n150, below = r.setting.loads[2], r.setting.numbers["fig8b_above_150"], r.setting.numbers["fig8a_below_150"]
     qa = _red240_queue(r, 0, "short")
     return Reading(_ok(n150 * (1 - AROUND_TOL) <= qa < below), qa,

@@ -82,7 +82,8 @@ def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float,
     axes[1].plot(profile.t_s, profile.queue, **quantity_style("queue"))
     for ax in axes:
         ax.axvline(warmup_s, color="k", ls="--", lw=0.8, label=f"warm-up used ({warmup_s:g} s)")
-        ax.axvline(measured_end_s, **quantity_style("published"), ls=":", lw=1.0, label=f"measured end ({measured_end_s:g} s)")
+        ax.axvline(measured_end_s, **quantity_style("published"), ls=":", lw=1.0,
+                   label=f"measured end ({measured_end_s:g} s)")
         ax.set_xlabel("simulated time (s)")
         ax.grid(True, alpha=0.3)
     axes[0].set(ylabel="throughput / bottleneck", title="offered load over time (mean of runs, ±2 s.e.)")
@@ -94,7 +95,8 @@ def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float,
     return path
 
 
-def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float], path, stamp,
+def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float], path,
+                       stamp,
            profile_name: str):
     """Plot the calibration runs, the OLS line with its 95% band, the published line and the residuals; save."""
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
@@ -105,7 +107,8 @@ def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, publish
     ax.plot(xs, result.params[0] + result.params[1] * xs, **quantity_style("throughput"),
             label=f"OLS y = {result.params[1]:.4f} x {result.params[0]:+.1f}")
     ax.fill_between(xs, band[:, 0], band[:, 1], alpha=0.2, **quantity_style("throughput"), label="95% confidence band")
-    px = np.linspace(0, min(xs.max(), 1.2 * max(inverse["target_kbps"].max() - published_line[1], 1) / published_line[0]), 50)
+    px_max = 1.2 * max(inverse["target_kbps"].max() - published_line[1], 1) / published_line[0]
+    px = np.linspace(0, min(xs.max(), px_max), 50)
     ax.plot(px, published_line[0] * px + published_line[1], ls="--", **quantity_style("published"),
             label=f"published y = {published_line[0]} x {published_line[1]:+} (kbit/s)")
     for _, r in inverse.iterrows():
@@ -184,11 +187,13 @@ def paper_figures(sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, group
                   out: Path, stamp) -> list[Path]:
     """Draw and save Figs. 3, 6, 7, 9 (response-time CDFs), 4, 5 (FIFO queues) and 8 (RED queues); return the paths."""
     out = Path(out)
-    paths = [cdf_grid(sweep, sel, out / name, stamp, title) for sel, name, title in response_cdf_selections(groups, loads)]
+    paths = [cdf_grid(sweep, sel, out / name, stamp, title)
+             for sel, name, title in response_cdf_selections(groups, loads)]
     for latency, fig_no in (("short", 4), ("long", 5)):
         paths.append(queue_panels(sweep, summary, qconf, [(c, x, latency) for x in loads for c in groups["fifo"]],
                                   out / f"fig{fig_no}_fifo_queue_{latency}.png", stamp,
-                                  f"Fig. {fig_no} regenerated: FIFO queue occupancy, {latency} latency (first replication)"))
+                                  f"Fig. {fig_no} regenerated: FIFO queue occupancy, {latency} latency "
+                                  "(first replication)"))
     panels, labels = FIG8_PANELS
     paths.append(queue_panels(sweep, summary, qconf, panels, out / "fig8_red_queue_240.png", stamp,
                               "Fig. 8 regenerated: RED-A / RED-C, queue 240, 98% load (panels clockwise from top left)",

@@ -61,7 +61,8 @@ def warmup_profile(sweep: pd.DataFrame, bottleneck_bps: float, bin_s: float = 1.
     q = np.array(q)
     n = thr.shape[0]
     return pd.DataFrame({"t_s": (np.arange(thr.shape[1]) + 0.5) * bin_s,
-                         "load": thr.mean(0) / bottleneck_bps, "load_se": thr.std(0, ddof=1) / np.sqrt(n) / bottleneck_bps
+                         "load": thr.mean(0) / bottleneck_bps,
+                         "load_se": thr.std(0, ddof=1) / np.sqrt(n) / bottleneck_bps
                          if n > 1 else np.nan, "queue": np.nanmean(q, 0), "runs": n})
 
 
@@ -92,7 +93,8 @@ def summarise(sweep: pd.DataFrame) -> pd.DataFrame:
             "mean_ms": rt.mean(), "p50_ms": np.percentile(rt, 50), "p90_ms": np.percentile(rt, 90),
             "p99_ms": np.percentile(rt, 99), "p90_rep_min": min(per_rep), "p90_rep_max": max(per_rep),
             "mean_queue": queue.mean(), "drop_rate": g["drops"].sum() / max(g["arrivals"].sum(), 1),
-            "early_drops": int(g["early_drops"].sum()), "utilisation": (g["throughput_bps"] / g["bottleneck_bps"]).mean(),
+            "early_drops": int(g["early_drops"].sum()),
+            "utilisation": (g["throughput_bps"] / g["bottleneck_bps"]).mean(),
             "unfinished": int(g["unfinished"].sum()), "failed": int(g["failed"].sum()),
         })
     return pd.DataFrame(rows)

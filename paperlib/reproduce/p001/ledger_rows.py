@@ -23,7 +23,8 @@ def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
     conv = operating_point.chosen_convention(search)
     regen = tables.table3(paper, conv)
     printed = paper.tables["table3"].cells
-    why = (f"published line y = {paper.text_value('calib_slope').printed} x {paper.text_value('calib_intercept').printed} "
+    why = (f"published line y = {paper.text_value('calib_slope').printed} x "
+           f"{paper.text_value('calib_intercept').printed} "
            f"inverted with y in units of {conv['y_unit_bps']:g} bit/s of a {conv['link_bps'] / 1e6:g} Mbit/s link "
            f"(kbit/s of 10 Mbit/s; the text's 100 Mbit/s with y in kbit/s would need about ten times the browsers), "
            f"x {conv['browser_rounding']}d to whole browsers")
@@ -35,7 +36,8 @@ def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
         note = why if not mislabelled else (
             f"{why}; the row printed '{r['Traffic Load']}' is the text's {load * 100:g}% load "
             f"({r['Traffic Load']} would give {int(as_printed['browsers'].iloc[i])} browsers)")
-        rows.append(result_row(PAPER, "Table 3", r["Traffic Load"], "The Number of Browsers", r["The Number of Browsers"],
+        rows.append(result_row(PAPER, "Table 3", r["Traffic Load"], "The Number of Browsers",
+                               r["The Number of Browsers"],
                                float(regen["browsers"].iloc[i]), rule=conv["rounding"], reason=note))
         if mislabelled:
             rows.append(result_row(
@@ -51,14 +53,17 @@ def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str
                      predicted_kbps: float | None = None, workload: dict | None = None) -> list[Row]:
     """Return the ledger rows of the published line's slope and intercept against the regenerated fit.
 
-    ``predicted_kbps``: the workload's load per browser from its moments (:mod:`~paperlib.reproduce.p001.workload`), quoted
+    ``predicted_kbps``: the workload's load per browser from its moments
+    (:mod:`~paperlib.reproduce.p001.workload`), quoted
     beside the slope; ``workload``: the traffic model overrides in use.
     """
     workload = workload or {}
     if workload.get("family", "mah") == "mah":
-        what = (f"Mah's measured CDFs as ns-2 distributes them (data/001/mah, {workload.get('mah_reading', 'discrete')} "
+        what = (f"Mah's measured CDFs as ns-2 distributes them (data/001/mah, "
+                f"{workload.get('mah_reading', 'discrete')} "
                 f"reading, files per page {workload.get('mah_objects', 'files_per_page')}); their moments predict "
-                f"{predicted_kbps:.4f} kbit/s per browser, about {2.9327 / predicted_kbps:.0f}x below the paper: the think "
+                f"{predicted_kbps:.4f} kbit/s per browser, about {2.9327 / predicted_kbps:.0f}x below the paper: "
+                f"the think "
                 f"times' heavy tail (mean about 1800 s, median 16 s) sets it; docs/001-workload.md"
                 if predicted_kbps else "Mah's measured CDFs")
     else:

@@ -40,7 +40,8 @@ def shared_cluster(scheduler=None, n_workers=None):
         yield cluster.scheduler_address
 
 
-def calibration(paper: Paper, prof: Profile, latency_reading: str, simulate=web_testbed.simulate, **opts) -> pd.DataFrame:
+def calibration(paper: Paper, prof: Profile, latency_reading: str, simulate=web_testbed.simulate,
+                **opts) -> pd.DataFrame:
     """Return the calibration runs: browser counts x repetitions on the uncongested testbed."""
     return run_sweep(simulate, testbed.calibration_points(paper, prof, latency_reading), desc="001 calibration", **opts)
 

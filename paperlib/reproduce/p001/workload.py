@@ -62,7 +62,8 @@ def mean_sources(thresholds: dict[str, list[float]] | None = None, reading: str 
         for x, share in zip(xs, shares):
             rows.append({"quantity": quantity, "file": t.name, "above": x, "share_of_mean": float(share),
                          "share_of_samples": float(1 - t.cdf[t.values <= x][-1]) if np.any(t.values <= x) else 1.0,
-                         "mean": t.mean(reading), "median": float(t.quantile(0.5, reading)), "max": float(t.values[-1])})
+                         "mean": t.mean(reading), "median": float(t.quantile(0.5, reading)),
+                         "max": float(t.values[-1])})
     return pd.DataFrame(rows)
 
 
@@ -99,11 +100,14 @@ def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
 
     validate.positive_integer("n_samples", n_samples)
     rows = []
-    for label, m in (("mah discrete", web_traffic.model()), ("mah linear", web_traffic.model({"mah_reading": "linear"})),
+    for label, m in (("mah discrete", web_traffic.model()),
+                     ("mah linear", web_traffic.model({"mah_reading": "linear"})),
                      ("parametric", web_traffic.model({"family": "parametric"}))):
         for name, draw, exact in (
-                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float), web_traffic.request_mean(m)),
-                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False), web_traffic.reply_mean(m)),
+                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float),
+                 web_traffic.request_mean(m)),
+                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False),
+                 web_traffic.reply_mean(m)),
                 ("objects per page", lambda: web_traffic.sample_objects_per_page(n_samples, m, rng).astype(float),
                  web_traffic.objects_per_page_mean(m)),
                 ("think time (s)", lambda: web_traffic.sample_think(n_samples, m, rng), web_traffic.think_mean(m))):
