@@ -23,8 +23,8 @@ import tempfile
 import time
 
 from paperlib.data import load_paper
-from paperlib.reproduce import p001_testbed as tb
-from paperlib.reproduce import p001_workload
+from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import workload as p001_workload
 from paperlib.sim import ns3_env, web_testbed
 from paperlib.sweep import run_sweep
 

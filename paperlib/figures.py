@@ -77,6 +77,31 @@ def _kind(kind: str) -> dict:
                    "of paperlib.figures")
 
 
+#: Offered loads (fractions of the bottleneck) of load-swept figures (seed 001's 80, 90, 98 %): colour and label.
+LOADS = {
+    0.8: {"color": "#1b9e77", "label": "80% load"},
+    0.9: {"color": "#d95f02", "label": "90% load"},
+    0.98: {"color": "#7570b3", "label": "98% load"},
+}
+
+#: Quantities of diagnostic panels that are neither a protocol nor a source (seed 001's calibration, warm-up).
+QUANTITIES = {
+    "throughput": {"color": "#1b9e77"},  # regenerated throughput / offered load, its fit and band
+    "queue": {"color": "#7570b3"},  # sampled queue, residuals
+    "published": {"color": "#e7298a"},  # a published line, or a measured mark beside a chosen one
+}
+
+
+def load_style(load: float) -> dict:
+    """Return matplotlib keyword arguments (colour) of a series at offered ``load``; black for a load not in LOADS."""
+    return {"color": LOADS[load]["color"]} if load in LOADS else {"color": "k"}
+
+
+def quantity_style(name: str) -> dict:
+    """Return matplotlib keyword arguments (colour) of the diagnostic quantity ``name`` of :data:`QUANTITIES`."""
+    return dict(QUANTITIES[name])
+
+
 def style(protocol: str, source: str) -> dict:
     """Return matplotlib keyword arguments for ``protocol`` data (or a :data:`SERIES` kind's) from ``source``."""
     p, s = _kind(protocol), SOURCES[source]

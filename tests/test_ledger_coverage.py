@@ -5,7 +5,8 @@ import pytest
 
 from paperlib import ledger
 from paperlib.data import load_paper
-from paperlib.reproduce import p000, p001, p002
+from paperlib.reproduce import p000, p002
+from paperlib.reproduce.p001 import ledger_rows as p001_ledger_rows
 from paperlib.reproduce.p003 import ledger_rows as p003_ledger_rows
 from paperlib.reproduce.p004 import ledger_rows as p004_ledger_rows
 
@@ -14,10 +15,10 @@ def _rows_001(paper):
     # 001's text results read off the testbed's figures: their rows come from text_result_rows, whose row is the
     # text value's id whatever the simulated numbers; a stand-in summary (every value 1) is enough to build them.
     groups = {"fifo": ["FIFO-60"], "red480": ["RED-A-480"]}
-    keys = {(groups.get(w, [w])[0], load, lat) for w, load, lat, _, _ in p001.TEXT_RESULTS.values()}
+    keys = {(groups.get(w, [w])[0], load, lat) for w, load, lat, _, _ in p001_ledger_rows.TEXT_RESULTS.values()}
     summary = pd.DataFrame([{"config": c, "load": lo, "latency": la, "p90_ms": 1.0, "mean_queue": 1.0}
                             for c, lo, la in sorted(keys)])
-    return p001.text_result_rows(paper, summary, groups, "stand-in")
+    return p001_ledger_rows.text_result_rows(paper, summary, groups, "stand-in")
 
 
 @pytest.mark.parametrize("paper_id", ["000", "001", "002", "003", "004"])

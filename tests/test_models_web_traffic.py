@@ -179,17 +179,3 @@ def test_cdf_must_follow_its_counts(tmp_path):
     path.write_text("0 1 0.25\n1 1 1\n")  # counts 1, 1 make the first cdf 0.5
     with pytest.raises(wt.MahDataError, match="row 1, column cdf"):
         wt.read_cdf(path)
-
-
-def test_implied_load_table_against_samples():
-    from paperlib.reproduce import p001_workload
-
-    table = p001_workload.implied_load((0.0,))
-    row = table[(table.family == "mah") & (table.mah_reading == "discrete") & (table.mah_objects == "files_per_page")]
-    # by hand from the moments: 8 x 2.838 files x 7231 B / 1804 s = 91 bit/s = 0.091 kbit/s
-    assert row.kbps_per_browser.iloc[0] == pytest.approx(8 * 2.838 * 7231 / 1804 / 1e3, rel=1e-3)
-    assert row.ratio_to_paper.iloc[0] == pytest.approx(2.9327 / row.kbps_per_browser.iloc[0])
-    # capping think times at c gives the paper's rate: E[min(T, c)] = page bits / 2932.7 bit/s
-    c = p001_workload.think_cap_for_rate()
-    t = wt.mah_tables()["think"]
-    assert np.sum(np.minimum(t.values, c) * t.probs) == pytest.approx(wt.bits_per_page(MAH) / 2932.7, rel=1e-6)

@@ -7,7 +7,7 @@ documented choice here:
 
 * **Bottleneck rate.** The paper calibrates "in 100Mbps environment where every link ... set by
   100Mbps" and never states the rate of the experiments' bottleneck. Its Table 3 counts follow
-  from its line only if y is in kbit/s of a 10 Mbit/s link (``p001.table3_search``), which is
+  from its line only if y is in kbit/s of a 10 Mbit/s link (``operating_point.table3_search``), which is
   also the bottleneck of Christiansen et al.'s testbed whose RED settings (Table 1) it reuses.
   The two **profiles** bracket this: ``scaled`` (the ``make reproduce`` default) runs a
   10 Mbit/s bottleneck, ``full`` the paper's stated 100 Mbit/s with ten times the browsers.
@@ -16,7 +16,7 @@ documented choice here:
   scales to measure what that changes.
 * **Calibration.** As in the paper: every link ``access_factor`` (10) times the experiments'
   bottleneck, so nothing congests, throughput measured against the number of browsers; the
-  line fitted to it is inverted for the loads (``p001_calibration``).
+  line fitted to it is inverted for the loads (``calibration``).
 * **Latency reading** (:data:`LATENCY_READING`). Table 2 is headed "Short Transmission Latency
   (ms)" per node pair, which can be a one-way delay or a round trip. The only printed numbers that
   depend on it are the absolute readings of the 80 % CDFs (90 % of responses under about 500 ms
@@ -34,7 +34,7 @@ documented choice here:
   many that is (about 88 000 for 80 % of 10 Mbit/s on Mah's data: an idle browser is one pending
   timer, or nothing at all when its residual think time outlasts the run). The calibration's
   browser counts are fractions of the count the workload's moments predict for 100 %
-  (``p001_workload``), so one profile serves any workload.
+  (``workload``), so one profile serves any workload.
 * **Runs.** ``reps`` repetitions of ``sim_time_s`` simulated seconds, of which the first
   ``warmup_s`` are not measured. Every browser starts in its stationary state (equilibrium
   residual think time), so the warm-up only covers TCP and the queue filling; the notebook
@@ -51,7 +51,7 @@ from fractions import Fraction
 from paperlib import validate
 from paperlib.data import Paper
 from paperlib.models import web_traffic
-from paperlib.reproduce import p001_workload
+from paperlib.reproduce.p001 import workload as p001_workload
 from paperlib.sweep import point_seed
 
 #: The default workload (traffic model overrides): Mah's CDFs, discrete, files per page as measured.

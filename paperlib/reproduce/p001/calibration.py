@@ -2,11 +2,11 @@
 
 The paper measured throughput y against the number of browsers x on its uncongested
 testbed and fitted y = 2.9327 x - 125.0857 with SigmaPlot's regression (ordinary least
-squares). Here the same measurement comes from the ns-3 testbed (``p001_testbed``); y is the
+squares). Here the same measurement comes from the ns-3 testbed (``testbed``); y is the
 reply payload delivered per second after the warm-up, in kbit/s (the unit under which the
-published line gives the published Table 3, see ``p001``). The fit is statsmodels OLS; the
+published line gives the published Table 3, see ``operating_point``). The fit is statsmodels OLS; the
 browser count for a load is the line inverted at y = load x bottleneck rate and truncated to a
-whole browser, the paper's own rounding (``p001.table3_search``). Its confidence interval is
+whole browser, the paper's own rounding (``operating_point.table3_search``). Its confidence interval is
 where the line's 95% confidence band crosses the target.
 """
 
@@ -17,6 +17,8 @@ import pandas as pd
 import statsmodels.api as sm
 
 from paperlib import validate
+from paperlib.data import Paper
+from paperlib.reproduce.p001 import testbed, workload
 
 KBPS = 1e3  # y of the calibration line is in kbit/s
 
@@ -79,34 +81,28 @@ def table(sweep: pd.DataFrame) -> pd.DataFrame:
                          "throughput_kbps": sweep["throughput_bps"] / KBPS})
 
 
-def figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float], path, stamp,
-           profile_name: str):
-    """Plot the calibration runs, the OLS line with its 95% band, the published line and the residuals; save."""
-    import matplotlib.pyplot as plt
+def regenerated_browsers(result, paper: Paper, prof: testbed.Profile) -> pd.DataFrame:
+    """Return :func:`browsers_for_loads` at the paper's loads, beside Table 3's printed counts and the moments' count.
 
-    from paperlib.figures import save_figure
+    ``table3_published``: the paper's counts as printed; ``predicted_from_moments``: the browsers
+    whose load predicted from the workload's moments (:func:`~paperlib.reproduce.p001.workload.browsers_for_load`)
+    is the load.
+    """
+    inverse = browsers_for_loads(result, testbed.loads(paper), prof.bottleneck_bps)
+    inverse["table3_published"] = paper.tables["table3"].cells["The Number of Browsers"].astype(int).to_numpy()
+    inverse["predicted_from_moments"] = [workload.browsers_for_load(x, prof.bottleneck_bps,
+                                                                    prof.predicted_kbps_per_browser())
+                                         for x in inverse["load"]]
+    return inverse
 
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
-    ax = axes[0]
-    ax.plot(cal["browsers"], cal["throughput_kbps"], "o", color="#1b9e77", label="ns-3 runs")
-    xs = np.linspace(0, max(cal["browsers"]) * 1.1, 50)
-    band = np.asarray(result.get_prediction(np.column_stack([np.ones_like(xs), xs])).conf_int(alpha=0.05))
-    ax.plot(xs, result.params[0] + result.params[1] * xs, color="#1b9e77",
-            label=f"OLS y = {result.params[1]:.4f} x {result.params[0]:+.1f}")
-    ax.fill_between(xs, band[:, 0], band[:, 1], color="#1b9e77", alpha=0.2, label="95% confidence band")
-    px = np.linspace(0, min(xs.max(), 1.2 * max(inverse["target_kbps"].max() - published_line[1], 1) / published_line[0]), 50)
-    ax.plot(px, published_line[0] * px + published_line[1], color="#e7298a", ls="--",
-            label=f"published y = {published_line[0]} x {published_line[1]:+} (kbit/s)")
-    for _, r in inverse.iterrows():
-        ax.axhline(r["target_kbps"], color="grey", lw=0.6, ls=":")
-    ax.set(xlim=(0, xs.max()), ylim=(0, max(cal["throughput_kbps"].max(), inverse["target_kbps"].max()) * 1.15),
-           xlabel="browsers", ylabel="throughput (kbit/s)", title=f"Calibration ({profile_name} profile)")
-    ax.legend(fontsize=8)
-    ax = axes[1]
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.plot(result.fittedvalues, result.resid, "o", color="#7570b3")
-    ax.set(xlabel="fitted throughput (kbit/s)", ylabel="residual (kbit/s)", title="OLS residuals")
-    fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+
+def slope_sentence(coef: pd.DataFrame, predicted_kbps: float, paper: Paper) -> str:
+    """Return the regenerated slope with its 95% CI beside the moments' prediction and the paper's slope."""
+    return (f"slope {coef.loc['slope', 'estimate']:.4f} kbit/s per browser (95% CI {coef.loc['slope', 'ci95_low']:.4f}-"
+            f"{coef.loc['slope', 'ci95_high']:.4f}); predicted from the moments {predicted_kbps:.4f}; "
+            f"paper {paper.text_value('calib_slope').printed}")
+
+
+def published_line(paper: Paper) -> tuple[float, float]:
+    """Return the paper's calibration line (slope, intercept), y in kbit/s (Section 2.2)."""
+    return paper.text_value("calib_slope").value, paper.text_value("calib_intercept").value

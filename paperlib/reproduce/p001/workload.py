@@ -62,7 +62,8 @@ def mean_sources(thresholds: dict[str, list[float]] | None = None, reading: str 
         for x, share in zip(xs, shares):
             rows.append({"quantity": quantity, "file": t.name, "above": x, "share_of_mean": float(share),
                          "share_of_samples": float(1 - t.cdf[t.values <= x][-1]) if np.any(t.values <= x) else 1.0,
-                         "mean": t.mean(reading), "median": float(t.quantile(0.5, reading)), "max": float(t.values[-1])})
+                         "mean": t.mean(reading), "median": float(t.quantile(0.5, reading)),
+                         "max": float(t.values[-1])})
     return pd.DataFrame(rows)
 
 
@@ -99,11 +100,14 @@ def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
 
     validate.positive_integer("n_samples", n_samples)
     rows = []
-    for label, m in (("mah discrete", web_traffic.model()), ("mah linear", web_traffic.model({"mah_reading": "linear"})),
+    for label, m in (("mah discrete", web_traffic.model()),
+                     ("mah linear", web_traffic.model({"mah_reading": "linear"})),
                      ("parametric", web_traffic.model({"family": "parametric"}))):
         for name, draw, exact in (
-                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float), web_traffic.request_mean(m)),
-                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False), web_traffic.reply_mean(m)),
+                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float),
+                 web_traffic.request_mean(m)),
+                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False),
+                 web_traffic.reply_mean(m)),
                 ("objects per page", lambda: web_traffic.sample_objects_per_page(n_samples, m, rng).astype(float),
                  web_traffic.objects_per_page_mean(m)),
                 ("think time (s)", lambda: web_traffic.sample_think(n_samples, m, rng), web_traffic.think_mean(m))):
@@ -119,34 +123,16 @@ def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def distributions_figure(tables: dict, parametric: dict, path, stamp, seed: int):
-    """Plot Mah's CDFs (discrete and linear readings) against the parametric family: reply, objects, think; save."""
-    import matplotlib.pyplot as plt
+def mah_summary(tables: dict | None = None) -> pd.DataFrame:
+    """Return one row per file of Mah's data: quantity, file, points, observations, min, median, max."""
+    tables = tables or web_traffic.mah_tables()
+    return pd.DataFrame([{"quantity": q, "file": t.name, "points": len(t.values), "observations": int(t.counts.sum()),
+                          "min": t.values[0], "median": float(t.quantile(0.5)), "max": t.values[-1]}
+                         for q, t in tables.items()])
 
-    from paperlib.figures import save_figure
 
-    rng = np.random.default_rng(seed)
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
-    t = tables["reply"]
-    axes[0].step(t.values, 1 - t.cdf, where="post", label="Mah (ns-2 file), discrete")
-    axes[0].plot(t.values, 1 - t.cdf, ls=":", label="linear reading")
-    x = np.logspace(1, 7, 400)
-    axes[0].plot(x, 1 - web_traffic.reply_cdf(x, parametric), ls="--", label="parametric")
-    axes[0].set(xscale="log", yscale="log", xlabel="reply size (bytes)", ylabel="P(size > x)", title="Reply size")
-    t = tables["objects"]
-    k = np.arange(1, 31)
-    axes[1].bar(k - 0.2, [t.probs[t.values == v].sum() for v in k], width=0.4, label="Mah: files per page")
-    axes[1].bar(k + 0.2, web_traffic.objects_per_page_pmf(k, parametric), width=0.4, label="parametric")
-    axes[1].set(yscale="log", xlabel="objects per page", ylabel="probability", title="Objects per page")
-    t = tables["think"]
-    axes[2].step(t.values, t.cdf, where="post", label="Mah (ns-2 file)")
-    p = np.sort(web_traffic.sample_think(20_000, parametric, rng))
-    axes[2].plot(p, np.arange(1, p.size + 1) / p.size, ls="--", label="parametric (20k samples)")
-    axes[2].set(xscale="log", xlabel="think time (s)", ylabel="CDF", title="Think time between pages")
-    for ax in axes:
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+def think_cap_sentence(cap: float, tables: dict | None = None) -> str:
+    """Return the sentence the notebook prints about :func:`think_cap_for_rate`'s cap ``cap`` (s)."""
+    think = (tables or web_traffic.mah_tables())["think"]
+    return (f"think times capped at {cap:.0f} s would give the paper's 2.9327 kbit/s per browser (evidence, not used): "
+            f"{(1 - think.cdf[think.values <= cap][-1]):.1%} of Mah's think times exceed it")

@@ -1,0 +1,31 @@
+"""Seed 001's notebook parameters: overrides of a profile, and the check that names a bad parameter."""
+
+import pytest
+
+from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import what_if
+from paperlib.validate import ParameterError
+
+
+def test_overrides_apply_and_are_validated():
+    prof = what_if.apply_overrides(tb.profile("scaled"), reps=3, calibration_browsers=[10, 20])
+    assert prof.reps == 3 and prof.calibration_counts() == (10, 20)
+    with pytest.raises(ParameterError, match="sim_time_s"):
+        what_if.apply_overrides(tb.profile("scaled"), sim_time_s=5.0)  # below the 10 s warm-up
+    assert what_if.run_profile("sensitivity", bottleneck_bps=5e5).bottleneck_bps == 5e5
+
+
+def test_check_returns_the_profile_of_the_notebook_defaults():
+    assert what_if.check() == tb.profile("scaled")
+    assert what_if.check(profile="full", reps=2).reps == 2
+
+
+@pytest.mark.parametrize("bad, name", [
+    ({"profile": "huge"}, "profile"), ({"latency_reading": "both"}, "latency_reading"), ({"reps": 0}, "reps"),
+    ({"bottleneck_bps": -1.0}, "bottleneck_bps"), ({"warmup_s": -1.0}, "warmup_s"), ({"n_samples": 0}, "n_samples"),
+    ({"scale_check_sim_time_s": 0.0}, "scale_check_sim_time_s"), ({"seed": -1}, "seed"),
+    ({"configs": ["FIFO-999"]}, "configs"), ({"calibration_browsers": [0]}, "calibration_browsers"),
+])
+def test_a_bad_parameter_is_named(bad, name):
+    with pytest.raises(ParameterError, match=name):
+        what_if.check(**bad)
