@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib import validate
+from paperlib.moments import mean_check, mean_check_columns
 from paperlib.models import web_traffic
 
 #: The paper's calibration slope (kbit/s per browser under the reading that reproduces Table 3).
@@ -112,8 +113,8 @@ def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
                  web_traffic.objects_per_page_mean(m)),
                 ("think time (s)", lambda: web_traffic.sample_think(n_samples, m, rng), web_traffic.think_mean(m))):
             x = draw()
-            rows.append({"workload": label, "quantity": name, "exact mean": exact, "sample mean": x.mean(),
-                         "z": (x.mean() - exact) / (x.std() / np.sqrt(n_samples)), "sample median": np.median(x)})
+            rows.append({"workload": label, "quantity": name, **mean_check_columns(mean_check(x, exact)),
+                         "sample median": np.median(x)})
         if m["family"] == "mah":  # KS distance of the think-time samples to the exact CDF of the reading
             t = web_traffic.mah_tables()["think"]
             x = web_traffic.sample_think(n_samples, m, rng)
