@@ -312,11 +312,11 @@ def _merge_points(points):
 @lru_cache(maxsize=1)
 def _context_002():
     from paperlib.data import load_paper
-    from paperlib.reproduce import p002
+    from paperlib.reproduce.p002 import operating_point
 
     paper = load_paper("002")
-    conv = p002.chosen_convention(paper)
-    points = p002.operating_points(paper)
+    conv = operating_point.chosen_convention(paper)
+    points = operating_point.operating_points(paper)
     printed = []  # (rate, rtt, p, row, value)
     for pt in points:
         cells = paper.tables[pt.table].cells

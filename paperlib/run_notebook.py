@@ -108,7 +108,12 @@ def _what_if_check(notebook: Path, params: dict) -> None:
         return
     from importlib import import_module
 
-    check = import_module(f"paperlib.reproduce.p{prefix}").check_what_if
+    try:  # a paper package's what_if module (paperlib/reproduce/__init__.py), else the old single module
+        check = import_module(f"paperlib.reproduce.p{prefix}.what_if").check
+    except ModuleNotFoundError as e:
+        if e.name != f"paperlib.reproduce.p{prefix}.what_if":
+            raise
+        check = import_module(f"paperlib.reproduce.p{prefix}").check_what_if
     import inspect
 
     names = set(inspect.signature(check).parameters)

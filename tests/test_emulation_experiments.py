@@ -15,7 +15,8 @@ from paperlib.emulation import capture, netns, tcp_settings
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
 from paperlib.ledger import Row
-from paperlib.reproduce import p000_emulated, p002_emulated, p004_emulated
+from paperlib.reproduce import p000_emulated, p004_emulated
+from paperlib.reproduce.p002 import emulated as p002_emulated
 from paperlib.validate import ParameterError
 
 REASON = netns.unavailable_reason()
