@@ -88,12 +88,13 @@ def hob_zero_p_decreases(ev: Evidence) -> Verdict:
     t2 = ev.regen[ev.regen["table"] == "table2"]
     gaps = (t2["tcp_s"] - t2["sctp_s"]).round(3).tolist()
     pub_t2 = ev.paper.tables["table2"].cells.set_index("Protocol")
-    pub_gaps = (pub_t2.loc["TCP (Model) (Sec)"].astype(float) - pub_t2.loc["SCTP (Model) (Sec)"].astype(float)).round(2)
+    pub_gaps = (pub_t2.loc["TCP (Model) (Sec)"].astype(float)
+                - pub_t2.loc["SCTP (Model) (Sec)"].astype(float)).round(2)
     return Verdict(
         "refuted",
-        f"model TCP - SCTP (= M x total HOB) at p = 0.4, 1, 2, 5 %: regenerated {gaps} s, printed {pub_gaps.tolist()} s: "
-        "it does not shrink as p decreases, because a = ceil(Np) stays 1 for every p > 0 down to 1/N; HOB vanishes "
-        "only at p = 0")
+        f"model TCP - SCTP (= M x total HOB) at p = 0.4, 1, 2, 5 %: regenerated {gaps} s, "
+        f"printed {pub_gaps.tolist()} s: it does not shrink as p decreases, because a = ceil(Np) stays 1 for "
+        "every p > 0 down to 1/N; HOB vanishes only at p = 0")
 
 
 def _first_point(ev: Evidence) -> pd.Series:
@@ -166,8 +167,8 @@ def response_increases_rtt(ev: Evidence) -> Verdict:
     """
     t3 = ev.paper.tables["table3"].cells.set_index("Protocol")
     inc = all(np.all(np.diff(t3.loc[r].astype(float).to_numpy()) > 0) for r in ROWS)
-    return Verdict("supported" if inc else "refuted",
-                   "every row of Table III increases with RTT" if inc else "not every row of Table III increases with RTT")
+    return Verdict("supported" if inc else "refuted", "every row of Table III increases with RTT" if inc
+                   else "not every row of Table III increases with RTT")
 
 
 @CLAIMS.claim("diff_nist")
@@ -179,5 +180,5 @@ def diff_nist(ev: Evidence) -> Verdict:
 @CLAIMS.claim("complexity_on")
 def complexity_on(ev: Evidence) -> Verdict:
     """The algorithm is O(N): supported by its structure (a + 1 <= N + 1 iterations of constant work)."""
-    return Verdict("supported",
-                   "the algorithm runs a + 1 <= N + 1 iterations of constant work (paperlib/models/http_response_time.py)")
+    return Verdict("supported", "the algorithm runs a + 1 <= N + 1 iterations of constant work "
+                                "(paperlib/models/http_response_time.py)")

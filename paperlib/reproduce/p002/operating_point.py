@@ -141,19 +141,25 @@ def printed_model_cells(paper: Paper) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def convention_search(paper: Paper) -> pd.DataFrame:
-    """Return every combination of conventions scored on the 16 printed model cells, best first."""
+def convention_search(paper: Paper, axes: dict[str, list] | None = None) -> pd.DataFrame:
+    """Return every combination of conventions scored on the 16 printed model cells, best first.
+
+    ``axes`` (default :data:`CONVENTION_AXES`) may narrow the candidates; a combination's scores do not
+    depend on the others searched.
+    """
+    axes = CONVENTION_AXES if axes is None else axes
     points = operating_points(paper)
     cells = printed_model_cells(paper)
     n = len(points)
 
     def regen(**conv):
+        """The 16 regenerated model cells under ``conv``: TCP then SCTP, in point order."""
         r = regenerate(points, conv)
         return np.concatenate([r["tcp_s"].to_numpy(), r["sctp_s"].to_numpy()])
 
     assert len(cells) == 2 * n
-    results = conventions.search(CONVENTION_AXES, regen, [c[3] for c in cells])
-    return conventions.rank(results, CONVENTION_AXES, primary=RANK_BY)
+    results = conventions.search(axes, regen, [c[3] for c in cells])
+    return conventions.rank(results, axes, primary=RANK_BY)
 
 
 def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
