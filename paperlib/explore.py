@@ -312,11 +312,11 @@ def _merge_points(points):
 @lru_cache(maxsize=1)
 def _context_002():
     from paperlib.data import load_paper
-    from paperlib.reproduce import p002
+    from paperlib.reproduce.p002 import operating_point
 
     paper = load_paper("002")
-    conv = p002.chosen_convention(paper)
-    points = p002.operating_points(paper)
+    conv = operating_point.chosen_convention(paper)
+    points = operating_point.operating_points(paper)
     printed = []  # (rate, rtt, p, row, value)
     for pt in points:
         cells = paper.tables[pt.table].cells
@@ -328,8 +328,7 @@ def _context_002():
 def explorer_002() -> Explorer:
     """Return the explorer of seed 002's mean response time (Table I, the chosen convention)."""
     from paperlib import units
-    from paperlib.models import http_response_time as model
-    from paperlib.models.reading import READING_002
+    from paperlib.reproduce.p002 import model_reading
 
     conv, points, printed = _context_002()
     base = points[1]  # Table II, p = 1 %
@@ -350,10 +349,9 @@ def explorer_002() -> Explorer:
         x = axes[axis].grid()
         args = {k: np.full(x.shape, float(v[k])) for k in sliders}
         args[axes[axis].param] = x
-        grid = model.response_times_grid(
+        grid = model_reading.response_times(
             {"obj_bits": obj_bits, "mss_bits": mss_bits, "rate_bps": args["rate_bps"], "rtt_s": args["rtt_s"],
-             "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects},
-            pipeline_depth=conv["pipeline_depth"], reading=READING_002.with_conventions(conv))
+             "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects}, conv)
         lines = [(style("sctp", "model"), grid["sctp_s"].to_numpy()), (style("tcp", "model"), grid["tcp_s"].to_numpy())]
         pts = []
         for rate, rtt, p, row, value in printed:

@@ -11,7 +11,8 @@ import pytest
 from paperlib.data import load_paper
 from paperlib.emulation import tcp_settings
 from paperlib.emulation import experiments as ex
-from paperlib.reproduce import p000_emulated, p002_emulated
+from paperlib.reproduce import p000_emulated
+from paperlib.reproduce.p002 import emulated as p002_emulated
 from paperlib.validate import ParameterError
 
 

@@ -137,8 +137,17 @@ def test_notebook_002_small(tmp_path):
 def test_notebook_002_bad_parameter_is_named(tmp_path):
     import papermill
 
+    from paperlib.validate import ParameterError
+
+    bad = {"repetitions": 0, "run_simulation": False, "output_dir": str(tmp_path / "out")}
+    # run_notebook refuses it before a kernel starts (the notebook's what_if.check) ...
+    with pytest.raises(ParameterError, match="repetitions"):
+        run(NB002, tmp_path / "bad.ipynb", bad)
+    # ... and so does the notebook itself when executed directly (open_paper runs the same check)
     with pytest.raises(papermill.PapermillExecutionError, match="repetitions"):
-        run(NB002, tmp_path / "bad.ipynb", {"repetitions": 0, "run_simulation": False, "output_dir": str(tmp_path)})
+        papermill.execute_notebook(str(NB002), str(tmp_path / "bad.ipynb"), parameters=bad, cwd=str(NB002.parent),
+                                   progress_bar=False, kernel_name="python3")
+    assert not (tmp_path / "out").exists()
 
 
 NB001 = REPO / "notebooks" / "001_fifo_red_response.ipynb"

@@ -1,0 +1,31 @@
+"""Seed 002 (Lee, Atiquzzaman, Sivagurunathan): mean response time of HTTP over SCTP vs TCP, wireless.
+
+Seed file: ``/work/shared/seeds/002_706d51d23250c514.txt`` (published data in ``data/002/``).
+Notebook: ``notebooks/002_http_sctp_response.ipynb``. Model: :mod:`paperlib.models.http_response_time`
+(reconstruction in ``docs/reconstruction-002-000.md``).
+
+Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
+
+=====================  ===================================================================
+``operating_point``    Tables II-III's operating points from the text, the open conventions,
+                       their search and the one chosen convention; the regenerated model rows
+``model_reading``      the only calls of the model: the convention's switches handed to it
+``tables``             the printed rows and Tables II-III with the regenerated model beside them
+``findings``           the two tables' shared point, loss-free bounds, the algorithm's trace
+``claims``             ``CLAIMS``: one function per claim id of ``data/002/claims.csv``
+``ledger_rows``        every ledger row: the 32 printed cells and the claims
+``what_if``            ``check`` of the notebook's parameters; the what-if curve against p
+``figures``            the notebook's figures
+``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
+``emulated``           Tables II-III's experiments on real stacks through the emulated link,
+                       and the claims re-judged on them
+=====================  ===================================================================
+
+Simulations and emulations (all through :func:`paperlib.sweep.run_sweep`): ns-3 TCP NewReno, every
+distinct printed TCP point x ``repetitions`` (``ns3.run``); Linux TCP and usrsctp through the
+package's link emulator (``emulated.points``, run by :func:`paperlib.emulation.notebook.run`).
+
+Other tests that exercise this package: ``tests/test_http_response_time.py`` (the model),
+``tests/test_ledger_coverage.py``, ``tests/test_emulation_experiments.py``, ``tests/test_explore.py``,
+``tests/test_run_notebook.py``, ``tests/test_notebooks.py`` and ``tests/test_nbval.py`` (the notebook).
+"""

@@ -1,0 +1,120 @@
+"""Seed 002's ledger rows: every printed cell of Tables II-III and every claim, with bounds and lone hits."""
+
+import pandas as pd
+import pytest
+
+from paperlib import ledger
+from paperlib.data import load_paper
+from paperlib.models.lower_bounds import BoundViolation
+from paperlib.reproduce.p002 import findings, ledger_rows
+from paperlib.reproduce.p002 import operating_point as op
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return load_paper("002")
+
+
+@pytest.fixture(scope="module")
+def search(paper):
+    # only the combinations with IT = 2 RTT and a = ceil(Np), among which chosen_convention chooses (256 of 1536;
+    # a combination's scores do not depend on the others, so the ledger rows are the same as with all of them)
+    return op.convention_search(paper, {**op.CONVENTION_AXES, "it_rtts": [2], "a_mode": ["ceil"]})
+
+
+def test_ledger_rows_cover_every_printed_cell_and_claim(paper, search):
+    rows, conv = ledger_rows.ledger_rows(paper, search)
+    assert conv == op.chosen_convention(paper, search)
+    table_rows = [r for r in rows if r.source in ("Table II", "Table III")]
+    assert len(table_rows) == 2 * 4 * 4
+    printed = sorted(r.published for r in table_rows)
+    expected = sorted(
+        v for t in ("table2", "table3") for _, row in paper.tables[t].cells.iterrows() for v in list(row)[1:]
+    )
+    assert printed == expected
+    assert {r.status for r in table_rows if "Experimental" in r.column} == {"not_regenerable"}
+    assert len(rows) - len(table_rows) == len(paper.claims.cells)
+    # no regenerated time is below its loss-free bound (ledger_rows raises BoundViolation), no print either
+    assert not any("impossible as printed" in r.reason for r in rows)
+
+
+def test_twenty_percent_claim_is_refuted(paper, search):
+    rows, _ = ledger_rows.ledger_rows(paper, search)
+    claim = next(r for r in rows if "20% on average" in r.row)
+    # mean (TCP - SCTP)/TCP over the 16 printed pairs is a few percent, nowhere near 20
+    assert float(claim.regenerated) < 5 and claim.status == "refuted"
+
+
+def test_model_cells_name_the_convention_and_its_scores(paper, search):
+    rows, conv = ledger_rows.ledger_rows(paper, search)
+    row = next(r for r in rows if r.row == "p = 1%" and r.column == "TCP (Model) (Sec)")
+    assert "p002.operating_point.chosen_convention" in row.reason and "kilo=1024" in row.reason
+    # 21.168 s against the printed 21.33: |rel. error| 0.76% <= 5%, close
+    assert row.status == "close" and "the model gives 21.168 s against the printed 21.33 s" in row.reason
+    # the shared point's cells say what the other table prints there
+    assert "printed as 21.33 in Table II and 18.73 in Table III" in row.reason
+
+
+def test_lone_hit_rule_on_the_old_it_zero_reading(paper):
+    # The reading the ledger used before (IT = 0): its SCTP model is flat in p over 0.4-2 % (a = 1 at each),
+    # 5 x (RTT + OT - HOB) = 20.768 s, truncated 20.76 = the print at p = 0.4 % only; 1 % and 2 % print 20.81 and
+    # 21.26 where the model stays at 20.768. That cell is a lone hit, not a reproduction.
+    old = {"kilo": 1000, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 0,
+           "final_chunk": "x+1", "a_mode": "ceil", "n_mode": "ceil", "post_loss_slow_start": False,
+           "rounding": "truncate"}
+    points = op.operating_points(paper)
+    r = op.regenerate(points, old)
+    sctp = r["sctp_s"].to_numpy()[:4]
+    assert sctp[:3] == pytest.approx([20.768] * 3)
+    printed = list(paper.tables["table2"].cells.set_index("Protocol").loc["SCTP (Model) (Sec)"])
+    found = ledger.lone_hits(sctp, printed, "truncate", ["0.4 %", "1%", "2 %", "5 %"])
+    assert found[0].startswith("lone hit") and "only one of the 4" in found[0] and "same at 1%" in found[0]
+    assert found[1:] == ["", "", ""]
+    row = ledger.result_row("002", "Table II", "p = 0.4 %", "SCTP (Model) (Sec)", printed[0], float(sctp[0]),
+                            rule="truncate", reason="x", lone_hit=found[0])
+    assert row.status == "lone_hit"
+    # lone_hit_notes finds the same note for that cell, and none for the TCP row or Table III
+    notes = ledger_rows.lone_hit_notes(paper, points, r, "truncate")
+    assert notes[(0, "SCTP (Model) (Sec)")] == found[0]
+    assert [notes[(i, "SCTP (Model) (Sec)")] for i in (1, 2, 3)] == ["", "", ""]
+    assert len(notes) == 8 * 2  # 8 columns x 2 model rows
+
+
+def test_a_print_below_its_bound_is_flagged_first(paper, search, monkeypatch):
+    # with a bound of 15 s at RTT 0.055 s the printed 14.89 s (at most 14.90 before rounding) is impossible by 0.11 s
+    real = findings.response_bounds
+
+    def raised(p):
+        frame = real(p)
+        frame.loc[frame["column"] == "0.055", "bound_s"] = 15.0
+        return frame
+
+    monkeypatch.setattr(findings, "response_bounds", raised)
+    rows, _ = ledger_rows.ledger_rows(paper, search)
+    row = next(r for r in rows if r.row == "RTT (s) = 0.055" and r.column == "TCP (Model) (Sec)")
+    assert row.reason.startswith("impossible as printed: 0.110 s below the loss-free bound 15.000 s")
+    assert row.status == "differs"  # the status still follows the rules (16.50 s against 14.89 s)
+    assert sum(r.reason.startswith("impossible as printed") for r in rows) == 4  # the four cells of that column
+
+
+def test_tcp_experiment_row_carries_the_ns3_mean_or_says_it_did_not_run(paper):
+    pt = op.operating_points(paper)[4]  # RTT 0.055 s
+    row = ledger_rows.tcp_experiment_row(pt, "TCP (Experimental) (Sec)", "13.82", None, "half_up", "")
+    assert row.regenerated == "" and "was not run in this build" in row.reason and row.status == "not_regenerable"
+    sim = pd.Series({"mean_s": 14.5, "ci95_s": 0.25, "finished": 3})
+    row = ledger_rows.tcp_experiment_row(pt, "TCP (Experimental) (Sec)", "13.82", sim, "half_up", "")
+    # rel. error (14.5 - 13.82)/13.82 = 0.0492
+    assert float(row.regenerated) == 14.5 and row.rel_error == "0.0492"
+    assert "mean of 3 seeded runs, 95% CI +/- 0.25 s" in row.reason
+    # the simulated transfer's bound: 2 RTT + 5 x 108 000 bit / 40 kbit/s = 0.11 + 13.5 = 13.61 s; 13 s is below
+    too_fast = pd.Series({"mean_s": 13.0, "ci95_s": 0.25, "finished": 3})
+    with pytest.raises(BoundViolation, match="ns-3 mean response time at RTT"):
+        ledger_rows.tcp_experiment_row(pt, "TCP (Experimental) (Sec)", "13.82", too_fast, "half_up", "")
+
+
+def test_a_regenerated_time_below_its_bound_is_an_error(paper, search, monkeypatch):
+    # a bound of 100 s at every column is above every regenerated time (at most 43.9 s at RTT 1 s)
+    real = findings.response_bounds
+    monkeypatch.setattr(findings, "response_bounds", lambda p: real(p).assign(bound_s=100.0))
+    with pytest.raises(BoundViolation, match="regenerated TCP response time"):
+        ledger_rows.ledger_rows(paper, search)
