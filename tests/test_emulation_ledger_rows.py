@@ -2,6 +2,7 @@
 not_regenerable (paperlib.emulation.ledger_rows). Pure: no testbed."""
 
 import pandas as pd
+import pytest
 
 from paperlib.emulation import ledger_rows as el
 from paperlib.ledger import Row
@@ -25,3 +26,15 @@ def test_emulated_row_keeps_not_regenerable_and_counts_within_5_percent():
     assert near.reason.startswith(el.MARK) and "95% CI +/- 0.010" in near.reason
     frame = pd.DataFrame([r.__dict__ for r in (near, far, skipped)])
     assert el.counts(frame) == (1, 3)
+
+
+def test_band_verdict_needs_the_ci_on_one_side_of_the_band_to_refute():
+    # claim "20 +/- 5 %": band [15, 25]
+    assert el.band_verdict(16.0, 24.0, 15.0, 25.0) == "supported"
+    assert el.band_verdict(2.0, 9.0, 15.0, 25.0) == "refuted"  # wholly below
+    assert el.band_verdict(26.0, 40.0, 15.0, 25.0) == "refuted"  # wholly above
+    assert el.band_verdict(10.0, 20.0, 15.0, 25.0) == "untestable"  # straddles the lower edge
+    # both ends outside the band, but the CI covers it: the data cannot tell, so no verdict
+    assert el.band_verdict(10.0, 30.0, 15.0, 25.0) == "untestable"
+    with pytest.raises(ValueError, match="low <= high"):
+        el.band_verdict(3.0, 1.0, 15.0, 25.0)

@@ -54,10 +54,30 @@ def judged_claim(paper: str, source: str, claim: str, published: str, value: flo
 
 def verdict(low: float, high: float, supported, refuted) -> str:
     """Return 'supported' if the whole CI [low, high] satisfies ``supported``, 'refuted' if it all satisfies
-    ``refuted``, else 'untestable' (the CI does not decide)."""
+    ``refuted``, else 'untestable' (the CI does not decide).
+
+    Only the two ends are tested, so each predicate must describe one interval (``v > 0``, ``v <= bound``);
+    a claim of a band (``20 +/- 5 %``), whose refuting set has two parts, goes through :func:`band_verdict`.
+    """
     if supported(low) and supported(high):
         return "supported"
     if refuted(low) and refuted(high):
+        return "refuted"
+    return "untestable"
+
+
+def band_verdict(low: float, high: float, band_low: float, band_high: float) -> str:
+    """Return the verdict of the claim "the value lies in [band_low, band_high]" on the CI [low, high].
+
+    'supported' if the CI lies inside the band, 'refuted' if it lies wholly below or wholly above it,
+    'untestable' otherwise: also when the CI covers the whole band, although both its ends are outside.
+    """
+    if not (low <= high and band_low <= band_high):
+        raise ValueError(f"need low <= high and band_low <= band_high, got CI [{low}, {high}], "
+                         f"band [{band_low}, {band_high}]")
+    if band_low <= low and high <= band_high:
+        return "supported"
+    if high < band_low or low > band_high:
         return "refuted"
     return "untestable"
 

@@ -128,7 +128,8 @@ def sctp_less_20pct(table: pd.DataFrame) -> Verdict:
     """SCTP 20% faster on real stacks: the mean (TCP - SCTP)/TCP over the emulated points and its 95% CI.
 
     Each point's gain CI combines its two CIs; the points are independent runs. Supported if the CI lies
-    within 20 +/- 5%, refuted if wholly outside, untestable otherwise (or when a stack did not run).
+    within 20 +/- 5%, refuted if wholly below or wholly above it, untestable otherwise (also when the CI covers
+    the whole band, or when a stack did not run).
     """
     both = both_stacks(table)
     if not len(both):
@@ -136,11 +137,10 @@ def sctp_less_20pct(table: pd.DataFrame) -> Verdict:
     gain = (both["emulated TCP (s)"] - both["emulated SCTP (s)"]) / both["emulated TCP (s)"]
     half_pt = np.sqrt(both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2) / both["emulated TCP (s)"]
     mean, half = float(gain.mean()), float(np.sqrt((half_pt**2).sum()) / len(both))
-    status = el.verdict(100 * (mean - half), 100 * (mean + half), lambda v: 15 <= v <= 25,
-                        lambda v: v < 15 or v > 25)
+    status = el.band_verdict(100 * (mean - half), 100 * (mean + half), 15.0, 25.0)
     return Verdict(status, f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
                            f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
-                           f"if wholly outside; per point {np.round(100 * gain, 1).tolist()}%", 100 * mean,
+                           f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%", 100 * mean,
                    column=COLUMN)
 
 

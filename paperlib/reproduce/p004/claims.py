@@ -136,7 +136,7 @@ def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
     half = np.sqrt((have["CI95 TCP (s)"] ** 2 + have["CI95 SCTP (s)"] ** 2)) / len(have) ** 0.5
     mean, h = float(d.mean()), float(np.sqrt((half**2).sum()) / len(have) ** 0.5)
     tol = findings.GAP_TOLERANCE * 2 * rtt
-    status = el.verdict(mean - h, mean + h, lambda g: abs(g - 2 * rtt) <= tol, lambda g: abs(g - 2 * rtt) > tol)
+    status = el.band_verdict(mean - h, mean + h, 2 * rtt - tol, 2 * rtt + tol)
     return Verdict(status,
                    f"{el.MARK} emulated TCP - SCTP per rate {d.round(3).tolist()} s, mean {mean:.3f} s +/- {h:.3f} s "
                    f"(95% CI) = {mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is within "
