@@ -35,6 +35,11 @@ SOURCES = {
     "model_printed": {"marker": "", "linestyle": ":", "label": "model, printed closed form"},
     "simulation": {"marker": "^", "linestyle": "--", "label": "ns-3 simulation"},
     "emulation": {"marker": "D", "linestyle": "none", "label": "emulated, real stacks (95% CI)"},
+    # seed 000: the regenerated model as points on a line (Fig. 4), and its three laws against m
+    "model_points": {"marker": ".", "linestyle": "-", "label": "model (regenerated)"},
+    "waiting_eq4": {"marker": "o", "linestyle": "-", "label": "W by Eq. (4)"},
+    "waiting_tabulated": {"marker": "s", "linestyle": "--", "label": "W by the tables' law"},
+    "turnaround_eq6": {"marker": "", "linestyle": ":", "label": "turnaround Eq. (6)"},
 }
 
 

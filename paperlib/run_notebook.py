@@ -108,7 +108,10 @@ def _what_if_check(notebook: Path, params: dict) -> None:
         return
     from importlib import import_module
 
-    check = import_module(f"paperlib.reproduce.p{prefix}").check_what_if
+    try:  # a paper package: paperlib.reproduce.p<id>.what_if.check (the layout of paperlib.reproduce)
+        check = import_module(f"paperlib.reproduce.p{prefix}.what_if").check
+    except ModuleNotFoundError:
+        check = import_module(f"paperlib.reproduce.p{prefix}").check_what_if
     import inspect
 
     names = set(inspect.signature(check).parameters)
