@@ -1,7 +1,7 @@
 """A small figures/ tree for the report tests, built in seconds (no make reproduce).
 
 The executed notebooks are the nbval fixtures (tests/nbval/, small parameters); papers 000 and
-004 get their real ledger rows (``p00x.ledger_rows``), provenance.json and one model figure;
+004 get their real ledger rows (``ledger_rows``), provenance.json and one model figure;
 001-003 have a notebook only, as after a partial reproduction.
 """
 
@@ -14,7 +14,8 @@ from paperlib import explore, ledger
 from paperlib.data import load_paper
 from paperlib.figures import save_figure
 from paperlib.provenance import Stamp
-from paperlib.reproduce import p000, p004
+from paperlib.reproduce import p004
+from paperlib.reproduce.p000 import ledger_rows as p000_ledger_rows
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "nbval"
@@ -28,7 +29,7 @@ def small_figures(root: Path, *, merged: bool = True) -> Path:
     for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
         shutil.copyfile(nb, figures / "executed" / nb.name)
     partials = []
-    for paper, module in (("000", p000), ("004", p004)):
+    for paper, module in (("000", p000_ledger_rows), ("004", p004)):
         rows, _ = module.ledger_rows(load_paper(paper))
         stamp = Stamp(notebook=f"notebooks/{NOTEBOOK_NAMES[paper]}.ipynb", parameters={"report_test": True})
         folder = figures / paper

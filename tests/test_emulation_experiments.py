@@ -15,7 +15,7 @@ from paperlib.emulation import capture, netns, tcp_settings
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
 from paperlib.ledger import Row
-from paperlib.reproduce import p000_emulated, p002_emulated, p004_emulated
+from paperlib.reproduce import p002_emulated, p004_emulated
 from paperlib.validate import ParameterError
 
 REASON = netns.unavailable_reason()
@@ -58,7 +58,7 @@ def test_emulated_row_keeps_not_regenerable_and_counts_within_5_percent():
 def test_profiles_and_grids():
     with pytest.raises(ParameterError, match="emulation"):
         ex.check_profile("tiny")
-    p004, p002, p000 = (load_paper(k) for k in ("004", "002", "000"))
+    p004, p002 = (load_paper(k) for k in ("004", "002"))
     assert p004_emulated.points(p004, "off") == []
     n_proto = len(ex.protocols())
     # 004: 5 rates x 3 repetitions per protocol (reduced), 10 in full with 5 objects each
@@ -66,8 +66,7 @@ def test_profiles_and_grids():
     assert {p["objects"] for p in p004_emulated.points(p004, "full")} == {5}
     # 002: 8 printed columns, one shared (p = 1 %, RTT 0.256 s) -> 7 distinct points
     assert len(p002_emulated.points(p002, "reduced")) == 7 * 3 * n_proto
-    # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced)
-    assert len(p000_emulated.points(p000, "reduced")) == 7 * 2 * 3 * n_proto
+    # 000's grid: tests/test_reproduce_p000_emulated.py
     for pts in (p004_emulated.points(p004, "reduced"), p002_emulated.points(p002, "reduced")):
         assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW[pts[0]["paper"]]}
 

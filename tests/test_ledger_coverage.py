@@ -5,7 +5,8 @@ import pytest
 
 from paperlib import ledger
 from paperlib.data import load_paper
-from paperlib.reproduce import p000, p001, p002, p003, p004
+from paperlib.reproduce import p001, p002, p003, p004
+from paperlib.reproduce.p000 import ledger_rows as p000_ledger_rows
 
 
 def _rows_001(paper):
@@ -24,7 +25,7 @@ def test_every_text_result_has_a_row_or_a_reason(paper_id):
     if paper_id == "001":
         rows = _rows_001(paper)
     else:
-        module = {"000": p000, "002": p002, "003": p003, "004": p004}[paper_id]
+        module = {"000": p000_ledger_rows, "002": p002, "003": p003, "004": p004}[paper_id]
         rows = module.ledger_rows(paper)[0]
     assert ledger.text_results_without_row(paper, rows) == []
 

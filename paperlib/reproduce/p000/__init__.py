@@ -29,6 +29,6 @@ Simulations and emulations: ``paperlib/sim/multiuser_narrowband.py`` (ns-3, via
 (Eqs. (3)-(8)), ``paperlib/models/lower_bounds.py``.
 
 Tests: ``tests/test_reproduce_p000_<module>.py`` (one per module), the notebook in
-``tests/test_notebook_000.py``, ns-3 in ``tests/test_multiuser_narrowband_sim.py``, the emulated
-grid in ``tests/test_emulation_experiments.py``.
+``tests/test_notebook_000.py`` (and its nbval fixture ``tests/nbval/000_multiuser_waiting.ipynb``),
+the ns-3 simulation itself in ``tests/test_multiuser_narrowband_sim.py``.
 """
