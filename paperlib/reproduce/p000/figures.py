@@ -57,7 +57,7 @@ def waiting_vs_users(users: pd.DataFrame, w: WhatIf, path: Path | str, stamp: St
 
 
 def ns3_waiting(ns3_table: pd.DataFrame, replications: int, path: Path | str, stamp: Stamp) -> Path:
-    """Draw the TCP waiting time per printed block: published, model, ns-3 (mean, 95% CI) from :func:`ns3.ns3_tables`."""
+    """Draw the TCP waiting time per printed block: published, model, ns-3 (mean, 95% CI), from ``ns3.ns3_tables``."""
     fig, axes = plt.subplots(3, 3, figsize=(14, 11), sharex=True)
     for ax, ((table, block), g) in zip(axes.flat, ns3_table.groupby(["table", "block"], sort=False)):
         ax.plot(g["m"], g["published T_tcp"], **style("tcp", "experiment"))

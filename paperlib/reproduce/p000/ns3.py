@@ -352,8 +352,8 @@ def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
     rows.append(claim_row(PAPER, c["location"], c["claim"], c["printed"], None, status,
                           "ns-3 TCP in place of the testbed (SCTP cannot be simulated): " + "; ".join(parts)
                           + f"; ns-3 W has a 95% CI half-width of {t['ns3 W ci95'].min():.2f} to "
-                          f"{t['ns3 W ci95'].max():.2f} s ({int(t['runs'].min())} to {int(t['runs'].max())} seeded runs "
-                          "per row)"
+                          f"{t['ns3 W ci95'].max():.2f} s ({int(t['runs'].min())} to {int(t['runs'].max())} "
+                          "seeded runs per row)"
                           + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
                           "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
                           f"the other way; {settings}", column=CLAIM_COLUMN))
