@@ -228,16 +228,16 @@ def explorer_004() -> Explorer:
 @lru_cache(maxsize=1)
 def _context_000():
     from paperlib.data import load_paper
-    from paperlib.reproduce import p000
+    from paperlib.reproduce.p000 import operating_point as op
 
     paper = load_paper("000")
-    conv = p000.chosen_convention(paper)
-    obj = p000.web_object(paper)
-    points = p000.operating_points(paper)
+    conv = op.chosen_convention(paper)
+    obj = op.web_object(paper)
+    points = op.operating_points(paper)
     printed = []  # (rate, rtt, p, m, column, value)
     for pt in points:
         cells = paper.tables[pt.table].cells
-        col = p000._label_column(paper, pt.table)
+        col = op.label_column(paper, pt.table)
         for _, row in cells[cells[col] == pt.label].iterrows():
             for column in ("W_{sctp}", "T_{sctp}", "W_{tcp}", "T_{tcp}"):
                 printed.append((pt.rate_bps, pt.rtt_s, pt.p, int(row["m"]), column, float(row[column])))
@@ -248,7 +248,7 @@ def explorer_000() -> Explorer:
     """Return the explorer of seed 000's waiting (tables' law) and turnaround (Eq. 6) times of m users."""
     from paperlib.models import multiuser_waiting as mw
     from paperlib.models import narrowband_response as nb
-    from paperlib.reproduce import p000
+    from paperlib.reproduce.p000 import model, operating_point
 
     conv, obj, base, printed = _context_000()
     obj_bits, mtu_bits = obj.obj_bits(conv["kilo"]), obj.mtu_bits
@@ -272,11 +272,10 @@ def explorer_000() -> Explorer:
         args[axes[axis].param] = x
         lines = []
         for proto, window in (("sctp", nb.SCTP_INITIAL_WINDOW), ("tcp", nb.TCP_INITIAL_WINDOW)):
-            e = nb.response_time_s(obj_bits, mtu_bits, args["rate_bps"], args["rtt_s"], args["p"], window,
-                                   timeout_s=p000.timeout_s(conv["timeout"], args["rtt_s"]), **p000.model_switches(conv))
+            e = model.response_time_s(obj_bits, mtu_bits, args["rate_bps"], args["rtt_s"], args["p"], window, conv)
             tau = e / n
             if v["quantity"] == "waiting":
-                y = p000.waiting_time_s(args["m"], n, tau, conv["waiting"])
+                y = operating_point.waiting_time_s(args["m"], n, tau, conv["waiting"])
             else:
                 y = mw.mean_turnaround_time_same(args["m"], n, tau)
             lines.append((style(proto, "model"), np.broadcast_to(y, x.shape)))

@@ -112,19 +112,12 @@ def _what_if_check(notebook: Path, params: dict) -> None:
         return
     from importlib import import_module
 
-    package = f"paperlib.reproduce.p{prefix}"
+    package = f"paperlib.reproduce.p{prefix}"  # a paper package (the layout of paperlib.reproduce)
     try:
         check = import_module(f"{package}.what_if").check
     except ModuleNotFoundError as err:
         if err.name not in (package, f"{package}.what_if"):
             raise
-        try:
-            check = getattr(import_module(package), "check_what_if", None)
-        except ModuleNotFoundError as err:
-            if err.name != package:
-                raise
-            return
-    if check is None:
         return
     import inspect
 

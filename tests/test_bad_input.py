@@ -18,7 +18,7 @@ from paperlib.data import DATA_DIR, DataError, load_paper
 from paperlib.models import narrowband_response as nbr
 from paperlib.models import slow_start_schedule as sched
 from paperlib.parameters import check
-from paperlib.reproduce import p000
+from paperlib.reproduce.p000 import what_if as p000_what_if
 from paperlib.reproduce.p004 import ledger_rows as p004_ledger_rows
 from paperlib.reproduce.p004 import operating_point as p004_operating_point
 from paperlib.reproduce.p004 import what_if as p004_what_if
@@ -112,7 +112,7 @@ def test_list_for_a_scalar_is_named_not_a_type_error():
     with pytest.raises(ParameterError, match="^rtt_s must be a single number"):
         p004_what_if.check(rtt_s=[0.1, 0.2])
     with pytest.raises(ParameterError, match="^p must be a single number"):
-        p000.check_what_if(p=[0.01, 0.02])
+        p000_what_if.check(p=[0.01, 0.02])
 
 
 # --- cost bounds -------------------------------------------------------------------------------
@@ -137,10 +137,10 @@ def test_limits_are_where_stated():
         p004_what_if.check(obj_size_bytes=1e6 + 1, mtu_bytes=1)
     # 000: 13.5 KiB (13824 B) in 1 B packets at p = 1 % is ceil(138.24) = 139 losses: accepted;
     # 1e7 B at p = 1 % in 1 B packets is 1e5 losses, the limit; 1e7 + 100 B is 100001: refused
-    assert p000.check_what_if(mtu_bytes=1)["mtu_bytes"] == 1
-    p000.check_what_if(obj_size_bytes=1e7, mtu_bytes=1, p=0.01)
+    assert p000_what_if.check(mtu_bytes=1)["mtu_bytes"] == 1
+    p000_what_if.check(obj_size_bytes=1e7, mtu_bytes=1, p=0.01)
     with pytest.raises(ParameterError, match="^obj_size_bytes: the expected losses"):
-        p000.check_what_if(obj_size_bytes=1e7 + 100, mtu_bytes=1, p=0.01)
+        p000_what_if.check(obj_size_bytes=1e7 + 100, mtu_bytes=1, p=0.01)
 
 
 # --- hypothesis: malformed data files and parameter values -------------------------------------

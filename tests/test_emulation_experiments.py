@@ -11,7 +11,6 @@ import pytest
 from paperlib.data import load_paper
 from paperlib.emulation import tcp_settings
 from paperlib.emulation import experiments as ex
-from paperlib.reproduce import p000_emulated
 from paperlib.reproduce.p002 import emulated as p002_emulated
 from paperlib.validate import ParameterError
 
@@ -32,13 +31,12 @@ def test_diff_ci_reference_point():
 def test_profiles_and_grids():
     with pytest.raises(ParameterError, match="emulation"):
         ex.check_profile("tiny")
-    p002, p000 = (load_paper(k) for k in ("002", "000"))
+    p002 = load_paper("002")
     n_proto = len(ex.protocols())
     # 004's grids: tests/test_reproduce_p004_emulated.py
     # 002: 8 printed columns, one shared (p = 1 %, RTT 0.256 s) -> 7 distinct points
     assert len(p002_emulated.points(p002, "reduced")) == 7 * 3 * n_proto
-    # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced)
-    assert len(p000_emulated.points(p000, "reduced")) == 7 * 2 * 3 * n_proto
+    # 000's grid: tests/test_reproduce_p000_emulated.py
     pts = p002_emulated.points(p002, "reduced")
     assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW[pts[0]["paper"]]}
 

@@ -5,7 +5,7 @@ import pytest
 
 from paperlib import ledger
 from paperlib.data import load_paper
-from paperlib.reproduce import p000
+from paperlib.reproduce.p000 import ledger_rows as p000_ledger_rows
 from paperlib.reproduce.p001 import ledger_rows as p001_ledger_rows
 from paperlib.reproduce.p002 import ledger_rows as p002_ledger_rows
 from paperlib.reproduce.p003 import ledger_rows as p003_ledger_rows
@@ -30,7 +30,7 @@ def test_every_text_result_has_a_row_or_a_reason(paper_id):
     elif paper_id == "004":
         rows = p004_ledger_rows.rows(paper)
     else:
-        module = {"000": p000, "002": p002_ledger_rows, "003": p003_ledger_rows}[paper_id]
+        module = {"000": p000_ledger_rows, "002": p002_ledger_rows, "003": p003_ledger_rows}[paper_id]
         rows = module.ledger_rows(paper)[0]
     assert ledger.text_results_without_row(paper, rows) == []
 

@@ -33,7 +33,13 @@ def test_notebook_writes_tables_figures_and_ledger(out):
                  "ns3_tables.csv", "ns3_setup_check.csv", "ns3_waiting.png"):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
-    assert len(frame) == 144 + 11 + 2  # every printed cell of Tables 1-3, every claim, 2 re-judged on the testbed
+    # every printed cell of Tables 1-3, every claim, 2 re-judged on the testbed; with ns-3 run, one row per printed
+    # T_tcp cell (36) in its own column and the claim re-judged on ns-3
+    assert len(frame) == 144 + 11 + 2 + 36 + 1
+    ns3 = frame[frame["column"] == "T_{tcp} (ns-3)"]
+    assert len(ns3) == 36 and set(ns3["status"]) == {"not_regenerable"}
+    assert all("95% CI +/- " in r for r in ns3["reason"])
+    assert (frame["column"] == "claim (ns-3, TCP)").sum() == 1
     assert set(frame["paper"]) == {"000"}
     assert (frame["notebook"] == "notebooks/000_multiuser_waiting.ipynb").all()
     assert json.loads(frame["parameters"].iloc[0])["m_values"] == [1, 2, 8]

@@ -1,6 +1,6 @@
 """Seed 000 on real stacks: Tables 1-3's multi-user experiment re-run through the emulated link.
 
-Operating points as the package reads them (:func:`paperlib.reproduce.p000.operating_points`, with the
+Operating points as the package reads them (:func:`paperlib.reproduce.p000.operating_point.operating_points`, with the
 printed "4 Kbps" read as 40 Kbps), theta = 13.5 KB (KB = 1000 B), mtu = 536 B (MSS 536, MTU 576),
 initial window 2 segments (Sec. 2: "its initial value is 2 x mtu"), loss p on the data direction.
 m users start together, each with its own TCP connection (SCTP: its own association) for one object,
@@ -24,7 +24,9 @@ from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
 from paperlib.emulation import tcp_settings
 from paperlib.ledger import Row
-from paperlib.reproduce import p000
+from paperlib.reproduce.p000 import operating_point as op
+from paperlib.reproduce.p000 import ledger_rows as p000_ledger
+from paperlib.reproduce.p000.tables import regenerate
 
 PAPER = "000"
 EXP_COLUMN = {"sctp": "T_{sctp}", "tcp": "T_{tcp}"}
@@ -34,6 +36,7 @@ QUEUE_PACKETS = 100
 
 
 def users_of(profile: str) -> list[int]:
+    """Return the numbers of users m of an emulation profile (reduced: m = 5; full: the printed m)."""
     return [5] if profile == "reduced" else [5, 10, 20, 30]
 
 
@@ -42,11 +45,11 @@ def points(paper: Paper, profile: str) -> list[dict]:
     ex.check_profile(profile)
     if profile == "off":
         return []
-    kilo = p000.chosen_convention(paper)["kilo"]
-    obj = p000.web_object(paper)
+    kilo = op.chosen_convention(paper)["kilo"]
+    obj = op.web_object(paper)
     reps = 3 if profile == "reduced" else 10
     seen, out = set(), []
-    for pt in p000.operating_points(paper):
+    for pt in op.operating_points(paper):
         if ex.operating_point_key(pt) in seen:
             continue
         seen.add(ex.operating_point_key(pt))
@@ -86,14 +89,14 @@ def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, i
 
 def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
     """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI."""
-    conv = p000.chosen_convention(paper)
-    model = p000.regenerate(paper, conv).set_index(["table", "block", "m", "column"])
+    conv = op.chosen_convention(paper)
+    model = regenerate(paper, conv).set_index(["table", "block", "m", "column"])
     reps = per_repetition(runs)
-    pts = p000.operating_points(paper)
+    pts = op.operating_points(paper)
     out = []
-    for c in p000.printed_cells(paper, list(EXP_COLUMN.values())[:1]):
+    for c in op.printed_cells(paper, list(EXP_COLUMN.values())[:1]):
         pt = pts[c.point]
-        row = {"table": p000.SOURCES[c.table], "block": c.label, "m": c.m}
+        row = {"table": op.SOURCES[c.table], "block": c.label, "m": c.m}
         cells = paper.tables[c.table].cells
         label_col = cells.columns[0]
         printed = cells[(cells[label_col].replace("", np.nan).ffill() == c.label) & (cells["m"].astype(int) == c.m)]
@@ -110,15 +113,15 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
 
 def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None, search=None) -> list[Row]:
     """Return seed 000's ledger rows with the experimental cells carrying the emulated W, plus re-judged claims."""
-    rows, conv = p000.ledger_rows(paper, search)
-    ops = p000.operating_points(paper)
+    rows, conv = p000_ledger.ledger_rows(paper, search)
+    ops = op.operating_points(paper)
     idx = table.set_index(["table", "block", "m"])
     new = {}
-    for c in p000.printed_cells(paper, list(EXP_COLUMN.values())):
+    for c in op.printed_cells(paper, list(EXP_COLUMN.values())):
         proto = "sctp" if c.column == EXP_COLUMN["sctp"] else "tcp"
-        key = (p000.SOURCES[c.table], c.row, c.column)
+        key = (op.SOURCES[c.table], c.row, c.column)
         old = next(r for r in rows if (r.source, r.row, r.column) == key)
-        t = idx.loc[(p000.SOURCES[c.table], c.label, c.m)]
+        t = idx.loc[(op.SOURCES[c.table], c.label, c.m)]
         n = int(t[f"n {proto.upper()}"])
         if n == 0:
             why = not_run or (f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
@@ -138,25 +141,35 @@ def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str
 
 def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
     """Return the claims of seed 000 that the emulated W can judge, each decided by its 95% CI."""
-    claims = paper.claims.cells.set_index("id")
-    out = []
+    return [sctp_less_than_tcp(paper, table), rtt_grows_rapidly(paper, table)]
+
+
+def sctp_less_than_tcp(paper: Paper, table: pd.DataFrame) -> Row:
+    """Return claim ``sctp_less_than_tcp`` re-judged on the emulated W: supported if the 95% CI of the mean
+    W_tcp - W_sctp over the rows with both stacks (at least 2 repetitions each) is above 0, refuted if below."""
+    c = paper.claim("sctp_less_than_tcp")
+    src = "Abstract; Section 4"
     both = table[(table["n TCP"] > 1) & (table["n SCTP"] > 1)]
     # a point printed in two tables (p = 1 %, 256 ms, 40 Kbps) is one measurement: count it once
     both = both.drop_duplicates(subset=["m", "emulated W TCP (s)", "emulated W SCTP (s)"])
-    c = claims.loc["sctp_less_than_tcp"]
-    src = "Abstract; Section 4"
-    if len(both):
-        d = both["emulated W TCP (s)"] - both["emulated W SCTP (s)"]
-        h = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
-        status = el.verdict(d.mean() - h, d.mean() + h, lambda v: v > 0, lambda v: v < 0)
-        out.append(el.judged_claim(PAPER, src, c["claim"], "", float(d.mean()), status,
-                                   f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s "
-                                   f"+/- {h:.3f} s "
-                                   f"(95% CI); supported if the CI is above 0, refuted if below"))
-    else:
-        out.append(el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
-                                   f"needs both stacks emulated; available: {ex.protocols()}"))
-    c = claims.loc["rtt_grows_rapidly"]
+    if not len(both):
+        return el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
+                               f"needs both stacks emulated; available: {ex.protocols()}")
+    d = both["emulated W TCP (s)"] - both["emulated W SCTP (s)"]
+    h = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
+    status = el.verdict(d.mean() - h, d.mean() + h, lambda v: v > 0, lambda v: v < 0)
+    return el.judged_claim(PAPER, src, c["claim"], "", float(d.mean()), status,
+                           f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s "
+                           f"+/- {h:.3f} s "
+                           f"(95% CI); supported if the CI is above 0, refuted if below")
+
+
+def rtt_grows_rapidly(paper: Paper, table: pd.DataFrame) -> Row:
+    """Return claim ``rtt_grows_rapidly`` re-judged on the emulated W of Table 3: per stack and m, the 95% CI
+    of W(largest rtt) - W(smallest rtt); supported if every CI is above 0, refuted if every one is at or
+    below 0, else untestable."""
+    c = paper.claim("rtt_grows_rapidly")
+    src = "Section 4, paragraph 6 (Table 3)"
     t3 = table[(table["table"] == "Table 3")]
     parts, verdicts = [], []
     for proto in ("TCP", "SCTP"):
@@ -172,12 +185,24 @@ def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
             h = float(np.hypot(hi[f"CI95 {proto} (s)"], lo[f"CI95 {proto} (s)"]))
             verdicts.append(el.verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0))
             parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
-    if verdicts:
-        status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
-        out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, status,
-                                   "; ".join(parts) + " (95% CI of the difference); supported if W rises in every "
-                                   "emulated case ('rapidly' is not quantified)"))
-    else:
-        out.append(el.judged_claim(PAPER, "Section 4, paragraph 6 (Table 3)", c["claim"], "", None, "untestable",
-                                   "no emulated Table 3 rows with at least 2 repetitions at two rtt values"))
-    return out
+    if not verdicts:
+        return el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
+                               "no emulated Table 3 rows with at least 2 repetitions at two rtt values")
+    status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
+    return el.judged_claim(PAPER, src, c["claim"], "", None, status,
+                           "; ".join(parts) + " (95% CI of the difference); supported if W rises in every "
+                           "emulated case ('rapidly' is not quantified)")
+
+
+def shown(table: pd.DataFrame) -> pd.DataFrame:
+    """Return the rows of :func:`summary` the notebook shows: those with TCP emulated, else all."""
+    ran = table[table["n TCP"] > 0]
+    return ran if len(ran) else table
+
+
+def summary_text(frame: pd.DataFrame, not_run: str | None) -> str:
+    """Return the notebook's Markdown line on the ledger ``frame``: experimental cells within 5% of real stacks."""
+    within, total = el.counts(frame)
+    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
+            f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
+            f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")

@@ -15,7 +15,9 @@ Eqs. (4), (6)) and section 4 (Tables 1-3). ns-3 has no SCTP: only the TCP column
   Eq. (4); turnaround by Eq. (6)), the printed model and experiment columns, and
   :func:`mean_turnaround_lower_bound_s`, a bound no schedule can beat;
 * :func:`setup_check`: the evidence about the set-up (queue, minimum RTO) at the shared point;
-* :func:`ns3_ledger_rows`: ledger rows for the printed T_tcp cells and one claim, CI in the reason.
+* :func:`ns3_ledger_rows`: ledger rows for the printed T_tcp cells (column ``T_{tcp} (ns-3)``, beside
+  the experiment's own rows) and one claim, CI in the reason; :func:`run_check` runs it all for
+  the notebook.
 
 What it shows: the printed tables (W and T about 2.3-4 s for m = 5 ... 30 at 40 Kbps) lie
 below the link-capacity bound for every m >= 2 at 40 Kbps: m users fetching a 13.5 KB object
@@ -33,9 +35,11 @@ from paperlib import validate
 from paperlib.data import Paper
 from paperlib.ledger import Row, claim_row, result_row
 from paperlib.models import multiuser_waiting as mw
-from paperlib.reproduce import p000
-
-PAPER = p000.PAPER
+from paperlib.models import narrowband_response as nb
+from paperlib.reproduce.p000 import model
+from paperlib.reproduce.p000 import operating_point as op
+from paperlib.reproduce.p000.ledger_rows import EXPERIMENT_REASON
+from paperlib.reproduce.p000.operating_point import PAPER
 #: m = 1 gives the single-user response time the waiting time subtracts; then the printed m.
 M_VALUES = (1, 5, 10, 20, 30)
 #: Keys of one simulated operating point.
@@ -74,9 +78,9 @@ def mean_turnaround_lower_bound_s(m, obj_bytes, rate_bps, rtt_s) -> np.ndarray:
 
 
 def _distinct_points(paper: Paper, conv: dict) -> list[dict]:
-    obj_bytes = p000.web_object(paper).obj_bits(conv["kilo"]) / 8
+    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
     out = {}
-    for pt in p000.operating_points(paper):
+    for pt in op.operating_points(paper):
         key = (obj_bytes, pt.rate_bps, pt.rtt_s, pt.p)
         out.setdefault(key, dict(zip(POINT_KEYS, key)))
     return list(out.values())
@@ -90,16 +94,14 @@ def ns3_points(paper: Paper, conv: dict, replications: int, *, m_values=M_VALUES
     RTO = the chosen convention's timeout; drop-tail FIFO large enough that p is the only loss.
     ``overrides`` replace simulation parameters (e.g. ``queue="fq_codel"``) in every point.
     """
-    from paperlib.models import narrowband_response as nb
-
     reps = int(validate.positive_integer("replications", replications))
     ms = [int(m) for m in validate.positive_integer("m_values", m_values).ravel()]
     if 1 not in ms:
         raise validate.ParameterError("m_values must include 1: the waiting time subtracts the single-user time")
-    mtu = int(p000.web_object(paper).mtu_bytes)
+    mtu = int(op.web_object(paper).mtu_bytes)
     points = []
     for base in _distinct_points(paper, conv):
-        min_rto = float(p000.timeout_s(conv["timeout"], base["rtt_s"]))
+        min_rto = float(model.timeout_s(conv["timeout"], base["rtt_s"]))
         for m in ms:
             for r in range(reps):
                 points.append({**base, "users": m, "mss_bytes": mtu, "initial_cwnd": nb.TCP_INITIAL_WINDOW,
@@ -185,10 +187,10 @@ def ns3_tables(paper: Paper, conv: dict, summary: pd.DataFrame) -> pd.DataFrame:
     ``published W_tcp`` (printed model), ``published T_tcp`` (printed experiment, as read after
     corrections); ``T lower bound`` (:func:`mean_turnaround_lower_bound_s`).
     """
-    obj_bytes = p000.web_object(paper).obj_bits(conv["kilo"]) / 8
-    points = p000.operating_points(paper)
-    rt = p000.response_times(points, p000.web_object(paper), conv)
-    cells = {(c.table, c.label, c.m, c.column): c for c in p000.printed_cells(paper, ["W_{tcp}", "T_{tcp}"])}
+    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
+    points = op.operating_points(paper)
+    rt = op.response_times(points, op.web_object(paper), conv)
+    cells = {(c.table, c.label, c.m, c.column): c for c in op.printed_cells(paper, ["W_{tcp}", "T_{tcp}"])}
     rows = []
     for (table, label, m, column), c in cells.items():
         if column != "T_{tcp}":
@@ -204,7 +206,7 @@ def ns3_tables(paper: Paper, conv: dict, summary: pd.DataFrame) -> pd.DataFrame:
             "ns3 T": np.nan if sim is None else sim["turnaround_s"],
             "ns3 T ci95": np.nan if sim is None else sim["turnaround_ci95_s"],
             "runs": 0 if sim is None else int(sim["finished"]),
-            "model W (tables' law)": float(p000.waiting_time_s(m, n, tau, conv["waiting"])),
+            "model W (tables' law)": float(op.waiting_time_s(m, n, tau, conv["waiting"])),
             "model W Eq. (4)": float(mw.mean_waiting_time_same(m, n, tau)),
             "model T Eq. (6)": float(mw.mean_turnaround_time_same(m, n, tau)),
             "published W_tcp": float(cells[(table, label, m, "W_{tcp}")].compare_as),
@@ -238,11 +240,11 @@ def setup_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_
     from paperlib.sweep import run_sweep
 
     reps = int(validate.positive_integer("replications", replications))
-    shared = next(pt for pt in p000.operating_points(paper) if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
-    obj_bytes = p000.web_object(paper).obj_bits(conv["kilo"]) / 8
-    mtu = int(p000.web_object(paper).mtu_bytes)
+    shared = next(pt for pt in op.operating_points(paper) if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
+    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
+    mtu = int(op.web_object(paper).mtu_bytes)
     base = {"obj_bytes": obj_bytes, "rate_bps": shared.rate_bps, "rtt_s": shared.rtt_s, "mss_bytes": mtu,
-            "min_rto_s": float(p000.timeout_s(conv["timeout"], shared.rtt_s))}
+            "min_rto_s": float(model.timeout_s(conv["timeout"], shared.rtt_s))}
     points, names = [], []
     for name, over in SETUP_VARIANTS.items():
         for p in p_values:
@@ -280,28 +282,36 @@ def _settings_text(conv: dict) -> str:
             "overflow, random loss p of data packets only (paperlib/sim/multiuser_narrowband.py)")
 
 
+#: The ledger column of the ns-3 rows of the printed T_tcp cells.
+COLUMN = "T_{tcp} (ns-3)"
+#: The ledger column of the claim re-judged on ns-3.
+CLAIM_COLUMN = "claim (ns-3, TCP)"
+
+
 def ns3_ledger_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
     """Return ledger rows for the printed T_tcp cells (ns-3 as best honest figure) and one claim.
 
-    The T_tcp cells stay ``not_regenerable`` (the testbed cannot be re-run; ns-3 is a simulation
-    of it, not the measurement); ``regenerated`` is the ns-3 mean waiting time and the reason
-    carries its 95% CI, the turnaround and the capacity bound. These rows replace the T_{tcp}
-    rows of :func:`paperlib.reproduce.p000.ledger_rows` when the simulation was run.
+    One row per printed T_tcp cell that ns-3 ran, in the column :data:`COLUMN` (``T_{tcp} (ns-3)``),
+    beside the cell's own row of :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` (which the
+    emulated re-run may fill): ``not_regenerable`` (the testbed cannot be re-run; ns-3 is a
+    simulation of it, not the measurement), ``regenerated`` the ns-3 mean waiting time, and the
+    reason its 95% CI, the turnaround and the capacity bound. Then :func:`ns3_claim_rows`.
     """
     settings = _settings_text(conv)
     by_key = table.set_index(["table", "block", "m"])
+    points = op.operating_points(paper)
     rows: list[Row] = []
-    for c in p000.printed_cells(paper, ["T_{tcp}"]):
+    for c in op.printed_cells(paper, ["T_{tcp}"]):
         r = by_key.loc[(c.table, c.label, c.m)]
         if not np.isfinite(r["ns3 W"]):
             continue
-        why = (f"{p000.EXPERIMENT_REASON}; 'regenerated' is the ns-3 simulation of the TCP case: mean waiting time "
+        why = (f"{EXPERIMENT_REASON}; 'regenerated' is the ns-3 simulation of the TCP case: mean waiting time "
                f"W = T(m) - T(1) = {r['ns3 W']:.2f} s, 95% CI +/- {r['ns3 W ci95']:.2f} s over {int(r['runs'])} seeded "
                f"runs (mean turnaround {r['ns3 T']:.2f} +/- {r['ns3 T ci95']:.2f} s; no schedule can have a mean "
                f"turnaround below {r['T lower bound']:.2f} s for m = {c.m} at this rate); {settings}")
-        if c.note:
-            why = f"{c.note}; {why}"
-        rows.append(result_row(PAPER, p000.SOURCES[c.table], c.row, c.column, c.published, float(r["ns3 W"]),
+        notes = [n for n in (points[c.point].note, c.note) if n]  # e.g. Table 2's "4 Kbps" read as 40 Kbps
+        why = "; ".join([*notes, why])
+        rows.append(result_row(PAPER, op.SOURCES[c.table], c.row, COLUMN, c.published, float(r["ns3 W"]),
                                rule=conv["rounding"], reason=why, compare_as=c.compare_as, not_regenerable=True))
     rows.extend(ns3_claim_rows(paper, conv, table))
     return rows
@@ -324,12 +334,12 @@ def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
 
     # over_under_estimate, with ns-3 in place of the experiment (TCP only): sign of model W - ns-3 W.
     lo, hi = t["ns3 W"] - t["ns3 W ci95"], t["ns3 W"] + t["ns3 W ci95"]
-    model = t["model W (tables' law)"]
-    over, under = model > hi, model < lo
+    model_w = t["model W (tables' law)"]
+    over, under = model_w > hi, model_w < lo
     parts = []
-    for tb in p000.TABLES:
+    for tb in op.TABLES:
         mask = t["table"] == tb
-        parts.append(f"{p000.SOURCES[tb]} ({p000.SWEEPS[tb]}): model above the ns-3 CI in {int(over[mask].sum())}, "
+        parts.append(f"{op.SOURCES[tb]} ({op.SWEEPS[tb]}): model above the ns-3 CI in {int(over[mask].sum())}, "
                      f"below in {int(under[mask].sum())}, undecided in {int((mask & ~over & ~under).sum())} of "
                      f"{int(mask.sum())}")
     decided = over | under
@@ -341,8 +351,30 @@ def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
     c = claims.loc["over_under_estimate"]
     rows.append(claim_row(PAPER, c["location"], c["claim"], c["printed"], None, status,
                           "ns-3 TCP in place of the testbed (SCTP cannot be simulated): " + "; ".join(parts)
+                          + f"; ns-3 W has a 95% CI half-width of {t['ns3 W ci95'].min():.2f} to "
+                          f"{t['ns3 W ci95'].max():.2f} s ({int(t['runs'].min())} to {int(t['runs'].max())} "
+                          "seeded runs per row)"
                           + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
                           "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
-                          f"the other way; {settings}", column="claim (ns-3, TCP)"))
+                          f"the other way; {settings}", column=CLAIM_COLUMN))
 
     return rows
+
+
+# --- the notebook's ns-3 section ------------------------------------------------------------------
+
+
+def run_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_seed: int, scheduler=None,
+              n_workers=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (:func:`ns3_tables`, :func:`setup_check`): the notebook's ns-3 runs, ``replications`` each."""
+    sweep_kw = dict(cache_dir=cache_dir, base_seed=int(base_seed), scheduler=scheduler, n_workers=n_workers)
+    runs = run_ns3(paper, conv, int(replications), **sweep_kw)
+    table = ns3_tables(paper, conv, ns3_summary(runs))
+    return table, setup_check(paper, conv, int(replications), **sweep_kw)
+
+
+def claim_table(rows: list[Row]) -> pd.DataFrame:
+    """Return the ns-3 claim rows of :func:`ns3_ledger_rows` as a small table (claim, verdict, measure)."""
+    sel = [r for r in rows if r.column == CLAIM_COLUMN]
+    return pd.DataFrame({"claim": [r.row for r in sel], "verdict on ns-3 (TCP)": [r.status for r in sel],
+                         "measure": [r.reason for r in sel]})

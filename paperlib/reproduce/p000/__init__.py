@@ -1,0 +1,34 @@
+"""Seed 000 (Y.-J. Lee): mean waiting time of m users, HTTP over SCTP vs TCP, narrowband network.
+
+Seed: ``/work/shared/seeds/000_f64ac86b0baac71e.txt`` (published data in ``data/000/``).
+Notebook: ``notebooks/000_multiuser_waiting.ipynb``.
+
+Modules (the layout of :mod:`paperlib.reproduce`):
+
+=====================  ===================================================================
+``operating_point``    the nine printed blocks of Tables 1-3, theta and mtu, the printed cells,
+                       E(T) per block, the convention search and the chosen/ledger convention
+``model``              the only calls of ``paperlib.models.narrowband_response`` (Eq. (2)) and
+                       of 002's packet/loss counts, with the switches a convention sets
+``tables``             Tables 1-3 regenerated (W beside the print)
+``findings``           Eq. (2)'s terms, departures from the printed algorithm, the law in m,
+                       the 3.27 typo, the shared operating point, the loss-free bounds,
+                       Fig. 2 and Eqs. (7)-(8) against schedules, Fig. 4, sensitivities
+``diff_mean``          DIFF_mean (Eq. (9)) under the printed and the plausible definitions
+``claims``             ``CLAIMS``: one function per claim id of ``data/000/claims.csv``
+``ledger_rows``        the 144 printed cells and the claims as ledger rows
+``what_if``            ``check`` of the notebook's parameters; W against m at a what-if point
+``figures``            the notebook's figures
+``ns3``                m users in ns-3 (TCP), their ledger rows (``T_{tcp} (ns-3)``, one claim)
+``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link
+=====================  ===================================================================
+
+Simulations and emulations: ``paperlib/sim/multiuser_narrowband.py`` (ns-3, via
+:func:`paperlib.sweep.run_sweep`), ``paperlib/emulation/`` (real stacks). Models:
+``paperlib/models/narrowband_response.py`` (Eq. (2)), ``paperlib/models/multiuser_waiting.py``
+(Eqs. (3)-(8)), ``paperlib/models/lower_bounds.py``.
+
+Tests: ``tests/test_reproduce_p000_<module>.py`` (one per module), the notebook in
+``tests/test_notebook_000.py`` (and its nbval fixture ``tests/nbval/000_multiuser_waiting.ipynb``),
+the ns-3 simulation itself in ``tests/test_multiuser_narrowband_sim.py``.
+"""

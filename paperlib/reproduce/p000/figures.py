@@ -1,0 +1,114 @@
+"""The 000 notebook's figures: Fig. 4 regenerated, W against m, ns-3 and the emulated re-run beside the print.
+
+Colours, markers and labels come from :func:`paperlib.figures.style`; each function draws one
+figure, writes it with :func:`paperlib.figures.save_figure` (stamped) and returns its path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from paperlib.emulation import notebook as emu_nb
+from paperlib.figures import save_figure, style
+from paperlib.provenance import Stamp
+from paperlib.reproduce.p000.operating_point import SOURCES
+from paperlib.reproduce.p000.what_if import WhatIf
+
+#: Fig. 4's sources (:func:`paperlib.reproduce.p000.findings.figure4_data`) -> style kinds.
+FIGURE4_KINDS = {"published model": "published_model", "published experiment": "experiment",
+                 "regenerated model": "model_points"}
+#: Fig. 4's sweeps -> (factor to the axis unit, axis label, axis scale).
+FIGURE4_AXES = {"p": (100, "packet loss ratio p (%)", "linear"), "mu": (1e-3, "link rate mu (Kbps)", "log"),
+                "rtt": (1e3, "round-trip time rtt (ms)", "linear")}
+
+
+def figure4(fig4: pd.DataFrame, path: Path | str, stamp: Stamp) -> Path:
+    """Draw Fig. 4 regenerated (mean W over m against p, mu, rtt) from :func:`findings.figure4_data`."""
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.3))
+    for ax, (sweep, grp) in zip(axes, fig4.groupby("sweep", sort=False)):
+        factor, label, xscale = FIGURE4_AXES[sweep]
+        for (proto, source), g in grp.groupby(["protocol", "source"], sort=False):
+            ax.plot(g["x"] * factor, g["W_s"], **style(proto, FIGURE4_KINDS[source]))
+        ax.set(xlabel=label, ylabel="mean waiting time, mean over m (s)", xscale=xscale)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Fig. 4 regenerated: mean waiting times for p, mu, rtt (Tables 1-3)")
+    fig.tight_layout()
+    return save_figure(fig, path, stamp)
+
+
+def waiting_vs_users(users: pd.DataFrame, w: WhatIf, path: Path | str, stamp: Stamp) -> Path:
+    """Draw W (Eq. (4), the tables' law) and T (Eq. (6)) against m from :func:`what_if.waiting_vs_users`."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for proto, g in users.groupby("protocol", sort=False):
+        ax.plot(g["m"], g["W Eq. (4) (s)"], **style(proto, "waiting_eq4"))
+        ax.plot(g["m"], g["W tabulated law (s)"], **style(proto, "waiting_tabulated"))
+        ax.plot(g["m"], g["T Eq. (6) (s)"], **style(proto, "turnaround_eq6"))
+    ax.set(xlabel="number of users m", ylabel="time (s)", yscale="log",
+           title=f"p = {w.p:g}, rtt = {w.rtt_s:g} s, mu = {w.rate_bps:g} bit/s, theta = {w.obj_bits / 8:g} B, "
+                 f"mtu = {w.mtu_bits / 8:g} B")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    return save_figure(fig, path, stamp)
+
+
+def ns3_waiting(ns3_table: pd.DataFrame, replications: int, path: Path | str, stamp: Stamp) -> Path:
+    """Draw the TCP waiting time per printed block: published, model, ns-3 (mean, 95% CI), from ``ns3.ns3_tables``."""
+    fig, axes = plt.subplots(3, 3, figsize=(14, 11), sharex=True)
+    for ax, ((table, block), g) in zip(axes.flat, ns3_table.groupby(["table", "block"], sort=False)):
+        ax.plot(g["m"], g["published T_tcp"], **style("tcp", "experiment"))
+        ax.plot(g["m"], g["published W_tcp"], **style("tcp", "published_model"))
+        ax.plot(g["m"], g["model W (tables' law)"], **style("tcp", "model"))
+        ax.plot(g["m"], g["model W Eq. (4)"], **{**style("tcp", "model_printed"), "label": "TCP, model, Eq. (4)"})
+        ax.errorbar(g["m"], g["ns3 W"], yerr=g["ns3 W ci95"], capsize=3, **style("tcp", "simulation"))
+        ax.set(title=f"{SOURCES[table]}, {block}", yscale="log", ylabel="mean waiting time (s)")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in axes[-1]:
+        ax.set_xlabel("number of users m")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(f"TCP waiting time of m users: published, model, ns-3 (mean, 95% CI, {int(replications)} runs)")
+    fig.tight_layout()
+    return save_figure(fig, path, stamp)
+
+
+def emulated_rows_shown(emu_table: pd.DataFrame) -> pd.DataFrame:
+    """Return the rows of :func:`emulated.summary` to show: those emulated, else the m = 5 rows."""
+    ran = emu_table[(emu_table["n TCP"] > 0) | (emu_table["n SCTP"] > 0)]
+    return ran if len(ran) else emu_table[emu_table["m"] == 5]
+
+
+def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None, path: Path | str,
+                          stamp: Stamp) -> Path:
+    """Draw the published experiment, the model, ns-3 (TCP, where run) and the real stacks per printed row."""
+    shown = emulated_rows_shown(emu_table)
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    x = np.arange(len(shown))
+    for proto in ("sctp", "tcp"):
+        big = proto.upper()
+        ax.plot(x, shown[f"published T_{{{proto}}}"], **style(proto, "experiment"))
+        ax.plot(x, shown[f"model W_{{{proto}}}"],
+                **{**style(proto, "published_model"), "label": f"{big}, model W (regenerated)"})
+        emu_nb.errorbars(ax, x, shown[f"emulated W {big} (s)"], shown[f"CI95 {big} (s)"], proto)
+    if ns3_table is not None:  # ns-3 TCP at the same rows
+        keys = {v: k for k, v in SOURCES.items()}
+        sim = ns3_table.set_index(["table", "block", "m"])
+        at = [(keys[t], b, m) for t, b, m in zip(shown["table"], shown["block"], shown["m"])]
+        ok = [k in sim.index for k in at]
+        if any(ok):
+            ax.errorbar(x[ok], [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o],
+                        yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
+                        **style("tcp", "simulation"))
+    ax.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
+                  rotation=45, ha="right", fontsize=7)
+    # an emulated W can be negative at high rates (a loss in the single-user run)
+    ax.set_yscale("symlog", linthresh=1.0)
+    ax.set(ylabel="mean waiting time (s)",
+           title="Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return save_figure(fig, path, stamp)

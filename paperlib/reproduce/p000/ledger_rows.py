@@ -1,0 +1,133 @@
+"""Every ledger row of seed 000: the 144 printed cells of Tables 1-3 and the claims.
+
+:func:`ledger_rows` gives the model and experiment cells (W by Eq. (4) under the ledger's convention,
+each reason saying what the tables' law gives and whether the print is below its loss-free bound)
+and the claims (:data:`paperlib.reproduce.p000.claims.CLAIMS`); :func:`summary_text` is the
+notebook's paragraph on them. The rows of the emulated and the ns-3 re-runs are in
+:mod:`paperlib.reproduce.p000.emulated` and :mod:`paperlib.reproduce.p000.ns3`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from paperlib.data import Paper
+from paperlib.ledger import Row, classify, lone_hits, result_row
+from paperlib.models import lower_bounds as lb
+from paperlib.reproduce.p000.claims import CLAIMS, evidence
+from paperlib.reproduce.p000.findings import bound_note, law_in_m, shared_operating_point, waiting_bounds
+from paperlib.reproduce.p000.operating_point import (
+    EXPERIMENT_OF,
+    MODEL_COLUMNS,
+    PAPER,
+    SOURCES,
+    chosen_convention,
+    convention_search,
+    ledger_convention,
+    operating_points,
+    printed_cells,
+)
+from paperlib.reproduce.p000.tables import regenerate
+
+EXPERIMENT_REASON = (
+    "testbed measurement (Linux 2.6.6 client/server C programs over lksctp/TCP through a NIST Net emulator) "
+    "that cannot be re-run here, and there is no multi-user simulation of HTTP over SCTP (ns-3 has no SCTP)"
+)
+
+
+def conv_text(conv: dict) -> str:
+    """Return a convention as ``key=value, ...`` for a ledger reason."""
+    return ", ".join(f"{k}={v}" for k, v in conv.items())
+
+
+def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[Row], dict]:
+    """Return the ledger rows of seed 000 (144 table cells and the claims) and the convention used.
+
+    The convention is :func:`~paperlib.reproduce.p000.operating_point.ledger_convention` (Eq. (4));
+    every row says what the printed law gives and whether the print is below its loss-free bound
+    (:func:`~paperlib.reproduce.p000.findings.waiting_bounds`). Raises
+    :class:`paperlib.models.lower_bounds.BoundViolation` if a regenerated W is below its bound.
+    """
+    search = convention_search(paper) if search is None else search
+    tab_conv = chosen_convention(paper, search)
+    conv = ledger_convention(paper, search)
+    best = search.iloc[0]
+    regen = regenerate(paper, conv).set_index(["table", "block", "m", "column"])
+    laws = law_in_m(paper).set_index(["table", "block", "column"])
+    bounds = waiting_bounds(paper).set_index(["table", "block", "m", "column"])
+    model_keys = [k for k in regen.index]
+    lb.check_not_below(regen["regenerated"].to_numpy(), bounds.loc[model_keys, "round-robin bound"].to_numpy(),
+                       "seed 000, regenerated W (Eq. (4)) against the packet round-robin bound")
+    below = int((regen["W tabulated law"].to_numpy() < bounds.loc[model_keys, "round-robin bound"].to_numpy()).sum())
+    points = operating_points(paper)
+    shared = shared_operating_point(paper)
+    lone: dict[tuple, str] = {}
+    for (table, column), sub in regen.reset_index().groupby(["table", "column"], sort=False):
+        found = lone_hits(sub["regenerated"].to_numpy(), list(sub["compare_as"]), conv["rounding"],
+                          [f"{b}, m={m}" for b, m in zip(sub["block"], sub["m"])])
+        lone.update({(table, b, m, column): why for b, m, why in zip(sub["block"], sub["m"], found)})
+    rows: list[Row] = []
+    for c in printed_cells(paper):
+        pt = points[c.point]
+        notes = [n for n in (pt.note, c.note) if n]
+        own = f"{SOURCES[pt.table]} {pt.label}"
+        if own in shared.columns:
+            others = shared.loc[(c.column, c.m)].drop(own)
+            notes.append("the same operating point (p = 1 %, rtt 256 ms, 40 Kbps) is printed as "
+                         + ", ".join(f"{v} in {k}" for k, v in others.items()))
+        c_fit = laws.loc[(c.table, c.label, c.column), "c [(m-1)/m]"]
+        bound = bounds.loc[(c.table, c.label, c.m, c.column)]
+        flag = bound_note(c.compare_as, bound, pt.rate_bps)
+        if c.column in MODEL_COLUMNS:
+            key = (c.table, c.label, c.m, c.column)
+            value = float(regen.loc[key, "regenerated"])
+            tab = float(regen.loc[key, "W tabulated law"])
+            why = (f"E(T) by Eq. (2) (paperlib.models.narrowband_response), tau = E/n, W by Eq. (4) (the ledger's "
+                   f"law, p000.LEDGER_WAITING), model conventions from the systematic search ({conv_text(conv)}); "
+                   f"the law the printed tables follow, W = (m-1)(2n-1)tau/(2m) (Eq. (4) divided by m), gives "
+                   f"{tab:.3f} s here ({classify(tab, c.compare_as, tab_conv['rounding'])} against the print; under "
+                   f"it {int(best['within_5pct'])} of {int(best['cells'])} model cells are within 5%), but that law "
+                   f"is physically impossible: it is below the loss-free round-robin bound "
+                   f"({float(bound['round-robin bound']):.3f} s here) in {below} of {len(model_keys)} model cells")
+            rows.append(result_row(PAPER, SOURCES[c.table], c.row, c.column, c.published, value, rule=conv["rounding"],
+                                   reason="; ".join([n for n in (flag,) if n] + notes + [why]),
+                                   compare_as=c.compare_as, lone_hit=lone[key]))
+        else:
+            model_column = next(k for k, v in EXPERIMENT_OF.items() if v == c.column)
+            model = float(regen.loc[(c.table, c.label, c.m, model_column), "regenerated"])
+            why = (f"{EXPERIMENT_REASON}; the printed column itself follows c (m-1)/m (c = {c_fit:.3f} s), so it was "
+                   f"computed from measured single-user times by the tables' law; for comparison the regenerated "
+                   f"model (Eq. (4)) gives {model:.3f} s here")
+            rows.append(result_row(PAPER, SOURCES[c.table], c.row, c.column, c.published, None, rule=conv["rounding"],
+                                   reason="; ".join([n for n in (flag,) if n] + notes + [why]), not_regenerable=True))
+    rows.extend(CLAIMS.rows(paper, evidence(paper, conv)))
+    return rows, conv
+
+
+CLAIM_COLUMNS = ("claim", "DIFF_mean (%)", "mean difference (%)")
+
+
+def summary_text(frame: pd.DataFrame, regen: pd.DataFrame) -> str:
+    """Return the notebook's Markdown summary of the ledger ``frame`` (model cells, spans of error, claims).
+
+    ``regen`` is :func:`paperlib.reproduce.p000.tables.regenerate` under the chosen convention.
+    """
+    claims = frame[frame.column.isin(CLAIM_COLUMNS)]
+    model = frame[frame.column.str.startswith("W_")]
+    err = regen.groupby(["table", "block"], sort=False)["rel_error"].agg(["min", "max"])
+
+    def span(rows):
+        sub = err.loc[rows]
+        return f"{sub['min'].min():+.0%} to {sub['max'].max():+.0%}"
+
+    return (
+        f"**Summary.** Under one convention for all three tables, {int((model.status == 'reproduced').sum())} of "
+        f"{len(model)} printed model cells are reproduced and {int(model.status.isin(['reproduced', 'close']).sum())} "
+        f"are within 5%. Regenerated vs printed W: Table 1 {span([('table1', b) for b in ('0.4 %', '1 %', '2 %')])} "
+        f"(Table 1 also contradicts Table 3 at their shared operating point); Table 2's 40 Kbps block "
+        f"{span([('table2', '4 Kbps')])}, its 400 and 3000 Kbps blocks "
+        f"{span([('table2', '400 Kbps'), ('table2', '3000 Kbps')])}; "
+        f"Table 3 {span([('table3', b) for b in ('55 ms', '80 ms', '256 ms')])}. "
+        f"The tables follow W = c (m-1)/m, not Eq. (4). The 72 experimental cells cannot be regenerated.\n\n"
+        + "\n".join(f"* {r.row} — **{r.status}**" for r in claims.itertuples())
+    )

@@ -1,0 +1,91 @@
+"""Seed 000 on real stacks: the grid, the waiting time of a run, the ledger rows and the claims re-judged by CI."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paperlib.data import load_paper
+from paperlib.emulation import experiments as ex
+from paperlib.reproduce.p000 import emulated
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return load_paper("000")
+
+
+def test_grid(paper):
+    n_proto = len(ex.protocols())
+    assert emulated.points(paper, "off") == []
+    # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced), 3 repetitions
+    assert len(emulated.points(paper, "reduced")) == 7 * 2 * 3 * n_proto
+    assert emulated.users_of("full") == [5, 10, 20, 30]
+    # 13.5 KB with KB = 1000 (the chosen convention) and MSS 536 B
+    assert {(p["object_bytes"], p["mss_bytes"]) for p in emulated.points(paper, "reduced")} == {(13_500, 536)}
+
+
+def test_waiting_is_mean_turnaround_minus_single_user_time():
+    runs = pd.DataFrame([
+        {"protocol": "tcp", "rate_bps": 40e3, "rtt_s": 0.256, "loss": 0.01, "users": m, "rep": r, "t0": 1.0,
+         "t_done": done}
+        for m, r, done in ((1, 0, [5.0]), (1, 1, [7.0]), (2, 0, [11.0, 13.0]), (2, 1, [13.0, 15.0]))])
+    reps = emulated.per_repetition(runs)
+    # turnarounds: m = 1: 4, 6 (mean 5); m = 2: mean(10, 12) = 11, mean(12, 14) = 13 (mean 12) -> W = 12 - 5 = 7 s
+    assert reps["turnaround_s"].tolist() == [4.0, 6.0, 11.0, 13.0]
+
+    class Point:
+        rate_bps, rtt_s, p = 40e3, 0.256, 0.01
+
+    mean, half, n, alone = emulated.waiting(reps, "tcp", 2, Point)
+    assert (mean, n, alone) == (pytest.approx(7.0), 2, pytest.approx(5.0)) and half > 0
+    # not run: nan, 0 repetitions
+    assert emulated.waiting(reps, "sctp", 2, Point)[2] == 0
+
+
+def _table(rows):
+    cols = ["table", "block", "m", "emulated W TCP (s)", "CI95 TCP (s)", "n TCP", "emulated W SCTP (s)",
+            "CI95 SCTP (s)", "n SCTP"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_sctp_less_than_tcp_decided_by_the_ci(paper):
+    # one row, W_tcp - W_sctp = 3 - 1 = 2 s, half-width sqrt(0.5^2 + 0.5^2) / 1 = 0.707 s: CI above 0 -> supported
+    t = _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, 1.0, 0.5, 3)])
+    row = emulated.sctp_less_than_tcp(paper, t)
+    assert row.status == "supported" and row.column == "emulated (real stacks)"
+    assert "2.000 s +/- 0.707 s" in row.reason
+    # the difference within its CI of 0 -> untestable; W_tcp below W_sctp beyond the CI -> refuted
+    assert emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 1.2, 0.5, 3, 1.0, 0.5, 3)])).status \
+        == "untestable"
+    assert emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 0.0, 0.5, 3, 2.0, 0.5, 3)])).status \
+        == "refuted"
+    # one stack only: untestable, saying what is needed
+    none = emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, np.nan, np.nan, 0)]))
+    assert none.status == "untestable" and "needs both stacks" in none.reason
+
+
+def test_rtt_grows_rapidly_decided_by_the_ci(paper):
+    # TCP at m = 5: W(256 ms) - W(55 ms) = 9 - 2 = 7 s, half-width hypot(1, 1) = 1.41 s: above 0 -> supported
+    t = _table([("Table 3", "55 ms", 5, 2.0, 1.0, 3, np.nan, np.nan, 0),
+                ("Table 3", "256 ms", 5, 9.0, 1.0, 3, np.nan, np.nan, 0)])
+    row = emulated.rtt_grows_rapidly(paper, t)
+    assert row.status == "supported" and "+7.00 +/- 1.41 s" in row.reason
+    # a fall beyond the CI -> refuted; no Table 3 rows -> untestable
+    t.loc[1, "emulated W TCP (s)"] = -2.0
+    assert emulated.rtt_grows_rapidly(paper, t).status == "refuted"
+    assert emulated.rtt_grows_rapidly(paper, _table([])).status == "untestable"
+    assert len(emulated.claim_rows(paper, _table([]))) == 2
+
+
+def test_shown_and_summary_text():
+    t = _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, np.nan, np.nan, 0), ("Table 1", "1 %", 10, np.nan, np.nan, 0,
+                                                                           np.nan, np.nan, 0)])
+    assert emulated.shown(t)["m"].tolist() == [5]
+    assert len(emulated.shown(t.assign(**{"n TCP": 0}))) == 2
+    from paperlib.emulation.ledger_rows import MARK, NOT_RUN
+
+    # one experimental cell within 5% of its emulated mean, one not run, one other row: 1 of 2
+    frame = pd.DataFrame({"reason": [f"{MARK} x", f"{NOT_RUN} y", "z"], "rel_error": ["0.01", "", ""],
+                          "column": ["T_{tcp}", "T_{tcp}", "claim"], "status": ["not_regenerable"] * 3})
+    text = emulated.summary_text(frame, "no TUN")
+    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells") and "(no TUN)" in text

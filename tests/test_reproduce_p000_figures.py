@@ -1,0 +1,71 @@
+"""Seed 000's figures: each draws from its table and writes one stamped PNG (styles from the registry)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paperlib.data import load_paper
+from paperlib.figures import style
+from paperlib.provenance import Stamp
+from paperlib.reproduce.p000 import figures, findings, what_if
+from paperlib.reproduce.p000 import operating_point as op
+
+STAMP = Stamp(notebook="notebooks/000_multiuser_waiting.ipynb", parameters={})
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return load_paper("000")
+
+
+@pytest.fixture(scope="module")
+def conv(paper):
+    return op.chosen_convention(paper)
+
+
+def _png(path):
+    return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_figure4_and_waiting_vs_users(paper, conv, tmp_path):
+    assert _png(figures.figure4(findings.figure4_data(paper, conv), tmp_path / "f4.png", STAMP))
+    w = what_if.what_if(paper, conv, m_values=[1, 2, 4])
+    assert _png(figures.waiting_vs_users(what_if.waiting_vs_users(w, conv), w, tmp_path / "w.png", STAMP))
+
+
+def test_series_kinds_come_from_the_registry():
+    # the regenerated model of Fig. 4 is a line with points; the three laws against m are told apart by marker/line
+    assert set(figures.FIGURE4_KINDS.values()) == {"published_model", "experiment", "model_points"}
+    assert style("sctp", "waiting_eq4")["label"] == "SCTP, W by Eq. (4)"
+    assert style("tcp", "waiting_tabulated")["linestyle"] == "--"
+
+
+def _emu_table(n_tcp):
+    return pd.DataFrame({"table": ["Table 1", "Table 1"], "block": ["1 %", "1 %"], "m": [5, 10],
+                         "published T_{sctp}": [3.0, 3.4], "published T_{tcp}": [3.1, 3.5],
+                         "model W_{sctp}": [14.0, 30.0], "model W_{tcp}": [15.0, 32.0],
+                         "emulated W SCTP (s)": [np.nan, np.nan], "CI95 SCTP (s)": [np.nan, np.nan],
+                         "n SCTP": [0, 0], "emulated W TCP (s)": [10.0, np.nan], "CI95 TCP (s)": [1.0, np.nan],
+                         "n TCP": n_tcp})
+
+
+def test_emulated_rows_shown():
+    # rows with an emulated stack if any, else the m = 5 rows
+    assert figures.emulated_rows_shown(_emu_table([3, 0]))["m"].tolist() == [5]
+    assert figures.emulated_rows_shown(_emu_table([0, 0]))["m"].tolist() == [5]
+
+
+def test_emulated_vs_published_with_and_without_ns3(tmp_path):
+    ns3_table = pd.DataFrame({"table": ["table1"], "block": ["1 %"], "m": [5], "ns3 W": [9.6], "ns3 W ci95": [1.5]})
+    assert _png(figures.emulated_vs_published(_emu_table([3, 0]), ns3_table, tmp_path / "e.png", STAMP))
+    assert _png(figures.emulated_vs_published(_emu_table([0, 0]), None, tmp_path / "e2.png", STAMP))
+
+
+def test_ns3_waiting(paper, conv, tmp_path):
+    from paperlib.reproduce.p000 import ns3
+
+    empty = pd.DataFrame(columns=[*ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
+                                  "turnaround_ci95_s", "finished"])
+    table = ns3.ns3_tables(paper, conv, empty)
+    table["ns3 W"], table["ns3 W ci95"] = table["model W Eq. (4)"], 1.0
+    assert _png(figures.ns3_waiting(table, 2, tmp_path / "n.png", STAMP))
