@@ -90,7 +90,8 @@ reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, fi
 	@echo
 	@cat figures/ledger-summary.md
 
-test: $(STAMP) ## run the test suite (unit, property, data, ledger, notebook, ns-3 smoke)
+test: $(STAMP) ## lint (ruff: line length, docstrings), then the test suite (unit, property, data, ledger, notebook, ns-3)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
 bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios), the emulator's highest accurate rate
