@@ -3,7 +3,8 @@
 Papermill and nbclient stamp an executed notebook with what changes from run to run: start and
 end times and durations (of the notebook and of every cell), the kernel's message timestamps
 (``metadata.execution``), the paths of the run (papermill writes into a temporary file) and the
-random id of the parameters cell papermill injects, and the timings of progress bars in stream outputs.
+random id of the parameters cell papermill injects, the timings of progress bars in stream outputs,
+and where the kernel happened to cut a stream's text into messages (consecutive pieces are joined).
 :func:`normalise` removes them; everything that depends only on the inputs stays (parameters,
 outputs, execution counts, papermill's status and exception fields, the input notebook's name).
 :func:`normalise_file` rewrites an executed notebook in place; ``paperlib.run_notebook`` calls it
@@ -43,11 +44,33 @@ def normalise(nb: dict) -> dict:
         if isinstance(cpm, dict):
             for key in VOLATILE_PAPERMILL_KEYS:
                 cpm.pop(key, None)
-        for out in cell.get("outputs", []):
+        outputs = coalesce_streams(cell.get("outputs", []))
+        for out in outputs:
             if out.get("output_type") == "stream":
-                text = "".join(out["text"]) if isinstance(out.get("text"), list) else out.get("text", "")
-                out["text"] = TQDM_TIMING.sub("[elapsed]", text)
+                out["text"] = TQDM_TIMING.sub("[elapsed]", out["text"])
+        if "outputs" in cell:
+            cell["outputs"] = outputs
     return nb
+
+
+def coalesce_streams(outputs: list[dict]) -> list[dict]:
+    """Return ``outputs`` with consecutive stream outputs of the same stream joined into one.
+
+    How the kernel cuts a cell's printed text into stream messages depends on timing (a loaded machine
+    may send ``"done"`` and a newline as two messages), not on the inputs; joined, the text is the same.
+    Text becomes one string.
+    """
+    joined: list[dict] = []
+    for out in outputs:
+        if out.get("output_type") == "stream":
+            text = "".join(out["text"]) if isinstance(out.get("text"), list) else out.get("text", "")
+            last = joined[-1] if joined else None
+            if last is not None and last.get("output_type") == "stream" and last.get("name") == out.get("name"):
+                last["text"] += text
+                continue
+            out = {**out, "text": text}
+        joined.append(out)
+    return joined
 
 
 def normalise_file(path: Path | str) -> Path:

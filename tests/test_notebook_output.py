@@ -35,3 +35,19 @@ def test_normalise_file_writes_what_nbformat_would_and_is_idempotent(tmp_path):
     assert '"duration"' not in text and '"execution"' not in text
     normalise_file(path)
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_consecutive_pieces_of_one_stream_are_joined_whatever_the_cut():
+    from paperlib.notebook_output import coalesce_streams
+
+    cut_once = [{"output_type": "stream", "name": "stdout", "text": "ns-3 check skipped\n"}]
+    cut_twice = [{"output_type": "stream", "name": "stdout", "text": ["ns-3 check ", "skipped"]},
+                 {"output_type": "stream", "name": "stdout", "text": "\n"}]
+    assert coalesce_streams(cut_twice) == coalesce_streams(cut_once) == cut_once
+    # another stream, or any other output between them, keeps them apart (their order is content)
+    mixed = [{"output_type": "stream", "name": "stdout", "text": "a"},
+             {"output_type": "stream", "name": "stderr", "text": "b"},
+             {"output_type": "stream", "name": "stdout", "text": "c"},
+             {"output_type": "display_data", "data": {"text/plain": "x"}, "metadata": {}},
+             {"output_type": "stream", "name": "stdout", "text": "d"}]
+    assert [o.get("text") for o in coalesce_streams(mixed)] == ["a", "b", "c", None, "d"]
