@@ -75,7 +75,6 @@ def test_every_module_outside_reproduce_has_its_test_module():
     assert not gaps, "modules without their mirrored test module:\n  " + "\n  ".join(gaps)
 
 
-@pytest.mark.xfail(reason="per-paper packages being merged", strict=False)
 def test_every_module_of_the_paper_packages_has_its_test_module():
     inside = modules(PACKAGE / "reproduce")
     assert inside
@@ -83,7 +82,6 @@ def test_every_module_of_the_paper_packages_has_its_test_module():
     assert not gaps, "modules without their mirrored test module:\n  " + "\n  ".join(gaps)
 
 
-@pytest.mark.xfail(reason="per-paper packages being merged", strict=False)
 @pytest.mark.parametrize("paper", PAPERS)
 def test_every_paper_has_a_claim_registry(paper):
     # issue 15 item 3: paperlib/reproduce/p<id>/claims.py holds CLAIMS, a ClaimRegistry of the paper; its
