@@ -93,3 +93,20 @@ def test_every_paper_has_a_claim_registry(paper):
     claims = importlib.import_module(f"paperlib.reproduce.p{paper}.claims")
     assert isinstance(claims.CLAIMS, ClaimRegistry) and claims.CLAIMS.paper_id == paper
     assert (TESTS / f"test_reproduce_p{paper}_claims.py").exists()
+
+
+#: The named parts of every paper package (paperlib/reproduce/__init__.py); every paper has all of them.
+COMMON_PARTS = ("operating_point", "tables", "findings", "claims", "ledger_rows", "what_if", "figures")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_paper_package_has_the_named_parts_and_a_map(paper):
+    import importlib
+
+    folder = PACKAGE / "reproduce" / f"p{paper}"
+    assert [p for p in COMMON_PARTS if not (folder / f"{p}.py").exists()] == []
+    package = importlib.import_module(f"paperlib.reproduce.p{paper}")
+    # the map: the package docstring names the paper's notebook and every module of the package
+    doc = package.__doc__ or ""
+    assert f"notebooks/{paper}_" in doc
+    assert [m.stem for m in sorted(folder.glob("*.py")) if m.stem != "__init__" and m.stem not in doc] == []
