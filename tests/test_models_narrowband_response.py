@@ -74,7 +74,7 @@ def test_operating_point_tcp_differs_only_in_the_first_window():
 
 def test_operating_point_under_p000s_chosen_convention():
     # n = 13 500/536 = 25.1866 (n_mode exact), alpha = ceil(0.2519) = 1, x1 = 23.1399 (002's Eq. (1), as in
-    # test_http_response_time); ST_2(x1) = 0.1488 (P = beta_2 = 1); TO = 1 rtt = 0.256 s;
+    # test_models_http_response_time); ST_2(x1) = 0.1488 (P = beta_2 = 1); TO = 1 rtt = 0.256 s;
     # N(2) = 25.1866 - 23.1399 + 1 = 3.0467 < A_th = x1/2 = 11.57: P = log2(4.0467) - 1 = 1.01666,
     # ST = 1.01666 * 0.3632 - (2^1.01666 - 1) * 0.1072 = 0.25955 s; transmission (N + 2) s = 27.1866 * 0.1072 = 2.91440.
     # E = 0.1488 + 0.256 + 0.25955 + 2.91440 = 3.57875 s.

@@ -107,7 +107,7 @@ def test_figure2_and_group_checks(paper):
 def test_response_time_terms_at_table_1s_p_1_percent(paper, conv):
     text, phases = findings.response_time_terms(paper, conv)
     # n = 13 500 B / 536 B = 25.19 packets (n_mode exact), alpha = ceil(25.19 x 0.01) = 1 loss, E(T_sctp) = 3.5788 s
-    # (tests/test_narrowband_response.py derives the 3.57877 s)
+    # (tests/test_models_narrowband_response.py derives the 3.57877 s)
     assert "$\\alpha$ = 1" in text and "$E(T)$ = 3.5788 s" in text
     assert len(phases) >= 1
 

@@ -19,7 +19,7 @@ def conv(paper):
 
 def test_regenerated_cell_by_hand(paper, conv):
     regen = tables.regenerate(paper, conv).set_index(["table", "block", "m", "column"])
-    # E(T_sctp) at p = 1 % under the chosen convention = 3.57875 s (test_narrowband_response); n = 26,
+    # E(T_sctp) at p = 1 % under the chosen convention = 3.57875 s (test_models_narrowband_response); n = 26,
     # tau = E/26; tabulated law W(5) = (5-1)(2*26-1) tau/(2*5) = 20.4 tau = 20.4/26 * 3.57875 = 2.80794 s;
     # Eq. (4): (5-1)(51) tau/2 = 102 tau = 14.0397 s
     cell = regen.loc[("table1", "1 %", 5, "W_{sctp}")]

@@ -10,7 +10,7 @@ from paperlib.validate import ParameterError
 pytestmark = pytest.mark.ns3
 
 # Half a megabit and a few dozen busy (parametric) browsers: a congested bottleneck in a few seconds of run time.
-# These tests check the testbed's mechanics; the workload's own tests are in test_web_traffic.py.
+# These tests check the testbed's mechanics; the workload's own tests are in test_models_web_traffic.py.
 TINY = {"bottleneck_bps": 0.5e6, "browsers": 60, "sim_time_s": 20.0, "warmup_s": 4.0, "queue_packets": 30,
         "traffic": {"family": "parametric"}}
 RED = {"queue": "red", "queue_packets": 40, "red_min_th": 3.0, "red_max_th": 15.0, "red_weight": 1 / 32,

@@ -30,5 +30,5 @@ Simulations and emulations: ``paperlib/sim/multiuser_narrowband.py`` (ns-3, via
 
 Tests: ``tests/test_reproduce_p000_<module>.py`` (one per module), the notebook in
 ``tests/test_notebook_000.py`` (and its nbval fixture ``tests/nbval/000_multiuser_waiting.ipynb``),
-the ns-3 simulation itself in ``tests/test_multiuser_narrowband_sim.py``.
+the ns-3 simulation itself in ``tests/test_sim_multiuser_narrowband.py``.
 """

@@ -25,7 +25,7 @@ Simulations and emulations (all through :func:`paperlib.sweep.run_sweep`): ns-3 
 distinct printed TCP point x ``repetitions`` (``ns3.run``); Linux TCP and usrsctp through the
 package's link emulator (``emulated.points``, run by :func:`paperlib.emulation.notebook.run`).
 
-Other tests that exercise this package: ``tests/test_http_response_time.py`` (the model),
+Other tests that exercise this package: ``tests/test_models_http_response_time.py`` (the model),
 ``tests/test_ledger_coverage.py``, ``tests/test_emulation_experiments.py``, ``tests/test_explore.py``,
 ``tests/test_run_notebook.py``, ``tests/test_notebooks.py`` and ``tests/test_nbval.py`` (the notebook).
 """

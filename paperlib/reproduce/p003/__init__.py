@@ -23,7 +23,7 @@ Modules (no re-exports: import the module that holds a name):
 Simulations: :func:`paperlib.sim.web_bottleneck.simulate` (ns-3), through :func:`paperlib.sweep.run_sweep`
 (:func:`paperlib.reproduce.p003.ns3.run_analogue`). No emulation.
 
-Tests: ``tests/test_reproduce_p003_<module>.py`` (one per module), ``tests/test_web_bottleneck_sim.py``
-(the ns-3 analogue), ``tests/test_specweb96.py`` (the workload model), ``tests/test_moments.py`` (the shared
+Tests: ``tests/test_reproduce_p003_<module>.py`` (one per module), ``tests/test_sim_web_bottleneck.py``
+(the ns-3 analogue), ``tests/test_models_specweb96.py`` (the workload model), ``tests/test_moments.py`` (the shared
 moment check), ``tests/test_notebooks.py`` and ``tests/nbval/003_specweb96_abr.ipynb`` (the notebook).
 """

@@ -20,6 +20,6 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
                        points of the packet-capture cross-check
 simulations            none (no ns-3 run for 004)
 tests                  ``tests/test_reproduce_p004_<module>.py``, one per module above;
-                       ``tests/test_slow_start_model.py`` for the model
+                       ``tests/test_models_slow_start_latency.py`` for the model
 =====================  ===================================================================
 """
