@@ -79,6 +79,7 @@ class Explorer:
     _key: tuple | None = field(default=None, repr=False)
 
     def defaults(self) -> dict:
+        """Return every parameter at its default (slider defaults, first of each choice)."""
         out = {k: s.default for k, s in self.sliders.items()}
         out.update({k: v[0] for k, v in self.choices.items()})
         return out

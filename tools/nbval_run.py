@@ -63,6 +63,7 @@ def run(notebooks: list[Path], *, layout: str, scratch: Path, extra: tuple[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Validate the fixtures or the executed notebooks with nbval; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--fixtures", action="store_true", help="the small-parameter fixtures of tests/nbval/")

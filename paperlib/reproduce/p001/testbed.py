@@ -76,6 +76,7 @@ class Profile:
     calibration_browsers: tuple[int, ...] | None = None  # explicit counts instead of fractions (tests)
 
     def as_dict(self) -> dict:
+        """Return the profile's fields as a dict."""
         return asdict(self)
 
     @property
