@@ -1,9 +1,9 @@
-"""Stand-in web server and client over kernel TCP, used until the C application (webperf_app.c) is merged.
+r"""Stand-in web server and client over kernel TCP, used until the C application (webperf_app.c) is merged.
 
 Same interface as :mod:`paperlib.emulation.apps` is expected to have: :func:`server_argv`,
 :func:`client_argv`, :func:`parse_client_output`. Run as ``python -m paperlib.emulation.standin_app``.
 
-Protocol: the client sends ``GET <bytes>\\n`` per object; the server answers with that many bytes.
+Protocol: the client sends ``GET <bytes>\n`` per object; the server answers with that many bytes.
 ``--users m`` clients start together, each on its own connection; each fetches ``--objects k``
 objects, on one persistent connection with all requests pipelined (``--mode pipelined``) or on a new
 connection per object (``--mode per_object``). One JSON line per object, times from the client's
