@@ -214,7 +214,8 @@ def explorer_004() -> Explorer:
         if axis == "rate" and at_paper:  # Table II: the five printed bandwidths
             for proto in ("sctp", "tcp"):
                 p = proto.upper()
-                points.append((style(proto, "experiment"), point.rates_bps, cells[f"Exp({p})"].astype(float).to_numpy()))
+                points.append((style(proto, "experiment"), point.rates_bps,
+                               cells[f"Exp({p})"].astype(float).to_numpy()))
                 points.append((style(proto, "published_model"), point.rates_bps,
                                cells[f"Model({p})"].astype(float).to_numpy()))
         return Curves(x, lines, points)

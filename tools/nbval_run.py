@@ -38,7 +38,8 @@ def nbval_command(notebooks: list[Path], rootdir: Path, *extra: str) -> list[str
     ]
 
 
-def run(notebooks: list[Path], *, layout: str, scratch: Path, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+def run(notebooks: list[Path], *, layout: str, scratch: Path,
+        extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     """Copy ``notebooks`` into ``scratch`` (``layout`` "fixtures" or "executed") and run nbval over the copies."""
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "pytest.ini").write_text("[pytest]\naddopts =\n")
@@ -55,8 +56,8 @@ def run(notebooks: list[Path], *, layout: str, scratch: Path, extra: tuple[str, 
     for nb in notebooks:
         shutil.copyfile(nb, folder / nb.name)
         copies.append(folder / nb.name)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "tools"), os.environ.get("PYTHONPATH")])),
-           "MPLBACKEND": "Agg"}
+    pythonpath = os.pathsep.join(filter(None, [str(REPO / "tools"), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": pythonpath, "MPLBACKEND": "Agg"}
     # the kernels start in the copies' folder: a small one, as ns-3's loader scans its working directory
     return subprocess.run(nbval_command(copies, scratch, *extra), cwd=scratch, env=env, text=True,
                           capture_output=True)

@@ -246,7 +246,8 @@ def _swap(new: Path, out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Build the report site from the figures folder; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.report", description=__doc__.splitlines()[0])
-    parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures", help="outputs to read (default figures/)")
+    parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures",
+                        help="outputs to read (default figures/)")
     parser.add_argument("--out", type=Path, default=None, help="site folder (default <figures>/report)")
     args = parser.parse_args(argv)
     out = build(args.figures, args.out)
