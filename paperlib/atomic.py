@@ -43,12 +43,12 @@ def atomic_write_bytes(path: Path | str, data: bytes | Iterable[bytes]) -> Path:
 
 
 def atomic_write_text(path: Path | str, text: str) -> Path:
-    """Write ``text`` as UTF-8 with ``\\n`` line ends to ``path`` atomically."""
+    r"""Write ``text`` as UTF-8 with ``\n`` line ends to ``path`` atomically."""
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_csv(path: Path | str, frame) -> Path:
-    """Write a pandas DataFrame as CSV (no index, ``\\n`` line ends) atomically."""
+    r"""Write a pandas DataFrame as CSV (no index, ``\n`` line ends) atomically."""
     buf = io.StringIO()
     frame.to_csv(buf, index=False, lineterminator="\n")
     return atomic_write_text(path, buf.getvalue())

@@ -51,8 +51,8 @@ def search(
     rule of each combination is ``convention[rounding_axis]``.
 
     Returns one row per combination: the axes, ``reproduced`` (count),
-    ``within_5pct`` (count of cells reproduced or within 5%), ``cells``, ``mean_abs_rel_error``, ``max_abs_rel_error`` and ``hits``
-    (a string of 0/1, one per printed cell, in order).
+    ``within_5pct`` (count of cells reproduced or within 5%), ``cells``, ``mean_abs_rel_error``,
+    ``max_abs_rel_error`` and ``hits`` (a string of 0/1, one per printed cell, in order).
     """
     published = np.array([float(p) for p in printed])
     records = []

@@ -80,6 +80,7 @@ class Table:
     cells: pd.DataFrame = field(repr=False)
 
     def field(self, name: str) -> Field:
+        """Return the metadata of column ``name`` (KeyError naming the file if absent)."""
         for f in self.fields:
             if f.name == name:
                 return f
@@ -110,10 +111,12 @@ class Paper:
 
     @property
     def text_values(self) -> Table:
+        """Return the paper's numbers stated in the running text (text_values.csv)."""
         return self.tables["text_values"]
 
     @property
     def claims(self) -> Table:
+        """Return the paper's stated claims (claims.csv)."""
         return self.tables["claims"]
 
     def text_value(self, ident: str) -> units.Quantity:
@@ -127,6 +130,7 @@ class Paper:
         return units.Quantity(row["printed"], float(Fraction(number)), row["unit"])
 
     def claim(self, ident: str) -> pd.Series:
+        """Return the row of claims.csv with this ``id``."""
         rows = self.claims.cells
         match = rows[rows["id"] == ident]
         if len(match) != 1:
@@ -429,6 +433,7 @@ def report(papers: dict[str, Paper]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Validate every file of data/ (``python -m paperlib.data``); return the exit status."""
     import argparse
     import sys
 

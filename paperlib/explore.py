@@ -79,6 +79,7 @@ class Explorer:
     _key: tuple | None = field(default=None, repr=False)
 
     def defaults(self) -> dict:
+        """Return every parameter at its default (slider defaults, first of each choice)."""
         out = {k: s.default for k, s in self.sliders.items()}
         out.update({k: v[0] for k, v in self.choices.items()})
         return out
@@ -213,7 +214,8 @@ def explorer_004() -> Explorer:
         if axis == "rate" and at_paper:  # Table II: the five printed bandwidths
             for proto in ("sctp", "tcp"):
                 p = proto.upper()
-                points.append((style(proto, "experiment"), point.rates_bps, cells[f"Exp({p})"].astype(float).to_numpy()))
+                points.append((style(proto, "experiment"), point.rates_bps,
+                               cells[f"Exp({p})"].astype(float).to_numpy()))
                 points.append((style(proto, "published_model"), point.rates_bps,
                                cells[f"Model({p})"].astype(float).to_numpy()))
         return Curves(x, lines, points)

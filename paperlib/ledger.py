@@ -71,6 +71,8 @@ class LedgerError(ValueError):
 
 @dataclass(frozen=True)
 class Row:
+    """One ledger row: a published value, the regenerated one, their status and its reason."""
+
     paper: str
     source: str
     row: str
@@ -336,6 +338,7 @@ def impossible(frame: pd.DataFrame) -> pd.Series:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Merge partial ledgers into one and write the summary (``merge`` command); return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.ledger", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("merge", help="join partial ledgers into figures/ledger.csv and write the summary")

@@ -70,6 +70,7 @@ def problems(folder: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Check the run manifests of ``folders``, printing each incomplete output; return the exit status."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m paperlib.manifest", description="check run manifests")

@@ -65,7 +65,8 @@ def calibration_regression(x, y, *, xlabel: str = "browsers", ylabel: str = "thr
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 3:
-        raise ValueError(f"calibration_regression: x and y must be 1-D of equal length >= 3, got {x.shape} and {y.shape}")
+        raise ValueError(f"calibration_regression: x and y must be 1-D of equal length >= 3, "
+                         f"got {x.shape} and {y.shape}")
     sim = SOURCES["simulation"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     sns.regplot(x=x, y=y, ci=95, ax=left, color=PROTOCOLS["fifo"]["color"], marker=sim["marker"],

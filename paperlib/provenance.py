@@ -85,17 +85,21 @@ class Stamp:
 
     @property
     def commit(self) -> str:
+        """Return the git commit of the working tree."""
         return git_state()[0]
 
     @property
     def dirty(self) -> bool:
+        """Return whether the working tree has uncommitted changes."""
         return git_state()[1]
 
     @property
     def versions(self) -> dict[str, str]:
+        """Return the versions of the stamped packages and of Python."""
         return package_versions()
 
     def as_dict(self) -> dict:
+        """Return the stamp as a JSON-serialisable dict, with a digest of the versions."""
         return {
             "notebook": self.notebook,
             "commit": self.commit,

@@ -1,3 +1,5 @@
+"""Shared test setup: hypothesis profiles (derandomised on CI) and a writable copy of data/."""
+
 import os
 import shutil
 from pathlib import Path

@@ -1,3 +1,5 @@
+"""Tests of paperlib.conventions: scoring every combination of conventions and choosing the best."""
+
 import numpy as np
 
 from paperlib import conventions

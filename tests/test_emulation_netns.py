@@ -77,7 +77,8 @@ def test_setup_pins_tcp_and_teardown_leaves_nothing():
                        "net.ipv4.tcp_timestamps": "0", "net.ipv4.tcp_slow_start_after_idle": "0"}
         route = subprocess.run(["ip", "-n", tb.server_ns, "route", "show", tb.client_ip],
                                capture_output=True, text=True).stdout
-        for part in (f"initcwnd {tcp_settings.INITIAL_WINDOW['002']}", "advmss 536", "rto_min lock 200ms", "quickack 1"):
+        for part in (f"initcwnd {tcp_settings.INITIAL_WINDOW['002']}", "advmss 536", "rto_min lock 200ms",
+                     "quickack 1"):
             assert part in route
         link = subprocess.run(["ip", "-n", tb.client_ns, "link", "show", netns.DEVICE],
                               capture_output=True, text=True).stdout

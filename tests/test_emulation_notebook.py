@@ -1,5 +1,6 @@
 """What the notebooks call for their emulated column (paperlib.emulation.notebook): runs that are off or
-impossible say why, claims re-judged on real stacks as a table, error bars in the registry's style, the capture cross-check through the sweep cache.
+impossible say why, claims re-judged on real stacks as a table, error bars in the registry's style, the
+capture cross-check through the sweep cache.
 No testbed is started here (the runs themselves are tested in test_emulation_capture.py)."""
 
 import math

@@ -23,8 +23,9 @@ def test_004_at_the_paper_point(ex004):
     c = ex004.curves("initial window", rate_bps=1e6, rtt_s=0.2, obj_bytes=50_000)
     sctp, tcp = (y for _, y in c.lines)
     # x = 4 (index 3), L_obj = 400000 bit, L = 12000 bit, mu = 1e6 bit/s, T_r = 0.2 s:
-    # alpha = ceil(log2(400000/(4*12000) + 1)) = ceil(log2 9.33) = 4; beta = floor(log2((1 + 1e6*0.2/12000)/4)) + 1
-    # = floor(log2 4.42) + 1 = 3; gamma = 3; LT = 0.4 + 0.4 + 3 (0.2 + 0.012) - 4 (2^3 - 1) 0.012 = 1.100 s (printed 1.10)
+    # alpha = ceil(log2(400000/(4*12000) + 1)) = ceil(log2 9.33) = 4;
+    # beta = floor(log2((1 + 1e6*0.2/12000)/4)) + 1 = floor(log2 4.42) + 1 = 3; gamma = 3;
+    # LT = 0.4 + 0.4 + 3 (0.2 + 0.012) - 4 (2^3 - 1) 0.012 = 1.100 s (printed 1.10)
     assert sctp[3] == pytest.approx(1.100)
     assert tcp[3] == pytest.approx(1.100 + 2 * 0.2)  # Eq. (6): + 2 T_r
 

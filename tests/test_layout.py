@@ -48,7 +48,8 @@ def modules(under: Path = PACKAGE) -> list[Path]:
 
 def missing(paths: list[Path]) -> list[str]:
     """Return ``"paperlib/... -> tests/test_....py"`` for every module whose test module does not exist."""
-    return [f"{p.relative_to(REPO)} -> tests/{mirrored_test(p)}" for p in paths if not (TESTS / mirrored_test(p)).exists()]
+    return [f"{p.relative_to(REPO)} -> tests/{mirrored_test(p)}" for p in paths
+            if not (TESTS / mirrored_test(p)).exists()]
 
 
 def test_the_convention_by_hand():

@@ -1,3 +1,5 @@
+"""Tests of paperlib.ledger: status classification, row rules, partial ledgers, merge and summary."""
+
 import pandas as pd
 import pytest
 

@@ -77,7 +77,8 @@ def test_residual_start_has_the_equilibrium_mean():
 @settings(max_examples=40, deadline=None)
 @given(alpha=st.floats(0.8, 2.5), tail=st.floats(0.0, 0.5), sigma=st.floats(0.2, 2.0))
 def test_reply_cdf_is_a_distribution_function(alpha, tail, sigma):
-    m = wt.model({"family": "parametric", "reply_tail_alpha": alpha, "reply_tail_prob": tail, "reply_body_sigma": sigma})
+    m = wt.model({"family": "parametric", "reply_tail_alpha": alpha, "reply_tail_prob": tail,
+                  "reply_body_sigma": sigma})
     x = np.logspace(0, 8, 300)
     f = wt.reply_cdf(x, m)
     assert np.all(np.diff(f) >= -1e-12) and f[-1] == pytest.approx(1.0) and f[0] >= 0

@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.notebook
 
 CASES = {
-    # the real-stack emulation measures wall-clock behaviour: off here (a rerun of make reproduce reads it from the cache)
+    # the real-stack emulation measures wall-clock behaviour: off here
+    # (a rerun of make reproduce reads it from the cache)
     "000_multiuser_waiting.ipynb": {"m_values": [1, 2, 8], "p": 0.02, "emulation": "off", "ns3_replications": 0},
     "004_slow_start_latency.ipynb": {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4], "emulation": "off"},
 }

@@ -1,3 +1,5 @@
+"""Tests of paperlib.units: parsing printed quantities and converting them to SI."""
+
 import pytest
 
 from paperlib import units

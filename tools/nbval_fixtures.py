@@ -107,6 +107,7 @@ def regenerate(name: str) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Write the nbval fixtures of the named notebooks (all by default); return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="notebook names without .ipynb (default: all of notebooks/)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="notebooks run at once (default 2)")

@@ -38,7 +38,8 @@ def nbval_command(notebooks: list[Path], rootdir: Path, *extra: str) -> list[str
     ]
 
 
-def run(notebooks: list[Path], *, layout: str, scratch: Path, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+def run(notebooks: list[Path], *, layout: str, scratch: Path,
+        extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     """Copy ``notebooks`` into ``scratch`` (``layout`` "fixtures" or "executed") and run nbval over the copies."""
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "pytest.ini").write_text("[pytest]\naddopts =\n")
@@ -55,14 +56,15 @@ def run(notebooks: list[Path], *, layout: str, scratch: Path, extra: tuple[str, 
     for nb in notebooks:
         shutil.copyfile(nb, folder / nb.name)
         copies.append(folder / nb.name)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "tools"), os.environ.get("PYTHONPATH")])),
-           "MPLBACKEND": "Agg"}
+    pythonpath = os.pathsep.join(filter(None, [str(REPO / "tools"), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": pythonpath, "MPLBACKEND": "Agg"}
     # the kernels start in the copies' folder: a small one, as ns-3's loader scans its working directory
     return subprocess.run(nbval_command(copies, scratch, *extra), cwd=scratch, env=env, text=True,
                           capture_output=True)
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Validate the fixtures or the executed notebooks with nbval; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--fixtures", action="store_true", help="the small-parameter fixtures of tests/nbval/")

@@ -18,6 +18,7 @@ def _without_stderr(outputs):
 
 
 def compare_outputs(self, test, ref, skip_compare=None):
+    """Compare a cell's outputs as nbval does, with stderr streams left out of both sides."""
     return _compare(self, _without_stderr(test), _without_stderr(ref), skip_compare)
 
 

@@ -460,7 +460,8 @@ def _field(record: dict, name: str, kind, where: str):
     else:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value)
     if not ok:
-        raise AppOutputError(f"{where}: field {name!r} must be a {'non-negative integer' if kind is int else 'finite number'}, got {value!r}")
+        wanted = "non-negative integer" if kind is int else "finite number"
+        raise AppOutputError(f"{where}: field {name!r} must be a {wanted}, got {value!r}")
     return value
 
 

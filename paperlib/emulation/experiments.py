@@ -66,6 +66,7 @@ def time_bound_s(params: dict) -> float:
 
 
 def settings_of(params: dict) -> TcpSettings:
+    """Return the TCP settings of a run's parameters (its MSS and initial window)."""
     return TcpSettings(mss_bytes=params["mss_bytes"], initcwnd=params["initcwnd"])
 
 
@@ -249,6 +250,7 @@ def diff_ci(a, b) -> tuple[float, float, int]:
 
 
 def check_profile(profile: str) -> str:
+    """Return ``profile`` if it is one of :data:`PROFILES`, else raise ParameterError."""
     if profile not in PROFILES:
         raise ParameterError(f"emulation must be one of {PROFILES}, got {profile!r}")
     return profile

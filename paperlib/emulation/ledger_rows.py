@@ -91,6 +91,7 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
 
 
 def summary_line(frame: pd.DataFrame) -> str:
+    """Return the ledger summary line on how many published experimental cells the real stacks match."""
     within, total = counts(frame)
     run = int(frame["reason"].str.startswith(MARK).sum() - (frame["column"] == "emulated (real stacks)").sum())
     if run == 0:
@@ -101,6 +102,7 @@ def summary_line(frame: pd.DataFrame) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Append the emulated-cells line to the ledger summary (``summary`` command); return the exit status."""
     p = argparse.ArgumentParser(prog="python -m paperlib.emulation.ledger_rows")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("summary", help="append the emulated-cells line to the ledger summary")

@@ -1,9 +1,9 @@
-"""Stand-in web server and client over kernel TCP, used until the C application (webperf_app.c) is merged.
+r"""Stand-in web server and client over kernel TCP, used until the C application (webperf_app.c) is merged.
 
 Same interface as :mod:`paperlib.emulation.apps` is expected to have: :func:`server_argv`,
 :func:`client_argv`, :func:`parse_client_output`. Run as ``python -m paperlib.emulation.standin_app``.
 
-Protocol: the client sends ``GET <bytes>\\n`` per object; the server answers with that many bytes.
+Protocol: the client sends ``GET <bytes>\n`` per object; the server answers with that many bytes.
 ``--users m`` clients start together, each on its own connection; each fetches ``--objects k``
 objects, on one persistent connection with all requests pipelined (``--mode pipelined``) or on a new
 connection per object (``--mode per_object``). One JSON line per object, times from the client's
@@ -59,6 +59,7 @@ def _serve_one(conn: socket.socket) -> None:
 
 
 def serve(host: str, port: int) -> None:
+    """Serve clients on ``host:port`` forever, one thread per connection."""
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind((host, port))
@@ -106,6 +107,7 @@ def _user(u: int, args, t0: float, out: list, lock: threading.Lock) -> None:
 
 
 def fetch(args) -> None:
+    """Run ``args.users`` concurrent users and print one JSON record per object, sorted."""
     out: list[dict] = []
     lock = threading.Lock()
     t0 = time.monotonic()
@@ -119,6 +121,7 @@ def fetch(args) -> None:
 
 
 def main(argv=None) -> int:
+    """Run the ``server`` or ``client`` command; return the exit status."""
     p = argparse.ArgumentParser(prog="python -m paperlib.emulation.standin_app")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("server")

@@ -35,6 +35,8 @@ CONGESTION_CONTROLS = ("reno", "cubic", "bbr")
 
 @dataclass(frozen=True)
 class TcpSettings:
+    """The TCP knobs one run pins (defaults: Reno, 2 segments, 1460 B, no SACK or timestamps)."""
+
     congestion_control: str = "reno"
     initcwnd: int = 2
     mss_bytes: int = 1460

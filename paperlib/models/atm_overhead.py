@@ -50,4 +50,5 @@ def tcp_payload_share(mss_bytes, header_stack: str = "tcp+ip+llc/snap+aal5", fra
 
 def cells_in(duration_s, line_rate_bps) -> np.ndarray:
     """Return how many cells a link of ``line_rate_bps`` sends in ``duration_s`` (not rounded)."""
-    return validate.non_negative("duration_s", duration_s) * validate.positive("line_rate_bps", line_rate_bps) / CELL_BITS
+    duration = validate.non_negative("duration_s", duration_s)
+    return duration * validate.positive("line_rate_bps", line_rate_bps) / CELL_BITS

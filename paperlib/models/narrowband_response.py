@@ -180,7 +180,7 @@ def window_at_loss(x, initial_window, log_mode: str = "continuous") -> np.ndarra
 
 
 def _window(x: np.ndarray, w: np.ndarray, log_mode: str) -> np.ndarray:
-    """y of :func:`window_at_loss` for validated arrays."""
+    """Return the window y of :func:`window_at_loss`, for arrays already validated."""
     if log_mode == "continuous":
         return (x + w) / 2.0
     return w * 2.0 ** (_lg(x / w + 1.0, log_mode) - 1.0)

@@ -153,8 +153,8 @@ def reply_cdf(x, m: dict) -> np.ndarray:
 def reply_mean(m: dict) -> float:
     """Return the mean reply size (bytes): Mah's CDF (``family="mah"``) or the parametric mixture.
 
-    Parametric: the body capped at ``reply_max_bytes``. Body: E[min(X, c)] for X lognormal(mu, s) is exp(mu + s^2/2) Phi((ln c - mu - s^2)/s)
-    + c (1 - Phi((ln c - mu)/s)).
+    Parametric: the body capped at ``reply_max_bytes``. Body: E[min(X, c)] for X lognormal(mu, s) is
+    exp(mu + s^2/2) Phi((ln c - mu - s^2)/s) + c (1 - Phi((ln c - mu)/s)).
     """
     if m["family"] == "mah":
         return _mah("reply", m).mean(m["mah_reading"])

@@ -53,10 +53,12 @@ class PaperPage:
 
     @property
     def href(self) -> str:
+        """Return the file name of this paper's report page."""
         return f"paper-{self.paper}.html"
 
     @property
     def present(self) -> bool:
+        """Return whether there is anything to show for this paper (notebook, figures or ledger rows)."""
         return self.notebook is not None or bool(self.figures) or (self.rows is not None and len(self.rows) > 0)
 
 
@@ -242,8 +244,10 @@ def _swap(new: Path, out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Build the report site from the figures folder; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.report", description=__doc__.splitlines()[0])
-    parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures", help="outputs to read (default figures/)")
+    parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures",
+                        help="outputs to read (default figures/)")
     parser.add_argument("--out", type=Path, default=None, help="site folder (default <figures>/report)")
     args = parser.parse_args(argv)
     out = build(args.figures, args.out)

@@ -44,7 +44,6 @@ def check(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=No
     ``ns3_replications`` (0: no ns-3 check) must be a whole number >= 0; it is checked, not returned.
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter.
     """
-
     from paperlib.models.http_response_time import MAX_LOSSES
 
     def one(name, value, check):

@@ -296,7 +296,7 @@ def around(value: float, target: float, what: str, upper_bound: bool = False) ->
 
 
 def less(a: tuple[str, float], b: tuple[str, float], what: str) -> Reading:
-    """a is less than b by more than SAME_TOL: margin b / (a (1 + SAME_TOL)) - 1."""
+    """Return whether a is less than b by more than SAME_TOL, as a Reading (margin b / (a (1 + SAME_TOL)) - 1)."""
     ok = a[1] * (1 + SAME_TOL) < b[1]
     return Reading(_ok(ok), a[1] / b[1] - 1,
                    f"{what}: p90 {a[0]} {a[1]:.0f} ms vs {b[0]} {b[1]:.0f} ms ({a[1] / b[1] - 1:+.0%}; "

@@ -76,6 +76,7 @@ class Profile:
     calibration_browsers: tuple[int, ...] | None = None  # explicit counts instead of fractions (tests)
 
     def as_dict(self) -> dict:
+        """Return the profile's fields as a dict."""
         return asdict(self)
 
     @property
@@ -214,7 +215,8 @@ def calibration_points(paper: Paper, prof: Profile, latency_reading: str = LATEN
     validate.choice("latency_reading", latency_reading, ("one_way", "rtt"))
     rate = prof.bottleneck_bps * prof.access_factor
     return [{"phase": "calibration", "bottleneck_bps": rate, "access_factor": prof.access_factor,
-             "pairs": pairs(paper), "latency_reading": latency_reading, "queue": "fifo", "queue_packets": 10_000, "browsers": int(n), "rep": rep,
+             "pairs": pairs(paper), "latency_reading": latency_reading, "queue": "fifo", "queue_packets": 10_000,
+             "browsers": int(n), "rep": rep,
              "sim_time_s": prof.sim_time_s, "warmup_s": prof.warmup_s, "keep_responses": False, **_common(prof)}
             for n in prof.calibration_counts() for rep in range(prof.calibration_reps)]
 

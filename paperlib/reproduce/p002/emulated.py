@@ -140,7 +140,8 @@ def sctp_less_20pct(table: pd.DataFrame) -> Verdict:
     status = el.band_verdict(100 * (mean - half), 100 * (mean + half), 15.0, 25.0)
     return Verdict(status, f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
                            f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
-                           f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%", 100 * mean,
+                           f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%",
+                   100 * mean,
                    column=COLUMN)
 
 
