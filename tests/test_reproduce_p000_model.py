@@ -26,7 +26,7 @@ def test_switches_are_the_conventions_model_keys_only():
 
 
 def test_response_time_is_eq2_with_the_conventions_switches_and_timeout():
-    # Table 1, p = 1 %: 13 500 B, 536 B, 40 kbit/s, 0.256 s; E(T_sctp) = 3.57877 s (tests/test_models_narrowband_response)
+    # Table 1, p = 1 %: 13 500 B, 536 B, 40 kbit/s, 0.256 s; E(T_sctp) = 3.57877 s (test_models_narrowband_response)
     e = float(model.response_time_s(108_000, 4288, 40e3, 0.256, 0.01, nb.SCTP_INITIAL_WINDOW, CONV))
     assert e == pytest.approx(3.57877, abs=1e-4)
     direct = float(nb.response_time_s(108_000, 4288, 40e3, 0.256, 0.01, nb.SCTP_INITIAL_WINDOW, timeout_s=0.256,
