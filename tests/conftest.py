@@ -1,6 +1,9 @@
 """Shared test setup: hypothesis profiles (derandomised on CI) and a writable copy of data/."""
 
+import functools
+import importlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -22,3 +25,48 @@ def data_copy(tmp_path) -> Path:
     dst = tmp_path / "data"
     shutil.copytree(REPO / "data", dst)
     return dst
+
+
+# --- the paper and its chosen convention, for the tests of a paper package -----------------------------------
+# A test module tests/test_reproduce_p<id>_<module>.py gets paper <id>'s published data as the fixture ``paper``
+# and its chosen convention as ``conv`` (paper 002's and 003's written out in tests/p00x_helpers.py, whose
+# operating_point tests check them against the search), each loaded once per session.
+
+
+def _paper_id(request) -> str:
+    name = Path(str(request.node.path)).name
+    match = re.match(r"test_reproduce_p(\d{3})_", name)
+    if match is None:
+        raise pytest.UsageError(f"{name}: the fixtures paper/conv are for tests/test_reproduce_p<id>_*.py modules")
+    return match.group(1)
+
+
+@functools.cache
+def _paper(paper_id: str):
+    from paperlib.data import load_paper
+
+    return load_paper(paper_id)
+
+
+@functools.cache
+def _chosen(paper_id: str) -> dict:
+    if paper_id == "002":
+        from p002_helpers import CHOSEN
+    elif paper_id == "003":
+        from p003_helpers import CHOSEN
+    else:
+        op = importlib.import_module(f"paperlib.reproduce.p{paper_id}.operating_point")
+        CHOSEN = op.chosen_convention(_paper(paper_id))
+    return CHOSEN
+
+
+@pytest.fixture(scope="module")
+def paper(request):
+    """The published data of the paper whose package the test module tests."""
+    return _paper(_paper_id(request))
+
+
+@pytest.fixture(scope="module")
+def conv(request):
+    """The chosen convention of that paper (a copy: a test may change it)."""
+    return dict(_chosen(_paper_id(request)))

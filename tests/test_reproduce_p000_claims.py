@@ -3,16 +3,10 @@
 import numpy as np
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p000 import claims
 from paperlib.reproduce.p000 import operating_point as op
 
 TABLES = ("table1", "table2", "table3")
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 @pytest.fixture(scope="module")

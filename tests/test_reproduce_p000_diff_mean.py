@@ -2,14 +2,8 @@
 
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p000 import diff_mean as dm
 from paperlib.reproduce.p000 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 def test_diff_mean_definitions_on_a_hand_example():

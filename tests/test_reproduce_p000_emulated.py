@@ -4,14 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import experiments as ex
 from paperlib.reproduce.p000 import emulated
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 def test_grid(paper):

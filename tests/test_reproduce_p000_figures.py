@@ -2,25 +2,12 @@
 
 import numpy as np
 import pandas as pd
-import pytest
 
-from paperlib.data import load_paper
 from paperlib.figures import style
 from paperlib.provenance import Stamp
 from paperlib.reproduce.p000 import figures, findings, what_if
-from paperlib.reproduce.p000 import operating_point as op
 
 STAMP = Stamp(notebook="notebooks/000_multiuser_waiting.ipynb", parameters={})
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
-
-
-@pytest.fixture(scope="module")
-def conv(paper):
-    return op.chosen_convention(paper)
 
 
 def _png(path):

@@ -3,19 +3,8 @@
 import numpy as np
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p000 import findings
 from paperlib.reproduce.p000 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
-
-
-@pytest.fixture(scope="module")
-def conv(paper):
-    return op.chosen_convention(paper)
 
 
 def test_the_tables_follow_c_times_m_minus_1_over_m(paper):

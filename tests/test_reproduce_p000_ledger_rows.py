@@ -4,15 +4,9 @@ import numpy as np
 import pytest
 
 from paperlib import ledger
-from paperlib.data import load_paper
 from paperlib.provenance import Stamp
 from paperlib.reproduce.p000 import findings, ledger_rows, tables
 from paperlib.reproduce.p000 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 @pytest.fixture(scope="module")

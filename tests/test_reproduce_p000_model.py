@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from paperlib.models import narrowband_response as nb
+from paperlib.models.reading import READING_000
 from paperlib.reproduce.p000 import model
 from paperlib.validate import ParameterError
 
@@ -21,8 +22,11 @@ def test_timeout_of_each_convention():
 
 
 def test_switches_are_the_conventions_model_keys_only():
-    assert model.model_switches(CONV) == {"setup_rtts": 0, "n_mode": "exact", "log_mode": "continuous",
-                                          "final_chunk": "N"}
+    switches = model.model_switches(CONV)
+    assert set(switches) == {"setup_rtts", "reading"} and switches["setup_rtts"] == 0
+    # the convention's three model switches replace seed 000's defaults; everything else stays READING_000's
+    assert switches["reading"] == READING_000.with_changes(n_mode="exact", log_mode="continuous", final_chunk="N")
+    assert model.model_switches(CONV, a_mode="round")["reading"].a_mode == "round"
 
 
 def test_response_time_is_eq2_with_the_conventions_switches_and_timeout():
@@ -30,7 +34,8 @@ def test_response_time_is_eq2_with_the_conventions_switches_and_timeout():
     e = float(model.response_time_s(108_000, 4288, 40e3, 0.256, 0.01, nb.SCTP_INITIAL_WINDOW, CONV))
     assert e == pytest.approx(3.57877, abs=1e-4)
     direct = float(nb.response_time_s(108_000, 4288, 40e3, 0.256, 0.01, nb.SCTP_INITIAL_WINDOW, timeout_s=0.256,
-                                      setup_rtts=0, n_mode="exact", log_mode="continuous", final_chunk="N"))
+                                      setup_rtts=0, reading=READING_000.with_changes(
+                                          n_mode="exact", log_mode="continuous", final_chunk="N")))
     assert e == direct
     trace = model.response_time_trace(108_000, 4288, 40e3, 0.256, 0.01, nb.SCTP_INITIAL_WINDOW, CONV)
     assert trace.response_s == pytest.approx(e) and trace.losses == 1

@@ -5,16 +5,10 @@ import pytest
 
 from paperlib import conventions
 from paperlib.corrections import CORRECTIONS, for_paper
-from paperlib.data import load_paper
 from paperlib.reproduce.p000 import findings
 from paperlib.reproduce.p000 import operating_point as op
 from paperlib.reproduce.p000.tables import regenerate
 from paperlib.validate import ParameterError
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 @pytest.fixture(scope="module")

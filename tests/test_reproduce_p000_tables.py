@@ -2,19 +2,7 @@
 
 import pytest
 
-from paperlib.data import load_paper
-from paperlib.reproduce.p000 import operating_point as op
 from paperlib.reproduce.p000 import tables
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
-
-
-@pytest.fixture(scope="module")
-def conv(paper):
-    return op.chosen_convention(paper)
 
 
 def test_regenerated_cell_by_hand(paper, conv):

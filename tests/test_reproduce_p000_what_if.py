@@ -2,15 +2,9 @@
 
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p000 import operating_point as op
 from paperlib.reproduce.p000 import what_if
 from paperlib.validate import ParameterError
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("000")
 
 
 def test_what_if_parameters_are_named(paper):

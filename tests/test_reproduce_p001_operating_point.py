@@ -1,14 +1,7 @@
 """Seed 001's operating point: the one reading of the calibration line that reproduces Table 3."""
 
-import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p001 import operating_point
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("001")
 
 
 def test_printed_counts_need_y_in_kbps_of_a_10_mbps_link_and_98_percent(paper):

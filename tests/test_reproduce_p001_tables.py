@@ -2,14 +2,8 @@
 
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p001 import tables, testbed
 from paperlib.validate import ParameterError
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("001")
 
 
 def test_line_inversion_reference_points():

@@ -2,15 +2,9 @@
 
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p001 import testbed as tb
 from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("001")
 
 
 def test_table2_pairs_and_the_testbed_default_agree(paper):

@@ -3,20 +3,10 @@
 import copy
 
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p002 import claims
 from paperlib.reproduce.p002.operating_point import operating_points, regenerate
-
-# The chosen convention (operating_point.chosen_convention; checked there), fixed here to keep this test fast.
-CONV = {"kilo": 1024, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 2,
-        "final_chunk": "N", "a_mode": "ceil", "n_mode": "exact", "post_loss_slow_start": False,
-        "rounding": "half_up"}
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import ledger_rows as el
 from paperlib.reproduce.p002 import emulated
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 def test_points_per_profile(paper):

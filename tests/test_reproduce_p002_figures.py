@@ -4,20 +4,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
-from paperlib.data import load_paper
 from paperlib.figures import style
 from paperlib.reproduce.p002 import emulated, figures, what_if
 from paperlib.reproduce.p002.operating_point import operating_points, regenerate
-
-CONV = {"kilo": 1024, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 2,
-        "final_chunk": "N", "a_mode": "ceil", "n_mode": "exact", "post_loss_slow_start": False,
-        "rounding": "half_up"}
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 def _labels(ax):

@@ -1,18 +1,9 @@
 """Seed 002's printed numbers checked: the tables' shared point, loss-free bounds, the algorithm's trace."""
 
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p002 import findings
-
-CONV = {"kilo": 1024, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 2,
-        "final_chunk": "N", "a_mode": "ceil", "n_mode": "exact", "post_loss_slow_start": False,
-        "rounding": "half_up"}
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 def test_the_tables_disagree_at_their_shared_point(paper):

@@ -4,15 +4,9 @@ import pandas as pd
 import pytest
 
 from paperlib import ledger
-from paperlib.data import load_paper
 from paperlib.models.lower_bounds import BoundViolation
 from paperlib.reproduce.p002 import findings, ledger_rows
 from paperlib.reproduce.p002 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 @pytest.fixture(scope="module")

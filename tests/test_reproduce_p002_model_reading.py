@@ -1,12 +1,10 @@
 """Seed 002's model calls: the convention's switches reach the model, and only through this module."""
 
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
 from paperlib.reproduce.p002 import model_reading
 
-CONV = {"kilo": 1024, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 2,
-        "final_chunk": "N", "a_mode": "ceil", "n_mode": "exact", "post_loss_slow_start": False,
-        "rounding": "half_up"}
 # 13.5 KB of 1024 B = 110 592 bit, MSS 536 B = 4288 bit, 40 kbit/s, RTT 0.256 s
 POINT = dict(obj_bits=110_592.0, mss_bits=4288.0, rate_bps=40e3, rtt_s=0.256)
 

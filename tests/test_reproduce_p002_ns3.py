@@ -4,16 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p002 import ns3
 from paperlib.reproduce.p002.operating_point import operating_points
 
 CONV = {"kilo": 1024}  # the chosen convention's KB (the sweep points use only it)
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 @pytest.mark.parametrize("kilo", [1000, 1024])

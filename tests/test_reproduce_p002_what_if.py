@@ -1,19 +1,10 @@
 """Seed 002's notebook parameters checked and the what-if curve of response time against p."""
 
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p002 import what_if
 from paperlib.validate import ParameterError
-
-CONV = {"kilo": 1024, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 2,
-        "final_chunk": "N", "a_mode": "ceil", "n_mode": "exact", "post_loss_slow_start": False,
-        "rounding": "half_up"}
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("002")
 
 
 def test_the_defaults_pass_and_none_is_kept():

@@ -5,11 +5,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from p003_helpers import CHOSEN
 
 from paperlib.data import load_paper
 from paperlib.reproduce.p003 import claims
 from paperlib.reproduce.p003.claims import CLAIMS, Evidence
-from p003_helpers import CHOSEN
 
 
 def evidence(**changes) -> Evidence:

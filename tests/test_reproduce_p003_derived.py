@@ -1,16 +1,10 @@
 """Seed 003's derived numbers under the chosen convention, derived by hand from the slides' inputs."""
 
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.models import atm_overhead as atm
-from paperlib.reproduce.p003 import derived
 from p003_helpers import CHOSEN
 
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
+from paperlib.models import atm_overhead as atm
+from paperlib.reproduce.p003 import derived
 
 
 def test_cells_per_segment_and_payload_share():

@@ -3,12 +3,12 @@
 import numpy as np
 import pandas as pd
 import pytest
+from p003_helpers import CHOSEN
 
 from paperlib.data import load_paper
 from paperlib.figures import PROTOCOLS, SERIES
 from paperlib.provenance import Stamp
 from paperlib.reproduce.p003 import figures, workload
-from p003_helpers import CHOSEN
 
 STAMP = Stamp(notebook="notebooks/003_specweb96_abr.ipynb", parameters={}, seed=1)
 

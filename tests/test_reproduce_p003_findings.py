@@ -2,15 +2,9 @@
 
 import numpy as np
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.reproduce.p003 import derived, findings
 from p003_helpers import CHOSEN
 
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
+from paperlib.reproduce.p003 import derived, findings
 
 
 def test_users_to_fill(paper):

@@ -1,15 +1,9 @@
 """Seed 003's ledger rows: every printed derived number, the results table, every claim (search shared)."""
 
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.reproduce.p003 import ledger_rows
 from p003_helpers import CHOSEN, convention_search
 
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
+from paperlib.reproduce.p003 import ledger_rows
 
 
 @pytest.fixture(scope="module")

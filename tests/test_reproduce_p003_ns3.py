@@ -7,18 +7,12 @@ notebook's small analogue).
 import numpy as np
 import pandas as pd
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.reproduce.p003 import ns3
-from paperlib.validate import ParameterError
 from p003_helpers import CHOSEN
 
+from paperlib.reproduce.p003 import ns3
+from paperlib.validate import ParameterError
+
 SMALL = dict(n_servers=[1, 2], k_clients=2, repetitions=2, sim_time_s=3.0, warmup_s=1.0, queue_limit_packets=100)
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
 
 
 def test_points_carry_the_slides_inputs(paper):

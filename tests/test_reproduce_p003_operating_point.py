@@ -1,15 +1,9 @@
 """Seed 003's convention search: every combination scored, one chosen (search shared with other 003 tests)."""
 
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.reproduce.p003 import operating_point
 from p003_helpers import CHOSEN, convention_search
 
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
+from paperlib.reproduce.p003 import operating_point
 
 
 @pytest.fixture(scope="module")

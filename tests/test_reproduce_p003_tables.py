@@ -1,10 +1,10 @@
 """Seed 003's table of printed derived numbers beside their regenerated values, and its corrections."""
 
 import pytest
+from p003_helpers import CHOSEN
 
 from paperlib.data import load_paper
 from paperlib.reproduce.p003 import tables
-from p003_helpers import CHOSEN
 
 
 def test_derived_table_puts_each_print_beside_its_regenerated_value():

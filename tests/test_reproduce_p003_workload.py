@@ -1,15 +1,9 @@
 """Seed 003's workloads from the printed class tables, and their exact moments against seeded samples."""
 
 import pytest
-
-from paperlib.data import load_paper
-from paperlib.reproduce.p003 import workload
 from p003_helpers import CHOSEN
 
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("003")
+from paperlib.reproduce.p003 import workload
 
 
 def test_workloads_follow_the_printed_tables(paper):

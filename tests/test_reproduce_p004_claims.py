@@ -4,15 +4,9 @@ and on real stacks' tables made here, and one that the functions and data/004/cl
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import ledger_rows as el
 from paperlib.reproduce.p004 import claims, tables
 from paperlib.reproduce.p004 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 @pytest.fixture(scope="module")

@@ -6,15 +6,9 @@ Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import experiments as ex
 from paperlib.emulation import tcp_settings
 from paperlib.reproduce.p004 import emulated
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 def test_grids(paper):

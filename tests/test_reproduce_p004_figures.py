@@ -5,15 +5,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.figures import PROTOCOLS, sequence_style
 from paperlib.reproduce.p004 import emulated, figures, what_if
 from paperlib.reproduce.p004 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.models import lower_bounds as lb
 from paperlib.reproduce.p004 import findings, tables
 from paperlib.reproduce.p004 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 def test_mean_difference_definitions_on_the_published_table(paper):

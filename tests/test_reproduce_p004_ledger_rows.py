@@ -4,14 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import ledger_rows as el
 from paperlib.reproduce.p004 import emulated, ledger_rows
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,7 @@
 import numpy as np
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p004 import operating_point as op
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 def test_operating_point_comes_from_the_text(paper):

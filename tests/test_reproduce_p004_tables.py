@@ -3,14 +3,8 @@
 import numpy as np
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p004 import operating_point as op
 from paperlib.reproduce.p004 import tables
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
 
 
 def test_regenerated_table2_reference_rows(paper):

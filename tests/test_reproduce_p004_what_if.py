@@ -3,20 +3,9 @@
 import numpy as np
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p004 import operating_point as op
 from paperlib.reproduce.p004 import what_if
 from paperlib.validate import ParameterError
-
-
-@pytest.fixture(scope="module")
-def paper():
-    return load_paper("004")
-
-
-@pytest.fixture(scope="module")
-def conv(paper):
-    return op.chosen_convention(paper)
 
 
 def test_what_if_parameters_are_validated_by_name(paper, conv):
