@@ -171,6 +171,16 @@ def workload(p: dict, seed: int) -> dict:
     return web_traffic.sample_browsers(model, int(p["browsers"]), float(p["sim_time_s"]), rng, n_groups=n_pairs)
 
 
+def sweep_cost(params: dict) -> float:
+    """Return a run's relative cost for the sweep runner's longest-first order: simulated seconds x browsers.
+
+    A run's time goes to the packets it simulates, which grow with both (up to the bottleneck's
+    rate); only the order of the estimates matters (:func:`paperlib.sweep.longest_first`).
+    """
+    p = {**DEFAULTS, **params}
+    return float(p["sim_time_s"]) * float(p["browsers"])
+
+
 def simulate(params: dict, seed: int) -> dict:
     """Run one testbed configuration; return response times, queue samples and counters.
 
