@@ -161,9 +161,7 @@ def simulate(params: dict, seed: int) -> dict:
     p = {**DEFAULTS, **params}
     _check(p)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_mu"):
-        ns.cppyy.cppdef(_CPP)
-    mu = ns.cppyy.gbl.webperf_mu
+    mu = ns3_env.cpp(ns, "webperf_mu", _CPP)
     users = int(p["users"])
     per_user = int(round(p["objects_per_user"] * p["obj_bytes"]))
     rtt = float(p["rtt_s"])

@@ -100,9 +100,7 @@ def simulate(params: dict, seed: int) -> dict:
     p = {**DEFAULTS, **params}
     _check(p)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_tcp"):
-        ns.cppyy.cppdef(_CPP)
-    watch = ns.cppyy.gbl.webperf_tcp
+    watch = ns3_env.cpp(ns, "webperf_tcp", _CPP)
 
     rtt = float(p["rtt_s"])
     ns3_topology.start_run(ns, seed)

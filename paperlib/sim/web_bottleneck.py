@@ -160,9 +160,7 @@ def simulate(params: dict, seed: int) -> dict:
     _check(p)
     schedule = page_schedule(p, seed)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_q"):
-        ns.cppyy.cppdef(_CPP)
-    qtrace = ns.cppyy.gbl.webperf_q
+    qtrace = ns3_env.cpp(ns, "webperf_q", _CPP)
     qtrace.Reset()
 
     ns3_topology.start_run(ns, seed)
