@@ -11,7 +11,8 @@ carries its schema number and a sha256 checksum of its content; an entry that fa
 truncated, written by another schema) is recomputed with a warning, never served. Entries are
 written to a temporary file and renamed into place, so concurrent runs of the same point (two
 workers, two ``make`` calls) each leave a whole, identical entry. Points run on a local Dask cluster, on an
-existing one (by address) or, with ``scheduler="synchronous"``, in this process.
+existing one (by address) or, with ``scheduler="synchronous"``, in this process. On Dask, points start
+longest first when the simulating module estimates their cost (:func:`longest_first`).
 """
 
 from __future__ import annotations
@@ -261,8 +262,24 @@ def _run_here(simulate, tasks: dict, done) -> None:
         done(i, result)
 
 
+def longest_first(simulate, tasks: dict) -> list:
+    """Return the keys of ``tasks`` (index -> record) in the order to start them: largest estimated cost first.
+
+    The estimate is the simulating module's ``sweep_cost(params) -> float`` (any unit; only the order
+    counts), if it has one; equal costs, or no estimate, keep the points' order. Started longest first,
+    the last runs of a sweep are short ones, so no worker idles for long while another finishes a
+    long run (greedy longest-processing-time scheduling). Results do not depend on the order.
+    """
+    import sys
+
+    cost = getattr(sys.modules.get(simulate.__module__), "sweep_cost", None)
+    if cost is None:
+        return list(tasks)
+    return sorted(tasks, key=lambda i: -float(cost(tasks[i]["params"])))
+
+
 def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
-    """Run ``tasks`` (index -> record) on a new local Dask cluster, or on the scheduler at that address."""
+    """Run ``tasks`` (index -> record) on a new local Dask cluster, or on the scheduler at that address, longest first."""
     import dask
     from distributed import Client, LocalCluster, as_completed
 
@@ -278,7 +295,9 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
                     processes=True, dashboard_address=None, silence_logs=logging.ERROR,
                 ))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
-        futures = {client.submit(simulate, r["params"], r["seed"], pure=False): i for i, r in tasks.items()}
+        order = longest_first(simulate, tasks)
+        futures = {client.submit(simulate, tasks[i]["params"], tasks[i]["seed"], pure=False, priority=len(order) - rank): i
+                   for rank, i in enumerate(order)}
         for future in as_completed(futures, loop=client.loop):
             try:
                 result = future.result()

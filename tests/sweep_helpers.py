@@ -47,3 +47,8 @@ def fails_at_two(params: dict, seed: int) -> dict:
     if params["x"] == 2:
         raise ValueError("x must not be 2")
     return {"y": params["x"]}
+
+
+def sweep_cost(params: dict) -> float:
+    """Return the estimated cost of a point of :func:`square`: x (the sweep runner starts the largest first)."""
+    return float(params["x"])

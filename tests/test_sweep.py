@@ -18,7 +18,7 @@ import pytest
 from distributed.core import Status
 
 import sweep_helpers
-from paperlib.sweep import grid, point_seed, run_sweep
+from paperlib.sweep import grid, longest_first, point_seed, run_sweep
 from paperlib.validate import ParameterError
 
 TESTS = Path(__file__).resolve().parent
@@ -242,6 +242,21 @@ def test_existing_cluster_by_address_matches_synchronous(tmp_path, cluster):
     assert len(_calls(log)) == 6  # both computed (separate caches)
     assert cluster.status == Status.running  # only the client was closed
     assert len(cluster.scheduler_info["workers"]) == 1
+
+
+def test_points_start_longest_first_and_rows_keep_points_order(tmp_path, cluster):
+    log = tmp_path / "log"
+    # sweep_helpers.sweep_cost(params) = x: on the one worker the points run x = 3, 2, 1, whatever their order here
+    frame = run_sweep(sweep_helpers.square, _points(log, xs=(1, 3, 2)), cache_dir=tmp_path,
+                      scheduler=cluster.scheduler_address, progress=False)
+    assert _calls(log) == ["3", "2", "1"]
+    assert frame["x"].tolist() == [1, 3, 2]
+
+
+def test_longest_first_keeps_points_order_without_an_estimate():
+    tasks = {0: {"params": {"x": 1}}, 1: {"params": {"x": 3}}, 2: {"params": {"x": 3}}, 3: {"params": {"x": 2}}}
+    assert longest_first(sweep_helpers.square, tasks) == [1, 2, 3, 0]  # ties (x = 3) in points order
+    assert longest_first(pd.DataFrame, tasks) == [0, 1, 2, 3]  # pandas.core.frame has no sweep_cost
 
 
 def test_failure_on_a_worker_names_the_point(tmp_path, cluster):

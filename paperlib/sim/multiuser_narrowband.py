@@ -6,9 +6,9 @@ p = 0.4-2 %; mu up to 3000 Kbps; rtt 55-256 ms; m = 5, 10, 20, 30). ns-3 has no 
 is the TCP half of the experiment.
 
 Topology and set-up: the server -- client link of :mod:`paperlib.sim.tcp_loss_transfer`
-(:func:`~paperlib.sim.tcp_loss_transfer.narrow_link`: one point-to-point link of ``rate_bps``,
+(:func:`~paperlib.sim.ns3_topology.two_node_link`: one point-to-point link of ``rate_bps``,
 one-way delay rtt/2; the client node hosts the m users) with the same TCP defaults
-(:func:`~paperlib.sim.tcp_loss_transfer.tcp_defaults`: NewReno, MSS 536 B, initial window 1 as
+(:func:`~paperlib.sim.tcp_loss_transfer.tcp_settings`: NewReno, MSS 536 B, initial window 1 as
 seed 000's TCP model, an ACK per segment, minimum RTO). Each user has its own connection; the
 server starts all m transfers at t = 0 (each ``objects_per_user`` x ``obj_bytes``); the server's
 link is the shared bottleneck.
@@ -39,10 +39,10 @@ run by the caller (:mod:`paperlib.reproduce.p000_ns3`).
 from __future__ import annotations
 
 from paperlib import validate
-from paperlib.sim import ns3_env, tcp_loss_transfer
+from paperlib.sim import ns3_env, ns3_topology, tcp_loss_transfer
 
 #: Modules whose code the results depend on (hashed into the sweep cache key).
-SWEEP_DEPENDS = (ns3_env, tcp_loss_transfer)
+SWEEP_DEPENDS = (ns3_env, ns3_topology, tcp_loss_transfer)
 
 QUEUES = ("fifo", "fq_codel")
 
@@ -161,30 +161,22 @@ def simulate(params: dict, seed: int) -> dict:
     p = {**DEFAULTS, **params}
     _check(p)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_mu"):
-        ns.cppyy.cppdef(_CPP)
-    mu = ns.cppyy.gbl.webperf_mu
+    mu = ns3_env.cpp(ns, "webperf_mu", _CPP)
     users = int(p["users"])
     per_user = int(round(p["objects_per_user"] * p["obj_bytes"]))
     rtt = float(p["rtt_s"])
 
-    ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(int(seed))
-    tcp_loss_transfer.tcp_defaults(ns, mss_bytes=p["mss_bytes"], initial_cwnd=p["initial_cwnd"],
-                                   del_ack_count=p["del_ack_count"], min_rto_s=p["min_rto_s"])
-    nodes, devices, ifaces = tcp_loss_transfer.narrow_link(ns, p["rate_bps"], rtt)
+    ns3_topology.start_run(ns, seed)
+    ns3_topology.tcp_defaults(ns, **tcp_loss_transfer.tcp_settings(p, p["min_rto_s"]))
+    nodes, devices, ifaces = ns3_topology.two_node_link(ns, p["rate_bps"], rtt / 2)  # 0: server, 1: client
     server_dev = devices.Get(0)
-    qdisc = None
     if p["queue"] == "fifo":
         # The backlog must sit in the FIFO: one packet in the device, the rest in the queue disc.
-        server_dev.GetObject[ns.PointToPointNetDevice]().GetQueue().SetMaxSize(ns.QueueSize("1p"))
-        tch = ns.TrafficControlHelper()
-        tch.Uninstall(server_dev)
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
-                             ns.QueueSizeValue(ns.QueueSize(f"{int(p['queue_limit_packets'])}p")))
-        qdisc = tch.Install(server_dev).Get(0)
+        limit = ns3_topology.packets(ns, p["queue_limit_packets"])
+        qdisc = ns3_topology.replace_queue_disc(ns, server_dev, "ns3::FifoQueueDisc", {"MaxSize": limit},
+                                                device_queue_packets=1).Get(0)
     else:
-        qdisc = server_dev.GetNode().GetObject[ns.TrafficControlLayer]().GetRootQueueDiscOnDevice(server_dev)
+        qdisc = ns3_topology.root_queue_disc(ns, server_dev)
 
     mu.Reset(users, per_user)
     keep = []  # helpers and applications must outlive Simulator::Run

@@ -26,3 +26,13 @@ def load():
         finally:
             os.chdir(here)
     return ns
+
+
+def cpp(ns, namespace: str, code: str):
+    """Return the C++ namespace ``namespace`` (``ns.cppyy.gbl.<namespace>``), defining it from ``code`` on first use.
+
+    cppyy compiles ``code`` once per process; a second definition of the same names would fail.
+    """
+    if not hasattr(ns.cppyy.gbl, namespace):
+        ns.cppyy.cppdef(code)
+    return getattr(ns.cppyy.gbl, namespace)

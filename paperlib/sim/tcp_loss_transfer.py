@@ -21,10 +21,10 @@ client, when the client sends its SYN rather than when the server does.
 from __future__ import annotations
 
 from paperlib import validate
-from paperlib.sim import ns3_env
+from paperlib.sim import ns3_env, ns3_topology
 
 #: Modules whose code the results depend on (hashed into the sweep cache key).
-SWEEP_DEPENDS = (ns3_env,)
+SWEEP_DEPENDS = (ns3_env, ns3_topology)
 
 DEFAULTS = {
     "mss_bytes": 536,
@@ -78,39 +78,14 @@ def _check(p: dict) -> None:
     validate.positive("max_sim_time_s", p["max_sim_time_s"])
 
 
-def tcp_defaults(ns, *, mss_bytes: int, initial_cwnd: int, del_ack_count: int, min_rto_s: float,
-                 buffer_bytes: int = 1 << 20) -> None:
-    """Set ns-3's TCP defaults for the sockets made after this call: NewReno, segment size, initial
-    window (segments), ACK every ``del_ack_count`` segments, minimum RTO (s), socket buffers (bytes).
-
-    Shared with :mod:`paperlib.sim.multiuser_narrowband` (seed 000's m users on the same link).
+def tcp_settings(p: dict, min_rto_s: float) -> dict:
+    """Return the TCP settings for :func:`paperlib.sim.ns3_topology.tcp_defaults`: NewReno, the model's
+    MSS, initial window (segments) and ACK policy, minimum RTO ``min_rto_s``, 1 MiB socket buffers
+    (never the limit); ns-3's defaults otherwise. Shared with :mod:`paperlib.sim.multiuser_narrowband`.
     """
-    ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpNewReno"))
-    ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(int(mss_bytes)))
-    ns.Config.SetDefault("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(int(initial_cwnd)))
-    ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(int(del_ack_count)))
-    ns.Config.SetDefault("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(float(min_rto_s))))
-    ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(int(buffer_bytes)))
-    ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(int(buffer_bytes)))
-
-
-def narrow_link(ns, rate_bps: float, rtt_s: float):
-    """Return ``(nodes, devices, interfaces)``: node 0 (server) -- node 1 (client) over one
-    point-to-point link of ``rate_bps`` with one-way delay ``rtt_s / 2``, Internet stacks installed.
-
-    Shared with :mod:`paperlib.sim.multiuser_narrowband`.
-    """
-    nodes = ns.NodeContainer()
-    nodes.Create(2)  # 0: server, 1: client
-    link = ns.PointToPointHelper()
-    link.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_bps))))
-    link.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(rtt_s / 2)))
-    devices = link.Install(nodes.Get(0), nodes.Get(1))
-    ns.InternetStackHelper().Install(nodes)
-    addr = ns.Ipv4AddressHelper()
-    addr.SetBase(ns.Ipv4Address("10.2.0.0"), ns.Ipv4Mask("255.255.255.252"))
-    ifaces = addr.Assign(devices)
-    return nodes, devices, ifaces
+    return {"mss_bytes": int(p["mss_bytes"]), "initial_cwnd": int(p["initial_cwnd"]),
+            "del_ack_count": int(p["del_ack_count"]), "min_rto_s": float(min_rto_s),
+            "snd_buf_bytes": 1 << 20, "rcv_buf_bytes": 1 << 20}
 
 
 def simulate(params: dict, seed: int) -> dict:
@@ -125,16 +100,12 @@ def simulate(params: dict, seed: int) -> dict:
     p = {**DEFAULTS, **params}
     _check(p)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_tcp"):
-        ns.cppyy.cppdef(_CPP)
-    watch = ns.cppyy.gbl.webperf_tcp
+    watch = ns3_env.cpp(ns, "webperf_tcp", _CPP)
 
-    ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(int(seed))
     rtt = float(p["rtt_s"])
-    tcp_defaults(ns, mss_bytes=p["mss_bytes"], initial_cwnd=p["initial_cwnd"], del_ack_count=p["del_ack_count"],
-                 min_rto_s=p["min_rto_rtts"] * rtt)
-    nodes, devices, ifaces = narrow_link(ns, p["rate_bps"], rtt)
+    ns3_topology.start_run(ns, seed)
+    ns3_topology.tcp_defaults(ns, **tcp_settings(p, p["min_rto_rtts"] * rtt))
+    nodes, devices, ifaces = ns3_topology.two_node_link(ns, p["rate_bps"], rtt / 2)  # 0: server, 1: client
 
     total = int(round(p["objects"] * p["obj_bytes"]))
     port = 80

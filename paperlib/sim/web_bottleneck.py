@@ -26,10 +26,10 @@ import numpy as np
 from paperlib import validate
 from paperlib.models import specweb96
 from paperlib.models.specweb96 import Workload
-from paperlib.sim import ns3_env
+from paperlib.sim import ns3_env, ns3_topology
 
 #: Modules whose code the results depend on (the sweep runner's cache key hashes them too).
-SWEEP_DEPENDS = (specweb96, ns3_env)
+SWEEP_DEPENDS = (specweb96, ns3_env, ns3_topology)
 
 DEFAULTS = {
     "bottleneck_bps": 45e6,
@@ -121,6 +121,13 @@ def _check(p: dict) -> None:
         raise validate.ParameterError(f"rtt_s ({p['rtt_s']}) must exceed the access links' round trip")
 
 
+def tcp_settings(p: dict) -> dict:
+    """Return the run's TCP settings for :func:`paperlib.sim.ns3_topology.tcp_defaults`: NewReno, the
+    MSS, initial window and window (socket buffers) of seed 003; ns-3's defaults otherwise."""
+    return {"mss_bytes": int(p["mss_bytes"]), "initial_cwnd": int(p["initial_cwnd"]),
+            "snd_buf_bytes": int(p["window_bytes"]), "rcv_buf_bytes": int(p["window_bytes"])}
+
+
 def page_schedule(params: dict, seed: int) -> list[tuple[int, float, int]]:
     """Return the pages every client asks for: ``(client, start time s, bytes)``, in start order."""
     p = {**DEFAULTS, **params}
@@ -153,57 +160,21 @@ def simulate(params: dict, seed: int) -> dict:
     _check(p)
     schedule = page_schedule(p, seed)
     ns = ns3_env.load()
-    if not hasattr(ns.cppyy.gbl, "webperf_q"):
-        ns.cppyy.cppdef(_CPP)
-    qtrace = ns.cppyy.gbl.webperf_q
+    qtrace = ns3_env.cpp(ns, "webperf_q", _CPP)
     qtrace.Reset()
 
-    ns.RngSeedManager.SetSeed(1)
-    ns.RngSeedManager.SetRun(int(seed))
-    ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpNewReno"))
-    ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(int(p["mss_bytes"])))
-    ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(int(p["window_bytes"])))
-    ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(int(p["window_bytes"])))
-    ns.Config.SetDefault("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(int(p["initial_cwnd"])))
+    ns3_topology.start_run(ns, seed)
+    ns3_topology.tcp_defaults(ns, **tcp_settings(p))
 
     n_servers, n_clients = int(p["n_servers"]), int(p["n_servers"] * p["k_clients"])
-    routers, servers, clients = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    routers.Create(2)
-    servers.Create(n_servers)
-    clients.Create(n_clients)
-    stack = ns.InternetStackHelper()
-    for group in (routers, servers, clients):
-        stack.Install(group)
-
-    access = ns.PointToPointHelper()
-    access.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(p["access_bps"]))))
-    access.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(p["access_delay_s"])))
-    bottleneck = ns.PointToPointHelper()
-    bottleneck.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(p["bottleneck_bps"]))))
-    one_way = p["rtt_s"] / 2 - 2 * p["access_delay_s"]
-    bottleneck.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(one_way)))
-    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue("1p"))
-
-    addr = ns.Ipv4AddressHelper()
-    addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.252"))
-    core = bottleneck.Install(routers.Get(0), routers.Get(1))
-    addr.Assign(core)
-    addr.NewNetwork()
-    for i in range(n_servers):
-        addr.Assign(access.Install(servers.Get(i), routers.Get(0)))
-        addr.NewNetwork()
-    client_addr = []
-    for i in range(n_clients):
-        ifc = addr.Assign(access.Install(clients.Get(i), routers.Get(1)))
-        client_addr.append(ifc.GetAddress(0))
-        addr.NewNetwork()
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-
-    tch = ns.TrafficControlHelper()
-    tch.Uninstall(core.Get(0))
-    limit = f"{int(p['queue_limit_packets'])}p"
-    tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", ns.QueueSizeValue(ns.QueueSize(limit)))
-    qdisc = tch.Install(core.Get(0)).Get(0)
+    access = (p["access_bps"], p["access_delay_s"])
+    net = ns3_topology.dumbbell(ns, bottleneck_bps=p["bottleneck_bps"],
+                                bottleneck_delay_s=p["rtt_s"] / 2 - 2 * p["access_delay_s"],
+                                left=[access] * n_servers, right=[access] * n_clients)
+    servers, clients, client_addr = net.left, net.right, net.right_ip
+    # The FIFO under study on router A's device (pages flow A -> B); the rest keep ns-3's FqCoDel.
+    limit = ns3_topology.packets(ns, p["queue_limit_packets"])
+    qdisc = ns3_topology.replace_queue_disc(ns, net.core.Get(0), "ns3::FifoQueueDisc", {"MaxSize": limit}).Get(0)
 
     port = 9
     sink_helper = ns.PacketSinkHelper("ns3::TcpSocketFactory",
@@ -244,4 +215,5 @@ def simulate(params: dict, seed: int) -> dict:
     }
     qtrace.Reset()
     ns.Simulator.Destroy()
+    del net
     return result

@@ -18,6 +18,8 @@ address and port (the packets themselves carry no content).
 
 from __future__ import annotations
 
+from paperlib.sim import ns3_env
+
 CPP = r"""
 #include <algorithm>
 #include <cstdint>
@@ -208,6 +210,4 @@ void Reset() {
 
 def load(ns):
     """Return the ``webperf_web`` C++ namespace, defining it on first use in this process."""
-    if not hasattr(ns.cppyy.gbl, "webperf_web"):
-        ns.cppyy.cppdef(CPP)
-    return ns.cppyy.gbl.webperf_web
+    return ns3_env.cpp(ns, "webperf_web", CPP)

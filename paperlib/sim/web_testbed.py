@@ -34,10 +34,10 @@ import numpy as np
 
 from paperlib import validate
 from paperlib.models import web_traffic
-from paperlib.sim import ns3_env, web_browsers_cpp
+from paperlib.sim import ns3_env, ns3_topology, web_browsers_cpp
 
 #: Modules whose code the results depend on (the sweep runner's cache key hashes them too).
-SWEEP_DEPENDS = (web_traffic, ns3_env, web_browsers_cpp)
+SWEEP_DEPENDS = (web_traffic, ns3_env, ns3_topology, web_browsers_cpp)
 
 #: Table 2 as (requestor, responder, short latency in seconds): read from data/001 by callers;
 #: this copy is only the default of :func:`simulate` and is checked against the data in tests.
@@ -115,41 +115,45 @@ def one_way_delays(p: dict) -> list[float]:
     return [float(x[2]) * scale for x in p["pairs"]]
 
 
-def _queue_disc(ns, tch, p: dict) -> None:
-    size = ns.QueueSizeValue(ns.QueueSize(f"{int(p['queue_packets'])}p"))
+def _queue_disc(ns, p: dict) -> tuple[str, dict]:
+    """Return the bottleneck's queue disc: its ns-3 TypeId and attributes."""
+    size = {"MaxSize": ns3_topology.packets(ns, p["queue_packets"])}
     if p["queue"] == "fifo":
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", size)
-        return
+        return "ns3::FifoQueueDisc", size
     # Floyd & Jacobson's RED as ns-3 implements it: thresholds and the average in packets,
     # QW = the EWMA weight w_q, LInterm = 1 / max_p, MaxSize = the physical queue ("qlen").
-    tch.SetRootQueueDisc(
-        "ns3::RedQueueDisc",
-        "MaxSize", size,
-        "MinTh", ns.DoubleValue(float(p["red_min_th"])),
-        "MaxTh", ns.DoubleValue(float(p["red_max_th"])),
-        "QW", ns.DoubleValue(float(p["red_weight"])),
-        "LInterm", ns.DoubleValue(1.0 / float(p["red_max_p"])),
-        "Gentle", ns.BooleanValue(bool(p["red_gentle"])),
-        "MeanPktSize", ns.UintegerValue(int(p["mss_bytes"]) + 40),
-        "LinkBandwidth", ns.DataRateValue(ns.DataRate(int(p["bottleneck_bps"]))),
-        "LinkDelay", ns.TimeValue(ns.Seconds(max(p["bottleneck_delay_s"], 1e-6))),
-    )
+    return "ns3::RedQueueDisc", {
+        **size,
+        "MinTh": ns.DoubleValue(float(p["red_min_th"])),
+        "MaxTh": ns.DoubleValue(float(p["red_max_th"])),
+        "QW": ns.DoubleValue(float(p["red_weight"])),
+        "LInterm": ns.DoubleValue(1.0 / float(p["red_max_p"])),
+        "Gentle": ns.BooleanValue(bool(p["red_gentle"])),
+        "MeanPktSize": ns.UintegerValue(int(p["mss_bytes"]) + 40),
+        "LinkBandwidth": ns.DataRateValue(ns.DataRate(int(p["bottleneck_bps"]))),
+        "LinkDelay": ns.TimeValue(ns.Seconds(max(p["bottleneck_delay_s"], 1e-6))),
+    }
 
 
-def _tcp_defaults(ns, p: dict) -> None:
-    ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpNewReno"))
-    ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(int(p["mss_bytes"])))
-    ns.Config.SetDefault("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(int(p["initial_cwnd"])))
-    ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(2 if p["delayed_ack"] else 1))
-    ns.Config.SetDefault("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(p["min_rto_s"])))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-    ns.Config.SetDefault("ns3::TcpSocketBase::WindowScaling", ns.BooleanValue(False))
-    # TIME_WAIT holds a client port for 2 MSL; thousands of short connections per node would run
-    # out of ephemeral ports with ns-3's 120 s MSL. The metrics do not depend on it.
-    ns.Config.SetDefault("ns3::TcpSocketBase::MaxSegLifetime", ns.DoubleValue(2.0))
-    ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(65535))
-    ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(65535))
+#: TIME_WAIT (2 x the maximum segment lifetime) only has to outlast a FIN the peer retransmits: its
+#: RTO (at least ``min_rto_s``, 1 s) plus a path delay (at most about 0.9 s here: 0.33 s base round
+#: trip of the long set plus 480 queued packets at 10 Mbit/s). 2 x 1 s covers that. ns-3's 120 s
+#: would keep every closed connection's endpoint for 4 minutes: thousands of short connections per
+#: node would exhaust its ephemeral ports, and every arriving packet is matched against the node's
+#: list of endpoints one by one (a measurable share of a run). No measured quantity depends on it.
+MAX_SEG_LIFETIME_S = 1.0
+
+
+def tcp_settings(p: dict) -> dict:
+    """Return the run's TCP settings for :func:`paperlib.sim.ns3_topology.tcp_defaults`.
+
+    NewReno, MSS and initial window as given, delayed ACKs (every 2nd segment) or not, minimum
+    RTO, no SACK, timestamps or window scaling (the 2000-era stacks of the paper), 64 KiB buffers.
+    """
+    return {"mss_bytes": int(p["mss_bytes"]), "initial_cwnd": int(p["initial_cwnd"]),
+            "del_ack_count": 2 if p["delayed_ack"] else 1, "min_rto_s": float(p["min_rto_s"]),
+            "sack": False, "timestamps": False, "window_scaling": False,
+            "max_seg_lifetime_s": MAX_SEG_LIFETIME_S, "snd_buf_bytes": 65535, "rcv_buf_bytes": 65535}
 
 
 def throughput_series(rx_cumulative: np.ndarray, interval_s: float, bin_s: float = 1.0) -> list[float]:
@@ -165,6 +169,16 @@ def workload(p: dict, seed: int) -> dict:
     rng = np.random.default_rng(seed if p.get("workload_seed") is None else int(p["workload_seed"]))
     n_pairs = len(p["pairs"])
     return web_traffic.sample_browsers(model, int(p["browsers"]), float(p["sim_time_s"]), rng, n_groups=n_pairs)
+
+
+def sweep_cost(params: dict) -> float:
+    """Return a run's relative cost for the sweep runner's longest-first order: simulated seconds x browsers.
+
+    A run's time goes to the packets it simulates, which grow with both (up to the bottleneck's
+    rate); only the order of the estimates matters (:func:`paperlib.sweep.longest_first`).
+    """
+    p = {**DEFAULTS, **params}
+    return float(p["sim_time_s"]) * float(p["browsers"])
 
 
 def simulate(params: dict, seed: int) -> dict:
@@ -185,60 +199,25 @@ def simulate(params: dict, seed: int) -> dict:
     ns = ns3_env.load()
     cpp = web_browsers_cpp.load(ns)
     cpp.Reset()
-    ns.RngSeedManager.SetSeed(1)
     # Common random numbers: with a workload seed, the simulator's own streams (RED's drop draws) follow it too.
-    ns.RngSeedManager.SetRun(int(seed if p["workload_seed"] is None else p["workload_seed"]))
-    _tcp_defaults(ns, p)
+    ns3_topology.start_run(ns, seed if p["workload_seed"] is None else p["workload_seed"])
+    ns3_topology.tcp_defaults(ns, **tcp_settings(p))
 
     n_pairs = len(p["pairs"])
-    routers, clients, servers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
-    routers.Create(2)
-    clients.Create(n_pairs)
-    servers.Create(n_pairs)
-    stack = ns.InternetStackHelper()
-    for group in (routers, clients, servers):
-        stack.Install(group)
-
-    rate = float(p["bottleneck_bps"])
-    bottleneck = ns.PointToPointHelper()
-    bottleneck.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate))))
-    bottleneck.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(p["bottleneck_delay_s"])))
-    bottleneck.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue("1p"))
-    addr = ns.Ipv4AddressHelper()
-    addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.252"))
-    core = bottleneck.Install(routers.Get(0), routers.Get(1))
-    addr.Assign(core)
-    addr.NewNetwork()
-
-    tch_none = ns.TrafficControlHelper()
-    keep = [bottleneck, addr, tch_none]
-    client_ip, server_ip = [], []
-    for i, delay in enumerate(one_way_delays(p)):
-        for node, router, d, out in ((clients.Get(i), routers.Get(0), delay, client_ip),
-                                     (servers.Get(i), routers.Get(1), 0.0, server_ip)):
-            link = ns.PointToPointHelper()
-            link.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate * p["access_factor"]))))
-            link.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(d)))
-            devs = link.Install(node, router)
-            ifc = addr.Assign(devs)
-            addr.NewNetwork()
-            tch_none.Uninstall(devs)
-            out.append(ifc.GetAddress(0))
-            keep.append(link)
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-
-    tch = ns.TrafficControlHelper()
-    tch.Uninstall(core)
-    _queue_disc(ns, tch, p)
-    discs = tch.Install(core)
-    reply_disc = discs.Get(1)  # on R2's device: replies R2 -> R1
+    access = float(p["bottleneck_bps"]) * p["access_factor"]
+    net = ns3_topology.dumbbell(ns, bottleneck_bps=p["bottleneck_bps"], bottleneck_delay_s=p["bottleneck_delay_s"],
+                                left=[(access, d) for d in one_way_delays(p)], right=[(access, 0.0)] * n_pairs,
+                                interleave=True, strip_access_discs=True)
+    clients, servers = net.left, net.right
+    discs = ns3_topology.replace_queue_disc(ns, net.core, *_queue_disc(ns, p))
+    reply_disc = discs.Get(1)  # on router 1's device: replies R2 -> R1
     for i in range(discs.GetN()):
         cpp.FixStream(discs.Get(i), i)
 
     for i in range(n_pairs):
         cpp.Listen(servers.Get(i), PORT)
-        remote = ns.InetSocketAddress(server_ip[i], PORT).ConvertTo()
-        cpp.AddClientNode(clients.Get(i), client_ip[i].Get(), remote)
+        remote = ns.InetSocketAddress(net.right_ip[i], PORT).ConvertTo()
+        cpp.AddClientNode(clients.Get(i), net.left_ip[i].Get(), remote)
     cpp.parallel = int(p["parallel"])
     cpp.chunk = int(p["mss_bytes"])
     cpp.LoadObjects(load["req_bytes"], load["reply_bytes"], len(load["req_bytes"]))
@@ -277,5 +256,5 @@ def simulate(params: dict, seed: int) -> dict:
         result["response_primary"] = primary[keep_rows].tolist()
     cpp.Reset()
     ns.Simulator.Destroy()
-    del keep
+    del net
     return result
