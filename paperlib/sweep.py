@@ -279,7 +279,7 @@ def longest_first(simulate, tasks: dict) -> list:
 
 
 def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
-    """Run ``tasks`` (index -> record) on a new local Dask cluster, or on the scheduler at that address, longest first."""
+    """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first."""
     import dask
     from distributed import Client, LocalCluster, as_completed
 
@@ -296,7 +296,8 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
                 ))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
         order = longest_first(simulate, tasks)
-        futures = {client.submit(simulate, tasks[i]["params"], tasks[i]["seed"], pure=False, priority=len(order) - rank): i
+        futures = {client.submit(simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
+                                 priority=len(order) - rank): i
                    for rank, i in enumerate(order)}
         for future in as_completed(futures, loop=client.loop):
             try:

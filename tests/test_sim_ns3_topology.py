@@ -7,10 +7,10 @@ import pytest
 from paperlib.sim import multiuser_narrowband, ns3_env, ns3_topology, tcp_loss_transfer, web_bottleneck, web_testbed
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-import test_multiuser_narrowband_sim as mu_test  # noqa: E402  (tiny parameters of each simulation's own tests)
-import test_tcp_loss_sim as tl_test  # noqa: E402
-import test_web_bottleneck_sim as wb_test  # noqa: E402
-import test_web_testbed_sim as wt_test  # noqa: E402
+import test_sim_multiuser_narrowband as mu_test  # noqa: E402  (tiny parameters of each simulation's own tests)
+import test_sim_tcp_loss_transfer as tl_test  # noqa: E402
+import test_sim_web_bottleneck as wb_test  # noqa: E402
+import test_sim_web_testbed as wt_test  # noqa: E402
 
 pytestmark = pytest.mark.ns3
 
@@ -87,7 +87,8 @@ def test_tiny_dumbbell_has_the_rates_delays_queues_and_addresses_asked_for(ns):
     assert rate_and_delay(left1) == (20_000_000, 0.020)
     assert device_queue(left1) == 100  # ns-3's default device queue on access links
     assert not ns3_topology.root_queue_disc(ns, left1)  # a null Ptr: address assignment's FqCoDel stripped
-    # /30 networks from 10.0.0.0: bottleneck .0, then interleaved left 0 (.4), right 0 (.8), left 1 (.12), right 1 (.16);
+    # /30 networks from 10.0.0.0: bottleneck .0, then interleaved left 0 (.4), right 0 (.8), left 1 (.12),
+    # right 1 (.16);
     # the edge node's device is installed first, so it gets the network's first host address (.5, .9, .13, .17)
     assert [str(a) for a in net.left_ip] == ["10.0.0.5", "10.0.0.13"]
     assert [str(a) for a in net.right_ip] == ["10.0.0.9", "10.0.0.17"]

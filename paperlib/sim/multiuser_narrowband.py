@@ -31,7 +31,7 @@ half a round trip so that the clock starts, as for an HTTP client, when the user
 (as in :mod:`~paperlib.sim.tcp_loss_transfer`). Seed 000 section 3 defines the turnaround time
 as the finish time and the waiting time as turnaround minus the user's own service
 n tau = E(T); the waiting time needs the single-user response time and is formed from an m = 1
-run by the caller (:mod:`paperlib.reproduce.p000_ns3`).
+run by the caller (:mod:`paperlib.reproduce.p000.ns3`).
 
 :func:`simulate` is the sweep runner's unit of work.
 """
@@ -79,7 +79,9 @@ namespace webperf_mu {
   uint64_t data_drops = 0;
   uint64_t wire_packets = 0;
   void OnTx(ns3::Ptr<const ns3::Packet> p) { ++wire_packets; }
-  void CountTx(ns3::Ptr<ns3::NetDevice> dev) { dev->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeCallback(&OnTx)); }
+  void CountTx(ns3::Ptr<ns3::NetDevice> dev) {
+    dev->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeCallback(&OnTx));
+  }
   void OnRx(uint32_t user, ns3::Ptr<const ns3::Packet> p, const ns3::Address& from) {
     received[user] += p->GetSize();
     if (done[user] < 0 && received[user] >= target) {
@@ -88,7 +90,8 @@ namespace webperf_mu {
     }
   }
   void Reset(uint32_t users, uint64_t bytes) {
-    received.assign(users, 0); done.assign(users, -1.0); target = bytes; remaining = users; data_drops = 0; wire_packets = 0;
+    received.assign(users, 0); done.assign(users, -1.0); target = bytes; remaining = users;
+    data_drops = 0; wire_packets = 0;
   }
   void Watch(ns3::Ptr<ns3::PacketSink> sink, uint32_t user) {
     sink->TraceConnectWithoutContext("Rx", ns3::MakeBoundCallback(&OnRx, user));
@@ -187,7 +190,8 @@ def simulate(params: dict, seed: int) -> dict:
         sink_apps = sink_helper.Install(nodes.Get(1))
         sink_apps.Start(ns.Seconds(0.0))
         mu.Watch(sink_apps.Get(0).GetObject[ns.PacketSink](), u)
-        sender = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(ifaces.GetAddress(1), port).ConvertTo())
+        server = ns.InetSocketAddress(ifaces.GetAddress(1), port).ConvertTo()
+        sender = ns.BulkSendHelper("ns3::TcpSocketFactory", server)
         sender.SetAttribute("MaxBytes", ns.UintegerValue(per_user))
         sender.SetAttribute("SendSize", ns.UintegerValue(int(p["mss_bytes"])))
         send_apps = sender.Install(nodes.Get(0))

@@ -81,7 +81,10 @@ def tcp_defaults(ns, **settings) -> dict:
 
 
 def point_to_point(ns, rate_bps: float, delay_s: float, device_queue_packets: int | None = None):
-    """Return a PointToPointHelper for links of ``rate_bps`` and one-way ``delay_s`` (device queue: ns-3's 100 packets, or ``device_queue_packets``)."""
+    """Return a PointToPointHelper for links of ``rate_bps`` and one-way ``delay_s``.
+
+    Device queue: ns-3's 100 packets, or ``device_queue_packets``.
+    """
     helper = ns.PointToPointHelper()
     helper.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_bps))))
     helper.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(float(delay_s))))
@@ -165,7 +168,8 @@ def dumbbell(ns, *, bottleneck_bps: float, bottleneck_delay_s: float, left: list
     return net
 
 
-def replace_queue_disc(ns, devices, type_id: str, attributes: dict | None = None, device_queue_packets: int | None = None):
+def replace_queue_disc(ns, devices, type_id: str, attributes: dict | None = None,
+                       device_queue_packets: int | None = None):
     """Remove the queue disc on ``devices`` (a device or a container) and install ``type_id``; return the discs.
 
     ``attributes``: attribute name -> ns-3 attribute value, in the order given. With

@@ -40,7 +40,9 @@ namespace webperf_web {
 using namespace ns3;
 struct Obj { uint32_t req; uint32_t reply; };
 struct Page { uint32_t first; uint32_t n; double think; };
-struct Browser { int node; uint32_t first_page; uint32_t n_pages; uint32_t page; uint32_t next_obj; uint32_t done_obj; };
+struct Browser {
+  int node; uint32_t first_page; uint32_t n_pages; uint32_t page; uint32_t next_obj; uint32_t done_obj;
+};
 struct CConn { int browser; uint32_t req; uint32_t reply; uint32_t got; double t0; bool primary; };
 struct SConn { uint32_t need; uint32_t got; uint32_t left; bool sending; };
 
@@ -166,7 +168,8 @@ void LoadObjects(const uint32_t* req, const uint32_t* reply, uint64_t n) {
 void LoadPages(const uint32_t* first, const uint32_t* nobj, const double* think, uint64_t n) {
   pages.resize(n); for (uint64_t i = 0; i < n; ++i) pages[i] = Page{first[i], nobj[i], think[i]};
 }
-void LoadBrowsers(const int32_t* node, const uint32_t* first_page, const uint32_t* n_pages, const double* start, uint64_t n) {
+void LoadBrowsers(const int32_t* node, const uint32_t* first_page, const uint32_t* n_pages, const double* start,
+                  uint64_t n) {
   browsers.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     browsers[i] = Browser{node[i], first_page[i], n_pages[i], 0, 0, 0};
@@ -175,7 +178,10 @@ void LoadBrowsers(const int32_t* node, const uint32_t* first_page, const uint32_
 }
 
 void QueueTrace(uint32_t, uint32_t v) { if (v > q_max) q_max = v; }
-void Sample() { q_samples.push_back(queue->GetNPackets()); rx_samples.push_back(rx_bytes); Simulator::Schedule(Seconds(interval), &Sample); }
+void Sample() {
+  q_samples.push_back(queue->GetNPackets()); rx_samples.push_back(rx_bytes);
+  Simulator::Schedule(Seconds(interval), &Sample);
+}
 const char* kReasons[4] = {"Unforced drop", "Forced drop", "Queue disc limit exceeded", ""};
 uint64_t at_warmup[5] = {0, 0, 0, 0, 0};  // the counters of Counter(i) when the warm-up ends
 uint64_t Counter(int i) {  // 0-2: drops by reason, 3: all drops, 4: packets that arrived
@@ -202,7 +208,8 @@ void Reset() {
   objs.clear(); pages.clear(); browsers.clear(); cnodes.clear(); cip.clear(); servers.clear();
   pending.clear(); cconns.clear(); sconns.clear(); listeners.clear();
   r_t0.clear(); r_t1.clear(); r_bytes.clear(); r_browser.clear(); r_primary.clear();
-  failed = 0; rx_bytes = 0; rx_at_warmup = 0; for (int i = 0; i < 5; ++i) at_warmup[i] = 0; queue = nullptr; q_samples.clear(); rx_samples.clear(); q_max = 0;
+  failed = 0; rx_bytes = 0; rx_at_warmup = 0; for (int i = 0; i < 5; ++i) at_warmup[i] = 0;
+  queue = nullptr; q_samples.clear(); rx_samples.clear(); q_max = 0;
 }
 }
 """

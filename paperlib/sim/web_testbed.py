@@ -19,7 +19,7 @@ disc (the FqCoDel that address assignment installs is removed); the bottleneck d
 queue at most one packet so the backlog sits in the queue disc.
 
 Latency convention (a parameter; seed 001's choice and its reason are in
-``paperlib.reproduce.p001_testbed``): ``latency_reading="rtt"`` makes Table 2's value the pair's
+``paperlib.reproduce.p001.testbed``): ``latency_reading="rtt"`` makes Table 2's value the pair's
 base round trip (half of it on each direction of the client's access link);
 ``"one_way"`` puts the value on the path in each direction (round trip = 2 x value).
 
@@ -157,7 +157,7 @@ def tcp_settings(p: dict) -> dict:
 
 
 def throughput_series(rx_cumulative: np.ndarray, interval_s: float, bin_s: float = 1.0) -> list[float]:
-    """Return reply throughput (bit/s) in consecutive ``bin_s`` bins from cumulative bytes sampled every ``interval_s``."""
+    """Return reply throughput (bit/s) in ``bin_s`` bins from cumulative bytes sampled every ``interval_s``."""
     step = max(int(round(bin_s / interval_s)), 1)
     marks = rx_cumulative[::step]
     return [round(float(x), 3) for x in 8.0 * np.diff(marks) / (step * interval_s)]
