@@ -53,10 +53,10 @@ SOURCES = {
     "samples": {"marker": "", "linestyle": "--", "label": "seeded samples"},
     "pmf": {"marker": ".", "linestyle": "-", "label": "probability mass"},
     # seed 000: the regenerated model as points on a line (Fig. 4), and its three laws against m
-    "model_points": {"marker": ".", "linestyle": "-", "label": "model (regenerated)"},
-    "waiting_eq4": {"marker": "o", "linestyle": "-", "label": "W by Eq. (4)"},
+    "model_points": {"marker": ".", "linestyle": "--", "label": "model (regenerated)"},
+    "waiting_eq4": {"marker": "o", "linestyle": "-.", "label": "W by Eq. (4)"},
     "waiting_tabulated": {"marker": "s", "linestyle": "--", "label": "W by the tables' law"},
-    "turnaround_eq6": {"marker": "", "linestyle": ":", "label": "turnaround Eq. (6)"},
+    "turnaround_eq6": {"marker": "x", "linestyle": ":", "label": "turnaround Eq. (6)"},
 }
 
 

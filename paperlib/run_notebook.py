@@ -104,8 +104,8 @@ def _as_seen_by(notebook: Path, path: Path) -> str:
 def _what_if_check(notebook: Path, params: dict) -> None:
     """Run the notebook's own parameter check (values and cost bounds) on the given parameters, if it has one.
 
-    The check is ``paperlib.reproduce.p<id>.what_if.check`` (a paper package) or, for a paper still in one
-    module, that module's ``check_what_if``.
+    The check is ``paperlib.reproduce.p<id>.what_if.check``; it gets the values the notebook will run with
+    (its parameters cell's defaults, replaced by ``params``), those of them it names.
     """
     prefix = notebook.name.split("_", 1)[0]
     if not prefix.isdigit():
@@ -121,8 +121,11 @@ def _what_if_check(notebook: Path, params: dict) -> None:
         return
     import inspect
 
+    from paperlib.parameters import notebook_parameters
+
     names = set(inspect.signature(check).parameters)
-    check(**{k: v for k, v in params.items() if k in names})
+    values = {**notebook_parameters(notebook), **params}  # what the notebook will run with
+    check(**{k: v for k, v in values.items() if k in names})
 
 
 def _swap(staging: Path, target: Path) -> None:

@@ -113,11 +113,13 @@ def test_notebook_003_small(tmp_path):
 
 
 def test_notebook_003_bad_parameter_is_named(tmp_path):
-    import papermill
+    from paperlib.validate import ParameterError
 
-    with pytest.raises(papermill.PapermillExecutionError, match="within_class"):
+    # refused by the notebook's what_if.check before a kernel starts, nothing written
+    with pytest.raises(ParameterError, match="^within_class must be one of"):
         run(NB003, tmp_path / "bad.ipynb", {**SMALL003, "within_class": "gaussian", "run_simulation": False,
-                                             "output_dir": str(tmp_path)})
+                                             "output_dir": str(tmp_path / "out")})
+    assert not (tmp_path / "out").exists() and not (tmp_path / "bad.ipynb").exists()
 
 
 NB002 = REPO / "notebooks" / "002_http_sctp_response.ipynb"
@@ -182,7 +184,9 @@ def test_notebook_001_small(tmp_path):
 
 
 def test_notebook_001_bad_parameter_is_named(tmp_path):
-    import papermill
+    from paperlib.validate import ParameterError
 
-    with pytest.raises(papermill.PapermillExecutionError, match="profile"):
-        run(NB001, tmp_path / "bad.ipynb", {**SMALL001, "profile": "huge", "output_dir": str(tmp_path)})
+    # refused by the notebook's what_if.check before a kernel starts, nothing written
+    with pytest.raises(ParameterError, match="^profile must be one of"):
+        run(NB001, tmp_path / "bad.ipynb", {**SMALL001, "profile": "huge", "output_dir": str(tmp_path / "out")})
+    assert not (tmp_path / "out").exists() and not (tmp_path / "bad.ipynb").exists()
