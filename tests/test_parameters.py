@@ -39,3 +39,12 @@ def test_output_dir_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "f").write_text("x")
     with pytest.raises(ParameterError, match="output_dir: .* is a file, not a folder"):
         check(NB004, {"output_dir": str(tmp_path / "f" / "sub")}, tmp_path)
+
+
+@pytest.mark.parametrize("notebook", sorted((REPO / "notebooks").glob("0*.ipynb")), ids=lambda p: p.stem)
+def test_papermill_reads_the_same_parameters_as_the_package(notebook):
+    # papermill parses `name = value  # comment` lines with its own rules (an "=" inside the comment breaks them:
+    # it then warns "Passed unknown parameter" and injects blindly); the package reads the cell with ast
+    import papermill
+
+    assert set(papermill.inspect_notebook(str(notebook))) == set(notebook_parameters(notebook))
