@@ -38,3 +38,10 @@ def test_band_verdict_needs_the_ci_on_one_side_of_the_band_to_refute():
     assert el.band_verdict(10.0, 30.0, 15.0, 25.0) == "untestable"
     with pytest.raises(ValueError, match="low <= high"):
         el.band_verdict(3.0, 1.0, 15.0, 25.0)
+
+
+def test_rise_verdict_combines_the_two_intervals():
+    # 2.0 +/- 0.3 -> 3.0 +/- 0.4: rise 1.0, half-width hypot(0.3, 0.4) = 0.5, CI [0.5, 1.5] above 0
+    assert el.rise_verdict(2.0, 3.0, 0.3, 0.4) == (1.0, 0.5, "supported")
+    assert el.rise_verdict(3.0, 2.0, 0.3, 0.4) == (-1.0, 0.5, "refuted")
+    assert el.rise_verdict(2.0, 2.2, 0.3, 0.4)[2] == "untestable"  # CI [-0.3, 0.7]

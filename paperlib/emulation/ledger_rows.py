@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from paperlib.atomic import atomic_write_text
@@ -64,6 +65,18 @@ def verdict(low: float, high: float, supported, refuted) -> str:
     if refuted(low) and refuted(high):
         return "refuted"
     return "untestable"
+
+
+def rise_verdict(low_mean: float, high_mean: float, low_ci: float, high_ci: float) -> tuple[float, float, str]:
+    """Return (difference, its 95% half-width, verdict) of "the value rises from the low to the high setting".
+
+    The difference is high - low; its half-width combines the two settings' independent 95% half-widths
+    (root of the sum of squares). 'supported' if the whole CI is above 0, 'refuted' if it is at most 0
+    (:func:`verdict`), else 'untestable'.
+    """
+    d = float(high_mean - low_mean)
+    h = float(np.hypot(high_ci, low_ci))
+    return d, h, verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0)
 
 
 def band_verdict(low: float, high: float, band_low: float, band_high: float) -> str:

@@ -181,9 +181,9 @@ def rtt_grows_rapidly(paper: Paper, table: pd.DataFrame) -> Row:
             if len(g) < 2:
                 continue
             lo, hi = g.iloc[0], g.iloc[-1]
-            d = hi[f"emulated W {proto} (s)"] - lo[f"emulated W {proto} (s)"]
-            h = float(np.hypot(hi[f"CI95 {proto} (s)"], lo[f"CI95 {proto} (s)"]))
-            verdicts.append(el.verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0))
+            d, h, status = el.rise_verdict(lo[f"emulated W {proto} (s)"], hi[f"emulated W {proto} (s)"],
+                                           lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
+            verdicts.append(status)
             parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
     if not verdicts:
         return el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",

@@ -173,9 +173,9 @@ def response_increases_rtt(table: pd.DataFrame) -> Verdict:
     for proto in ("TCP", "SCTP"):
         if t3[f"n {proto}"].min() > 1:
             lo, hi = t3.iloc[0], t3.iloc[-1]
-            d = hi[f"emulated {proto} (s)"] - lo[f"emulated {proto} (s)"]
-            h = float(np.hypot(hi[f"CI95 {proto} (s)"], lo[f"CI95 {proto} (s)"]))
-            verdicts.append(el.verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0))
+            d, h, status = el.rise_verdict(lo[f"emulated {proto} (s)"], hi[f"emulated {proto} (s)"],
+                                           lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
+            verdicts.append(status)
             parts.append(f"{proto}: RTT {lo['rtt_s']:g} -> {hi['rtt_s']:g} s adds {d:.2f} +/- {h:.2f} s")
     if not verdicts:
         return Verdict("untestable", "no emulated Table III column with at least 2 repetitions", column=COLUMN)
