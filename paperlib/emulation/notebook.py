@@ -54,17 +54,30 @@ def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:
     # Through the sweep runner, cached like the experiments (a measurement is made once per rate and code
     # version), so a re-executed notebook (make validate) and a rerun show the same table.
     points = [{"rate_bps": r, "delay_s": 0.05} for r in sorted(set(float(r) for r in rates_bps))]
-    swept = sweep.run_sweep(accuracy_point, points, cache_dir=ex.CACHE_DIR,
-                            code_version=_accuracy_code_version(), scheduler="synchronous", progress=False)
+    return _measured_table(accuracy_point, points, _accuracy_code_version(), Path(out) / "emulator_accuracy.csv")
+
+
+def _measured_table(measure, points: list[dict], code_version: str, path: Path) -> pd.DataFrame:
+    """Return (and write to ``path``) the rows ``measure`` returns as JSON for ``points``, each measured once.
+
+    Through the sweep runner and its cache, in this process: a re-executed notebook reads the same table.
+    """
+    swept = sweep.run_sweep(measure, points, cache_dir=ex.CACHE_DIR, code_version=code_version,
+                            scheduler="synchronous", progress=False)
     table = pd.DataFrame([json.loads(row) for row in swept["row"]])
-    atomic_write_csv(Path(out) / "emulator_accuracy.csv", table)
+    atomic_write_csv(path, table)
     return table
 
 
+def _measuring_code_version(module) -> str:
+    """The experiments' code version (link emulator, namespaces, applications) and ``+<module>-<hash>``."""
+    digest = hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()[:12]
+    return f"{ex.code_version()}+{module.__name__.rsplit('.', 1)[-1]}-{digest}"
+
+
 def _accuracy_code_version() -> str:
-    """The experiments' code version (link emulator, namespaces) and a hash of the measuring module."""
-    digest = hashlib.sha256(Path(accuracy.__file__).read_bytes()).hexdigest()[:12]
-    return f"{ex.code_version()}+accuracy-{digest}"
+    """The experiments' code version and a hash of the measuring module (:mod:`accuracy`)."""
+    return _measuring_code_version(accuracy)
 
 
 def accuracy_point(params: dict, seed: int) -> dict:
@@ -84,17 +97,13 @@ def capture_table(points: list[dict], out: Path) -> pd.DataFrame | None:
     """
     if not points:
         return None
-    swept = sweep.run_sweep(capture_point, points, cache_dir=ex.CACHE_DIR, code_version=_capture_code_version(),
-                            scheduler="synchronous", progress=False)
-    table = pd.DataFrame([json.loads(row) for row in swept["row"]])
-    atomic_write_csv(Path(out) / "emulated_capture_check.csv", table)
-    return table
+    return _measured_table(capture_point, points, _capture_code_version(),
+                           Path(out) / "emulated_capture_check.csv")
 
 
 def _capture_code_version() -> str:
-    """The experiments' code version (link emulator, namespaces, applications) and a hash of the capture module."""
-    digest = hashlib.sha256(Path(capture.__file__).read_bytes()).hexdigest()[:12]
-    return f"{ex.code_version()}+capture-{digest}"
+    """The experiments' code version and a hash of the capture module (:mod:`capture`)."""
+    return _measuring_code_version(capture)
 
 
 def capture_point(params: dict, seed: int) -> dict:
