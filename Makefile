@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-PAPERLIB := $(shell find paperlib -name '*.py' 2>/dev/null)
+PAPERLIB := $(shell find paperlib -name '*.py' -o -name '*.c' -o -name '*.cpp' 2>/dev/null)
 EXECUTED := figures/executed
 RUN_NOTEBOOK := $(PY) -m paperlib.run_notebook
 

@@ -57,28 +57,19 @@ def _array(name: str, value) -> np.ndarray:
 def numbers(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless it holds only numbers and is not empty (no range check).
 
-    With :func:`admissible`: a model that checks ranges block by block converts its arguments with this,
-    and calls the full check (e.g. :func:`positive`) only when a block fails, for the error message.
+    A model with a compiled path (:mod:`paperlib.models.compiled`), which checks ranges in the same pass as it
+    computes, converts its arguments with this, and calls the full checks (e.g. :func:`positive`) only when a
+    point fails, for the error message.
     """
     return _numbers(name, value)
 
 
 # The fast paths of the range checks: reductions only; a NaN fails every one of them.
-_ADMISSIBLE = {
+_FAST = {
     "positive": lambda a: a.min() > 0 and a.max() < np.inf,
     "positive_or_inf": lambda a: a.min() > 0,
     "non_negative": lambda a: a.min() >= 0 and a.max() < np.inf,
-    "positive_integer": lambda a: a.min() > 0 and a.max() < np.inf and _whole(a),
 }
-
-
-def admissible(check: str, arr: np.ndarray) -> bool:
-    """Return True if ``arr`` (from :func:`numbers`) passes the range check named ``check`` without error.
-
-    ``check`` is ``"positive"``, ``"positive_or_inf"``, ``"non_negative"`` or ``"positive_integer"``: the
-    conditions of the functions of those names. False means the full check raises (naming the first bad value).
-    """
-    return bool(_ADMISSIBLE[check](arr))
 
 
 def _first_bad(arr: np.ndarray, bad: np.ndarray):
@@ -88,7 +79,7 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
 def positive(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is > 0 and finite."""
     arr = _numbers(name, value)
-    if _ADMISSIBLE["positive"](arr):  # two reductions, no temporaries (the fast path; NaN fails it)
+    if _FAST["positive"](arr):  # two reductions, no temporaries (the fast path; NaN fails it)
         return arr
     _no_nan(name, arr)
     bad = ~(np.isfinite(arr) & (arr > 0))
@@ -100,7 +91,7 @@ def positive(name: str, value) -> np.ndarray:
 def positive_or_inf(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is > 0 (infinity allowed)."""
     arr = _numbers(name, value)
-    if _ADMISSIBLE["positive_or_inf"](arr):  # one reduction (the fast path; NaN fails it)
+    if _FAST["positive_or_inf"](arr):  # one reduction (the fast path; NaN fails it)
         return arr
     _no_nan(name, arr)
     bad = ~(arr > 0)
@@ -112,7 +103,7 @@ def positive_or_inf(name: str, value) -> np.ndarray:
 def non_negative(name: str, value) -> np.ndarray:
     """Return ``value`` as a float array; raise unless every element is >= 0 and finite."""
     arr = _numbers(name, value)
-    if _ADMISSIBLE["non_negative"](arr):  # the fast path; NaN fails it
+    if _FAST["non_negative"](arr):  # the fast path; NaN fails it
         return arr
     _no_nan(name, arr)
     bad = ~(np.isfinite(arr) & (arr >= 0))

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from paperlib.models import compiled
 from paperlib.models import multiuser_waiting as w
 from paperlib.models.multiuser_waiting import round_robin_schedule
 from paperlib.validate import ParameterError
@@ -389,9 +390,13 @@ def test_eq_4_closed_form_is_eq_3_over_m(m, n, tau):
         float(w.total_waiting_time_same(m, n, tau)) / m, rel=1e-14, abs=0)
 
 
-def test_eq_4_blocks_equal_the_closed_form_elementwise():
-    # more points than one super-block of paperlib.models.blocks, so the block loop and its seams are exercised
+def test_eq_4_both_paths_equal_the_halved_product_elementwise():
+    # ((m-1)(n-1/2)) tau is (m-1)(2n-1) tau / 2 bit for bit (exact products, halving commutes with rounding),
+    # on the compiled path (chunks of 512 points: an odd length exercises the seams) and on the NumPy path
     rng = np.random.default_rng(0)
     m, n = rng.integers(1, 50, 300_001).astype(float), rng.integers(1, 50, 300_001).astype(float)
     tau = rng.uniform(0.001, 2.0, 300_001)
-    assert np.array_equal(w.mean_waiting_time_same(m, n, tau), (m - 1) * (2 * n - 1) * tau * 0.5)
+    expected = (m - 1) * (2 * n - 1) * tau * 0.5
+    assert np.array_equal(w.mean_waiting_time_same(m, n, tau), expected)
+    with compiled.numpy_only():
+        assert np.array_equal(w.mean_waiting_time_same(m, n, tau), expected)

@@ -126,6 +126,23 @@ def test_alpha_is_the_least_number_of_windows(obj, mtu, x):
     assert alpha == 1 or x * (2 ** (alpha - 1) - 1) < n
 
 
+@pytest.mark.parametrize("k", [1, 2, 5, 10, 30])
+def test_windows_and_stall_bound_tolerate_a_relative_1e_9(k):
+    # Eq. (1): n/x + 1 = 2^k exactly needs k windows (x (2^k - 1) = n segments); a ratio 5e-10 relative above
+    # it (rounding of unit conversions) still counts as k, one 5e-9 above needs k + 1 (the tolerance is a
+    # factor 2^1e-9 = 1 + 6.9e-10)
+    x = 2.0
+    n = x * (2.0**k - 1)
+    assert m.windows_needed(n * S, S, x) == k
+    assert m.windows_needed(n * S * (1 + 5e-10 * 2**k / (2**k - 1)), S, x) == k
+    assert m.windows_needed(n * S * (1 + 5e-9 * 2**k / (2**k - 1)), S, x) == k + 1
+    # Eq. (4): (1 + mu T_r / L)/x = 2^(k-1) gives beta = k; 5e-10 relative below still k, 5e-9 below k - 1
+    bdp = x * 2.0 ** (k - 1) - 1  # mu T_r / L in segments, with mu = L / (1 s): T_r = bdp seconds
+    assert m.stall_bound(S, S, bdp, x) == k
+    assert m.stall_bound(S, S, bdp - 5e-10 * (bdp + 1), x) == k
+    assert m.stall_bound(S, S, bdp - 5e-9 * (bdp + 1), x) == k - 1
+
+
 # --- the closed form against the brute-force schedule ----------------------------
 
 

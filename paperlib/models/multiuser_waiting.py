@@ -71,7 +71,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib import validate
-from paperlib.models import blocks
+from paperlib.models import compiled
 
 FORMS = ("corrected", "printed")
 
@@ -213,8 +213,10 @@ def total_waiting_time_same(m, n, tau) -> np.ndarray:
 def mean_waiting_time_same(m, n, tau) -> np.ndarray:
     """Return the mean waiting time W^same of m users with equal packet times.
 
-    Paper: seed 000, Eq. (4): Eq. (3) / m = (m-1)(2n-1) tau / 2. Correct. Evaluated in that closed form,
-    block by block in place (:func:`paperlib.models.blocks.evaluate`, ``make bench``'s floor comparison).
+    Paper: seed 000, Eq. (4): Eq. (3) / m = (m-1)(2n-1) tau / 2. Correct. Evaluated as ((m-1)(n-1/2)) tau,
+    the same bits: n - 1/2 and the product are exact for whole m, n below 2^52, and halving commutes with
+    rounding. The compiled path (:mod:`paperlib.models.compiled`) checks and computes in one pass, the NumPy
+    path checks first; both give the same bits (``make bench`` times them against the floor).
 
     Assumes: as :func:`total_waiting_time_same`.
 
@@ -224,36 +226,17 @@ def mean_waiting_time_same(m, n, tau) -> np.ndarray:
     n : packets per object (whole number >= 1)
     tau : packet response time (s)
     """
-    try:
-        operands = [validate.numbers(name, value) for name, value in (("m", m), ("n", n), ("tau", tau))]
-    except validate.ParameterError:  # name the first bad argument in the order of the full checks
-        _same(m, n, tau)
-        raise
-    out = blocks.evaluate(_mean_waiting_same_block, operands, 1, _same_admissible)
-    if out is None:  # some argument fails its check: raise as the full checks do
-        _same(m, n, tau)
-        raise AssertionError("an argument failed its range check in a block but not as a whole")  # unreachable
-    return out[()]
-
-
-def _same_admissible(m, n, tau) -> bool:
-    """The checks of :func:`_same` on one super-block (:func:`paperlib.models.blocks.evaluate`)."""
-    return (validate.admissible("positive_integer", m) and validate.admissible("positive_integer", n)
-            and validate.admissible("positive", tau))
-
-
-def _mean_waiting_same_block(m, n, tau, out, first) -> None:
-    """Write Eq. (4), (m-1)(2n-1) tau / 2, of one block into ``out`` in place (``first``: scratch).
-
-    (m-1)(2n-1) is a whole number (exact), so the result has one rounding, that of the product with tau;
-    Eq. (3) / m (:func:`total_waiting_time_same` divided by m) agrees within that rounding (tested).
-    """
-    np.subtract(m, 1.0, out=first)  # m - 1
-    np.multiply(n, 2.0, out=out)
-    out -= 1.0  # 2n - 1
-    out *= first
-    out *= tau
-    out *= 0.5
+    if compiled.library() is not None:
+        try:
+            operands = [validate.numbers(name, value) for name, value in (("m", m), ("n", n), ("tau", tau))]
+        except validate.ParameterError:  # name the first bad argument in the order of the full checks
+            _same(m, n, tau)
+            raise
+        out = compiled.evaluate("mean_waiting_same", operands)
+        if out is not None:
+            return out[()]
+    m, n, tau = _same(m, n, tau)  # raises, naming the parameter, if the compiled path found a bad point
+    return ((m - 1.0) * (n - 0.5) * tau)[()]
 
 
 def total_turnaround_time_same(m, n, tau) -> np.ndarray:

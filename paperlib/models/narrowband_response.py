@@ -142,8 +142,10 @@ def slow_start_stall_time_s(n_packets, mtu_bits, rate_bps, rtt_s, initial_window
 def _stall_time(n, mtu, rate, rtt, w, log_mode: str) -> np.ndarray:
     """ST of :func:`slow_start_stall_time_s` for validated arrays of one shape (finite rates), without re-validating.
 
-    beta_w and, for ``"ceil"``, alpha - 1 are seed 004's Eqs. (4) and (1) with the arithmetic of
-    :func:`slow_start_latency.stall_bound` and :func:`slow_start_latency.windows_needed` (finite rate).
+    beta_w and, for ``"ceil"``, alpha - 1 are seed 004's Eqs. (4) and (1) with the tolerance of
+    :func:`slow_start_latency.stall_bound` and :func:`slow_start_latency.windows_needed` (finite rate), taken
+    here as log2 -/+ 1e-9 and there as the exact exponent of the ratio scaled by 2^-/+1e-9: the same counts
+    except where log2 lands within an ulp of the tolerance's edge.
     """
     s = mtu / rate
     with np.errstate(invalid="ignore"):

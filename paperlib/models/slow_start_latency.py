@@ -45,14 +45,47 @@ from __future__ import annotations
 import numpy as np
 
 from paperlib import validate
-from paperlib.models import blocks
+from paperlib.models import compiled
 
 FORMS = ("corrected", "printed")
 
-# log2 of an exact power of two can come out a hair above the integer
-# (e.g. log2(33.333.../2 + 1) is fine, but ratios of floats are not exact);
-# shave this much before ceil() and add it before floor().
+# The windows of Eqs. (1) and (4) are whole numbers read off a log2 of a ratio of floats, and a ratio that
+# is a power of two in exact arithmetic can come out a hair above or below it: Eq. (1) shaves _EPS off the
+# log before its ceil(), Eq. (4) adds _EPS before its floor(). The corrected form takes the exact binary
+# exponent of the ratio scaled by 2^-_EPS or 2^_EPS (the same tolerance: log2(v) - eps = log2(v 2^-eps)),
+# which needs no log2 and gives the compiled path (closed_forms.c) the same bits.
 _EPS = 1e-9
+_SHAVE = 2.0**-_EPS
+_NUDGE = 2.0**_EPS
+
+
+def _floor_log2(u: np.ndarray) -> np.ndarray:
+    """Return floor(log2(u)) of a positive normal float array, exactly: its binary exponent (as ``closed_forms.c``).
+
+    Inf and NaN give 1024, subnormals -1023; the callers clip counts below 0 to 0 and treat inf themselves.
+    """
+    bits = np.asarray(u, dtype=np.float64).view(np.int64)  # same item size: a view for any strides
+    return ((bits >> 52) & 0x7FF) - 1023
+
+
+def _exact_pow2(g: np.ndarray) -> np.ndarray:
+    """Return 2^g exactly for whole numbers 0 <= g <= 1023 (an integer array), from its bits (as ``closed_forms.c``)."""
+    return np.asarray((np.asarray(g, dtype=np.int64) + 1023) << 52).view(np.float64)
+
+
+def _alpha_minus_1(obj: np.ndarray, mtu: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Return alpha - 1 = ceil(log2(L_obj/(x L_mtu) + 1) - eps) - 1 (Eq. (1)) of validated arrays, as integers."""
+    return _floor_log2((obj / (x * mtu) + 1.0) * _SHAVE)
+
+
+def _beta(mtu: np.ndarray, rate: np.ndarray, rtt: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Return beta = floor(log2((1 + mu T_r / L_mtu)/x) + eps) + 1 (Eq. (4)) of validated arrays, as integers.
+
+    Not clipped at 0; mu T_r = inf gives 1025 and mu = inf with T_r = 0 (NaN) gives 1025 too: callers treat
+    both (:func:`stall_bound`, :func:`_latency_corrected_numpy`).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _floor_log2((rate * rtt / mtu + 1.0) / x * _NUDGE) + 1
 
 
 def _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window):
@@ -86,12 +119,13 @@ def windows_needed(obj_bits, mtu_bits, initial_window, *, form: str = "corrected
     form ceil(log2(L_obj/L_mtu + x)) - log2 x (x must be a power of 2).
     """
     validate.choice("form", form, FORMS)
-    n = segments(obj_bits, mtu_bits)
+    obj = validate.positive("obj_bits", obj_bits)
+    mtu = validate.positive("mtu_bits", mtu_bits)
     x = validate.positive_integer("initial_window", initial_window)
     if form == "printed":
         _check_printed_window(x)
-        return np.ceil(np.log2(n + x) - _EPS) - np.round(np.log2(x))
-    return np.ceil(np.log2(n / x + 1) - _EPS)
+        return np.ceil(np.log2(obj / mtu + x) - _EPS) - np.round(np.log2(x))
+    return (_alpha_minus_1(obj, mtu, x) + 1).astype(float)
 
 
 def stall_time_s(k, mtu_bits, rate_bps, rtt_s, initial_window) -> np.ndarray:
@@ -125,7 +159,7 @@ def stall_bound(mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corre
             _check_printed_window(x)
             beta = np.floor(np.log2(1 + bdp_segments) + _EPS) + 1 - np.round(np.log2(x))
         else:
-            beta = np.floor(np.log2((1 + bdp_segments) / x) + _EPS) + 1
+            beta = np.where(np.isfinite(bdp_segments), _beta(mtu, rate, rtt, x), bdp_segments)
     beta = np.where(np.isinf(rate) & (rtt > 0), np.inf, beta)
     # mu = inf and T_r = 0: every "stall" is 0 - nothing to wait for.
     beta = np.where(np.isnan(beta), 0.0, beta)
@@ -148,81 +182,44 @@ def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: st
     return np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
 
 
-def _latency_corrected_block(obj, mtu, rate, rtt, x, setup, out, gamma, stall) -> None:
-    """Write Eq. (5), corrected form, of one block of validated operands into ``out``.
+def _latency_corrected_numpy(obj, mtu, rate, rtt, x, setup) -> np.ndarray:
+    """Return Eq. (5), corrected form, of validated arrays: the NumPy path, the same operations as ``closed_forms.c``.
 
-    The same arithmetic as :func:`windows_needed`, :func:`stall_bound`, :func:`stall_count` (Eqs. (1),
-    (4) and the text after (4)) and Eq. (5), in the same order, in place on three buffers of the
-    block's length (``out``, ``gamma``, ``stall``) and without re-validating. Operands are blocks
-    of equal length or 0-d (see :mod:`paperlib.models.blocks`).
+    gamma = max(min(alpha - 1, beta), 0) from Eqs. (1) and (4) (:func:`_alpha_minus_1`, :func:`_beta`), as
+    :func:`stall_count`; with mu = inf, beta = inf where T_r > 0 and 0 where T_r = 0 (:func:`stall_bound`).
     """
-    np.multiply(x, mtu, out=gamma)
-    np.divide(obj, gamma, out=gamma)
-    gamma += 1.0
-    np.log2(gamma, out=gamma)
-    gamma -= _EPS
-    np.ceil(gamma, out=gamma)
-    gamma -= 1.0  # Eq. (1): alpha - 1
-    np.multiply(rate, rtt, out=stall)  # inf * 0 -> nan, handled below
-    stall /= mtu
-    stall += 1.0
-    stall /= x
-    np.log2(stall, out=stall)
-    stall += _EPS
-    np.floor(stall, out=stall)
-    stall += 1.0  # Eq. (4): beta
+    alpha_minus_1 = _alpha_minus_1(obj, mtu, x)
+    gamma = np.minimum(alpha_minus_1, _beta(mtu, rate, rtt, x))
     if rate.max() == np.inf:  # rates are checked: no NaN
-        stall[np.broadcast_to(np.isinf(rate) & (rtt > 0), stall.shape)] = np.inf
-        stall[np.isnan(stall)] = 0.0  # mu = inf and T_r = 0: every "stall" is 0
-    np.minimum(gamma, stall, out=gamma)
-    np.maximum(gamma, blocks.zeros_like_block(gamma), out=gamma)  # gamma; beta < 0 means no stall (clip)
-    np.divide(mtu, rate, out=out)  # L_mtu/mu
-    np.add(rtt, out, out=stall)  # T_r + L_mtu/mu
-    stall *= gamma
-    exponent = np.empty(gamma.shape, dtype=np.int32)
-    np.copyto(exponent, gamma, casting="unsafe")  # gamma is a whole number, 0 <= gamma < alpha < 1100
-    np.ldexp(blocks.ones_like_block(gamma), exponent, out=gamma)  # 2^gamma, exactly (as exp2 of a whole number)
-    gamma -= 1.0
-    gamma *= x
-    gamma *= out  # x (2^gamma - 1) L_mtu/mu
-    stall -= gamma
-    # mu -> inf with gamma = alpha - 1 finite: L_mtu/mu = 0 and the product is exact;
-    # an infinite gamma only occurs with an infinite object, which validation excludes.
-    np.divide(obj, rate, out=out)
-    np.multiply(setup, rtt, out=gamma)
-    out += gamma
-    out += stall
-
-
-#: The range check of each argument of Eq. (5) (:func:`_check`), by name for :func:`validate.admissible`.
-_CHECKS = ("positive", "positive", "positive_or_inf", "non_negative", "positive_integer", "non_negative")
+        gamma = np.where(rate == np.inf, np.where(rtt > 0, alpha_minus_1, 0), gamma)
+    gamma = np.maximum(gamma, 0)
+    seg = mtu / rate  # L_mtu/mu
+    stall = gamma * (rtt + seg) - (_exact_pow2(gamma) - 1.0) * x * seg
+    return obj / rate + setup * rtt + stall
 
 
 def _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts) -> np.ndarray:
-    """Return Eq. (5), corrected form, block by block (:func:`paperlib.models.blocks.evaluate`).
+    """Return Eq. (5), corrected form: the compiled path (:mod:`paperlib.models.compiled`) or the NumPy path.
 
-    Each super-block's arguments are range-checked just before it is computed, so that every argument is
-    read from memory once; if one fails, the full checks (:func:`_check`) raise, naming the parameter and
-    the first bad value, as they would have before any computation.
+    The compiled path checks and computes in one pass; if a point fails a check, the full checks
+    (:func:`_check`) raise, naming the parameter and the first bad value, as the NumPy path does first.
     """
-    names = ("obj_bits", "mtu_bits", "rate_bps", "rtt_s", "initial_window", "setup_rtts")
-    args = (obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)
-    try:
-        operands = [validate.numbers(name, value) for name, value in zip(names, args)]
-    except validate.ParameterError:  # name the first bad argument in the order of the full checks
-        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
-        raise
-
-    def admissible(*parts) -> bool:
-        return all(validate.admissible(check, a) for check, a in zip(_CHECKS, parts))
-
-    with np.errstate(invalid="ignore"):
-        out = blocks.evaluate(_latency_corrected_block, operands, 2, admissible)
-    if out is None:  # some argument fails its check: raise as the full checks do
-        _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
-        validate.non_negative("setup_rtts", setup_rtts)
-        raise AssertionError("an argument failed its range check in a block but not as a whole")  # unreachable
-    return out
+    if compiled.library() is not None:
+        names = ("obj_bits", "mtu_bits", "rate_bps", "rtt_s", "initial_window", "setup_rtts")
+        args = (obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)
+        try:
+            operands = [validate.numbers(name, value) for name, value in zip(names, args)]
+        except validate.ParameterError:  # name the first bad argument in the order of the full checks
+            _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+            raise
+        with np.errstate(invalid="ignore"):
+            out = compiled.evaluate("slow_start_latency", operands, (_SHAVE, _NUDGE))
+        if out is not None:
+            return out
+    obj, mtu, rate, rtt, x = _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
+    setup = validate.non_negative("setup_rtts", setup_rtts)
+    with np.errstate(invalid="ignore"):  # mu = inf: inf * 0 in beta, masked by its where()
+        return _latency_corrected_numpy(obj, mtu, rate, rtt, x, setup)
 
 
 def transfer_latency_s(
