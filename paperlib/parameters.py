@@ -138,6 +138,9 @@ def _list(name: str, v, item):
 
 
 def _str(name: str, v):
+    if isinstance(v, bool):  # YAML 1.1, which papermill's -p follows, reads off/on/yes/no as booleans
+        raise ParameterError(f"{name} must be a string, got {v!r} (a -p value off, on, yes or no is read as a "
+                             f"boolean: quote it, e.g. -p {name} '\"off\"')")
     if not isinstance(v, str):
         raise ParameterError(f"{name} must be a string, got {v!r:.200}")
     return v

@@ -244,6 +244,7 @@ def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Pa
         output.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".ipynb", dir=output.parent)
         os.close(fd)
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would stay with the executed notebook; the other outputs are 0644
         tmp = Path(tmp)
         try:
             staging.mkdir(parents=True)

@@ -25,6 +25,9 @@ def test_parameters_are_read_from_the_notebook_itself():
     ("initial_window", 2.5, "initial_window must be a whole number"),
     ("rates_bps", [1e6, "fast"], r"rates_bps\[1\] must be a number"),
     ("output_dir", 3, "output_dir must be a folder path"),
+    # -p emulation off arrives as False (YAML 1.1): the message says so and how to quote it
+    ("emulation", False, r"emulation must be a string, got False \(a -p value off, on, yes or no is read as a "
+                         r"boolean: quote it, e.g. -p emulation '\"off\"'\)"),
 ])
 def test_strict_kinds(tmp_path, name, value, match):
     with pytest.raises(ParameterError, match=match):

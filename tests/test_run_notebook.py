@@ -117,6 +117,7 @@ def test_outputs_are_swapped_in_as_a_set_with_a_manifest(tiny, tmp_path):
     injected = [c for c in nbformat.read(tmp_path / "ex" / "tiny.ipynb", 4).cells
                 if "injected-parameters" in c.metadata.get("tags", [])][0].source
     assert f'output_dir = "{out}"' in injected
+    assert (tmp_path / "ex" / "tiny.ipynb").stat().st_mode & 0o777 == 0o644  # as every other output, not mkstemp's 0600
 
 
 def test_failed_run_keeps_the_previous_set_and_the_failed_notebook(tiny, tmp_path, capsys):
