@@ -83,7 +83,8 @@ def ledger_rows(paper: Paper, search: pd.DataFrame | None = None) -> tuple[list[
             value = float(regen.loc[key, "regenerated"])
             tab = float(regen.loc[key, "W tabulated law"])
             why = (f"E(T) by Eq. (2) (paperlib.models.narrowband_response), tau = E/n, W by Eq. (4) (the ledger's "
-                   f"law, p000.LEDGER_WAITING), model conventions from the systematic search ({conv_text(conv)}); "
+                   f"law, p000.operating_point.LEDGER_WAITING), model conventions from the systematic search "
+                   f"({conv_text(conv)}); "
                    f"the law the printed tables follow, W = (m-1)(2n-1)tau/(2m) (Eq. (4) divided by m), gives "
                    f"{tab:.3f} s here ({classify(tab, c.compare_as, tab_conv['rounding'])} against the print; under "
                    f"it {int(best['within_5pct'])} of {int(best['cells'])} model cells are within 5%), but that law "
