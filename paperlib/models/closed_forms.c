@@ -23,16 +23,30 @@
 
 #define CHUNK 512
 
-/* The chunk of operand k starting at point `start`: the array itself, or the filled buffer of a single value. */
-static const double *chunk_of(const double *data, int is_scalar, const double *filled, size_t start)
-{
-    return is_scalar ? filled : data + start;
-}
+#define MAX_OPERANDS 6
 
-static void fill(double *buffer, double value)
+/* A formula on one chunk: `len` points of the operands chunk[k], the constants, the results. Returns 1 if a
+ * point fails the checks, 0 otherwise. */
+typedef int (*chunk_formula)(size_t len, const double *const chunk[], const double constants[], double *res);
+
+/* Run `formula` over n points in chunks of CHUNK; a single-value operand is copied into a chunk-long buffer
+ * once, so every chunk reads contiguous memory only. Returns 1 if any point failed the checks. */
+static int over_chunks(size_t n, int count, const double *const operands[], const int is_scalar[],
+                       chunk_formula formula, const double constants[], double *out)
 {
-    for (size_t i = 0; i < CHUNK; i++)
-        buffer[i] = value;
+    double filled[MAX_OPERANDS][CHUNK];
+    const double *chunk[MAX_OPERANDS];
+    for (int k = 0; k < count; k++)
+        if (is_scalar[k])
+            for (size_t i = 0; i < CHUNK; i++)
+                filled[k][i] = operands[k][0];
+    int bad = 0;
+    for (size_t start = 0; start < n; start += CHUNK) {
+        for (int k = 0; k < count; k++)
+            chunk[k] = is_scalar[k] ? filled[k] : operands[k] + start;
+        bad |= formula(n - start < CHUNK ? n - start : CHUNK, chunk, constants, out + start);
+    }
+    return bad;
 }
 
 /* floor(log2(u)) for a positive normal double: its unbiased binary exponent (NumPy: frexp's exponent - 1).
@@ -63,61 +77,52 @@ static inline int whole(double a)
  * and beta = floor(log2(((mu T_r / L_mtu) + 1) / x nudge)) + 1 (Eq. (4)); shave = 2^-eps and nudge = 2^eps
  * are the tolerance of slow_start_latency.py, passed in so that both paths use the same constants.
  * mu = inf: beta = inf where T_r > 0 (gamma = alpha - 1) and 0 where T_r = 0. */
-int slow_start_latency(size_t n, const double *const operands[6], const int is_scalar[6], double shave,
-                       double nudge, double *out)
+static int latency_chunk(size_t len, const double *const chunk[], const double constants[], double *restrict res)
 {
-    double filled[6][CHUNK];
-    for (int k = 0; k < 6; k++)
-        if (is_scalar[k])
-            fill(filled[k], operands[k][0]);
+    const double *restrict obj = chunk[0], *restrict mtu = chunk[1], *restrict rate = chunk[2];
+    const double *restrict rtt = chunk[3], *restrict x = chunk[4], *restrict setup = chunk[5];
+    const double shave = constants[0], nudge = constants[1];
     int bad = 0;
-    for (size_t start = 0; start < n; start += CHUNK) {
-        size_t len = n - start < CHUNK ? n - start : CHUNK;
-        const double *restrict obj = chunk_of(operands[0], is_scalar[0], filled[0], start);
-        const double *restrict mtu = chunk_of(operands[1], is_scalar[1], filled[1], start);
-        const double *restrict rate = chunk_of(operands[2], is_scalar[2], filled[2], start);
-        const double *restrict rtt = chunk_of(operands[3], is_scalar[3], filled[3], start);
-        const double *restrict x = chunk_of(operands[4], is_scalar[4], filled[4], start);
-        const double *restrict setup = chunk_of(operands[5], is_scalar[5], filled[5], start);
-        double *restrict res = out + start;
-        for (size_t i = 0; i < len; i++) {
-            double o = obj[i], u = mtu[i], r = rate[i], t = rtt[i], w = x[i], s = setup[i];
-            bad |= !(o > 0) | !(o < INFINITY) | !(u > 0) | !(u < INFINITY) | !(r > 0) | !(t >= 0)
-                 | !(t < INFINITY) | !(w > 0) | !(w < INFINITY) | !whole(w) | !(s >= 0) | !(s < INFINITY);
-            int32_t alpha_minus_1 = floor_log2((o / (w * u) + 1.0) * shave);
-            int32_t beta = floor_log2((r * t / u + 1.0) / w * nudge) + 1;
-            int32_t gamma = alpha_minus_1 < beta ? alpha_minus_1 : beta;
-            gamma = r == INFINITY ? (t > 0 ? alpha_minus_1 : 0) : gamma;
-            gamma = gamma > 0 ? gamma : 0;
-            double seg = u / r;
-            double stall = (double)gamma * (t + seg) - (exact_pow2(gamma) - 1.0) * w * seg;
-            res[i] = o / r + s * t + stall;
-        }
+    for (size_t i = 0; i < len; i++) {
+        double o = obj[i], u = mtu[i], r = rate[i], t = rtt[i], w = x[i], s = setup[i];
+        bad |= !(o > 0) | !(o < INFINITY) | !(u > 0) | !(u < INFINITY) | !(r > 0) | !(t >= 0)
+             | !(t < INFINITY) | !(w > 0) | !(w < INFINITY) | !whole(w) | !(s >= 0) | !(s < INFINITY);
+        int32_t alpha_minus_1 = floor_log2((o / (w * u) + 1.0) * shave);
+        int32_t beta = floor_log2((r * t / u + 1.0) / w * nudge) + 1;
+        int32_t gamma = alpha_minus_1 < beta ? alpha_minus_1 : beta;
+        gamma = r == INFINITY ? (t > 0 ? alpha_minus_1 : 0) : gamma;
+        gamma = gamma > 0 ? gamma : 0;
+        double seg = u / r;
+        double stall = (double)gamma * (t + seg) - (exact_pow2(gamma) - 1.0) * w * seg;
+        res[i] = o / r + s * t + stall;
     }
     return bad;
 }
 
+int slow_start_latency(size_t n, const double *const operands[6], const int is_scalar[6], double shave,
+                       double nudge, double *out)
+{
+    const double constants[2] = {shave, nudge};
+    return over_chunks(n, 6, operands, is_scalar, latency_chunk, constants, out);
+}
+
 /* Seed 000 Eq. (4): W = (m - 1)(2n - 1) tau / 2, evaluated as ((m - 1)(n - 1/2)) tau (the same bits: n - 1/2
  * and the product are exact for whole m, n below 2^52, and halving commutes with rounding). */
-int mean_waiting_same(size_t n, const double *const operands[3], const int is_scalar[3], double *out)
+static int waiting_chunk(size_t len, const double *const chunk[], const double constants[], double *restrict res)
 {
-    double filled[3][CHUNK];
-    for (int k = 0; k < 3; k++)
-        if (is_scalar[k])
-            fill(filled[k], operands[k][0]);
+    const double *restrict m = chunk[0], *restrict k = chunk[1], *restrict tau = chunk[2];
+    (void)constants;
     int bad = 0;
-    for (size_t start = 0; start < n; start += CHUNK) {
-        size_t len = n - start < CHUNK ? n - start : CHUNK;
-        const double *restrict m = chunk_of(operands[0], is_scalar[0], filled[0], start);
-        const double *restrict k = chunk_of(operands[1], is_scalar[1], filled[1], start);
-        const double *restrict tau = chunk_of(operands[2], is_scalar[2], filled[2], start);
-        double *restrict res = out + start;
-        for (size_t i = 0; i < len; i++) {
-            double mi = m[i], ki = k[i], ti = tau[i];
-            bad |= !(mi > 0) | !(mi < INFINITY) | !whole(mi) | !(ki > 0) | !(ki < INFINITY) | !whole(ki)
-                 | !(ti > 0) | !(ti < INFINITY);
-            res[i] = ((mi - 1.0) * (ki - 0.5)) * ti;
-        }
+    for (size_t i = 0; i < len; i++) {
+        double mi = m[i], ki = k[i], ti = tau[i];
+        bad |= !(mi > 0) | !(mi < INFINITY) | !whole(mi) | !(ki > 0) | !(ki < INFINITY) | !whole(ki)
+             | !(ti > 0) | !(ti < INFINITY);
+        res[i] = ((mi - 1.0) * (ki - 0.5)) * ti;
     }
     return bad;
+}
+
+int mean_waiting_same(size_t n, const double *const operands[3], const int is_scalar[3], double *out)
+{
+    return over_chunks(n, 3, operands, is_scalar, waiting_chunk, NULL, out);
 }
