@@ -73,7 +73,7 @@ _FAST = {
 
 
 def _first_bad(arr: np.ndarray, bad: np.ndarray):
-    return arr[bad].flat[0] if arr.ndim else arr.item()
+    return (arr[bad].flat[0] if arr.ndim else arr).item()  # a Python float: the message says -1.0, not np.float64(-1.0)
 
 
 def positive(name: str, value) -> np.ndarray:

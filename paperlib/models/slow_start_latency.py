@@ -100,7 +100,7 @@ def _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window):
 def _check_printed_window(x: np.ndarray) -> None:
     y = np.log2(x)
     if (np.abs(y - np.round(y)) > _EPS).any():
-        bad = x[np.abs(y - np.round(y)) > _EPS].flat[0] if x.ndim else x.item()
+        bad = (x[np.abs(y - np.round(y)) > _EPS].flat[0] if x.ndim else x).item()
         raise validate.ParameterError(
             f"initial_window must be a power of 2 for the printed Eqs. (1)-(6) (they use log2 x "
             f"as an integer), got {bad!r}; use form='corrected' for any initial window"
