@@ -253,6 +253,9 @@ def transfer_latency_s(
         four-way handshake with the request on COOKIE-ECHO, plus the request/response)
     form : ``"corrected"`` (default, agrees with the schedule for any x) or
         ``"printed"`` (the paper's closed form as printed; x a power of 2)
+
+    The corrected form runs on the compiled path where gcc is available (:mod:`paperlib.models.compiled`,
+    one pass over the arrays) and on NumPy otherwise; both give the same bits.
     """
     validate.choice("form", form, FORMS)
     if form == "corrected":
