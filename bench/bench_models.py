@@ -51,9 +51,9 @@ def bench_004():
     err = float(np.max(np.abs(vec.ravel() - np.array(loop)) / vec.ravel()))
     assert err < 1e-9, f"vectorised and loop results differ (max rel {err:g})"
     print(f"004 slow-start latency (Eq. 5), {n:,} grid points (object size x rate x RTT x initial window)")
-    print(f"  vectorised numpy : {t_vec:8.3f} s  ({n / t_vec / 1e6:6.1f} M points/s)")
+    print(f"  sctp_latency_s   : {t_vec:8.3f} s  ({n / t_vec / 1e6:6.1f} M points/s)")
     print(f"  plain Python loop: {t_loop:8.3f} s  ({n / t_loop / 1e6:6.2f} M points/s)")
-    print(f"  ratio loop/vectorised: {t_loop / t_vec:.1f}x")
+    print(f"  ratio loop/model: {t_loop / t_vec:.1f}x")
 
 
 #: Issue 15's goal: every vectorised model within this factor of its compiled floor.
