@@ -86,7 +86,7 @@ def status() -> str:
         return "NumPy path (compiled path switched off by numpy_only())"
     if library() is None:
         return f"NumPy path (the compiled path could not be built: {_failure})"
-    return f"compiled path ({target().relative_to(CACHE.parent) if CACHE.parent in target().parents else target()})"
+    return f"compiled path ({target()})"
 
 
 @contextlib.contextmanager
