@@ -107,11 +107,6 @@ def _check_printed_window(x: np.ndarray) -> None:
         )
 
 
-def segments(obj_bits, mtu_bits) -> np.ndarray:
-    """Return L_obj / L_mtu, the object size in segments (not rounded, as in the paper)."""
-    return validate.positive("obj_bits", obj_bits) / validate.positive("mtu_bits", mtu_bits)
-
-
 def windows_needed(obj_bits, mtu_bits, initial_window, *, form: str = "corrected") -> np.ndarray:
     """Return alpha, the number of slow-start windows that carry the object.
 
