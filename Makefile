@@ -25,7 +25,12 @@ PROFILE_STAMP := .cache/profile
 # Papers 000, 002, 004 re-run their experiments on real stacks through an emulated link (needs root, TUN,
 # network namespaces; otherwise the notebooks say the emulated column was not run): the reduced grid by
 # default, the full grid with PROFILE=full.
-EMULATION := $(if $(filter full,$(PROFILE)),full,reduced)
+# EMULATION=off opts out of them (the ledger's reasons then say the real-stack column was not run, by choice).
+EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
+# BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
+BROWSER_TEST ?= on
+# What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
+PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation $(EMULATION) --browser $(BROWSER_TEST) --for
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
@@ -36,13 +41,16 @@ NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
 PARTIALS := figures/000/ledger.csv figures/001/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
-.PHONY: help reproduce test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
+.PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): requirements.lock pyproject.toml tools/bootstrap.sh tools/check_prereqs.sh
+$(STAMP): requirements.lock pyproject.toml tools/bootstrap.sh tools/prereqs.sh
 	@tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
+
+prereqs: ## check (as root on Debian/Ubuntu: install) the system packages make reproduce and make test need
+	@$(PREREQS) test
 
 venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
@@ -50,7 +58,7 @@ figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.data --report $@
 
 figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation '"$(EMULATION)"'
 
 # PROFILE=sensitivity runs the 001 notebook twice: on the parametric workload into figures/001-sensitivity/
 # (not merged into the ledger), then on the default workload into figures/001/, whose claim reasons say
@@ -68,13 +76,13 @@ figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/0
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE_001) $(SWEEP_ARGS)
 
 figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation $(EMULATION)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation '"$(EMULATION)"'
 
 figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STAMP)
 	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
 
 figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p emulation $(EMULATION)
+	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p emulation '"$(EMULATION)"'
 
 $(PROFILE_STAMP): FORCE
 	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $@; }
@@ -86,11 +94,17 @@ figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
 	$(PY) -m paperlib.emulation.ledger_rows summary figures/ledger.csv figures/ledger-summary.md
 
-reproduce: figures/data-check.md figures/ledger.csv ## regenerate all tables, figures and figures/ledger.csv
+reproduce: ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
+	@$(PREREQS) reproduce
+	@$(MAKE) --no-print-directory reproduce-outputs
+
+reproduce-outputs: figures/data-check.md figures/ledger.csv
 	@echo
 	@cat figures/ledger-summary.md
 
-test: $(STAMP) ## lint (ruff: line length, docstrings), then the test suite (unit, property, data, ledger, notebook, ns-3)
+test: ## lint (ruff), then the test suite (unit, property, data, ledger, notebook, ns-3); checks the system's packages first
+	@$(PREREQS) test
+	@$(MAKE) --no-print-directory $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
 
