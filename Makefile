@@ -66,7 +66,9 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # at a time, normal priority); the others are CPU-bound simulations and run at lower CPU priority (nice 10),
 # so they take the cores the emulation leaves idle without starving it.
 paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10)
-RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) $(3) --
+RUN_TIMES := .cache/run-times
+RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
+  --times-dir $(RUN_TIMES) --locks-dir .cache/locks $(3) --
 
 .SECONDEXPANSION:
 $(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) \
@@ -101,7 +103,8 @@ reproduce: ## regenerate all tables, figures and figures/ledger.csv (checks the 
 	@$(PREREQS) reproduce
 	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
 	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) reproduce-outputs; rc=$$?; \
-	  [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start; \
+	  [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
+	    --times-dir $(RUN_TIMES); \
 	  exit $$rc
 
 reproduce-outputs: figures/data-check.md figures/ledger.csv

@@ -3,8 +3,8 @@
 ``python -m paperlib.run_progress 001 --log figures/logs/001.log -- .venv/bin/python -m paperlib.run_notebook ...``
 
 * The start line names the paper, its log and the time to expect: the last successful run of the same
-  command on this machine (kept in ``.cache/run-times/<paper>.json``), or "first run here" when there
-  is none. No number is made up: a run with other parameters has no expectation.
+  command on this machine (kept in ``.cache/run-times/<paper>.json``, or ``--times-dir``), or "first run
+  here" when there is none. No number is made up: a run with other parameters has no expectation.
 * Everything the command writes (the notebook runner, the kernel, ns-3, Dask workers) goes to the log.
 * The end line gives the elapsed time. On failure the end line is followed by the log's last lines,
   and the exit status is the command's.
@@ -177,14 +177,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", help="what the start line calls the run (default the paper's id)")
     parser.add_argument("--nice", type=int, default=0, help="lower the command's CPU priority by N (0-19)")
     parser.add_argument("--exclusive", metavar="NAME", help="run while holding the lock .cache/locks/NAME.lock")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- then the command")
-    args = parser.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    parser.add_argument("--times-dir", type=Path, default=TIMES_DIR, help="where the last runs' times are kept")
+    parser.add_argument("--locks-dir", type=Path, default=LOCKS_DIR, help="where the --exclusive locks are")
+    parser.usage = "%(prog)s PAPER --log FILE [options] -- COMMAND ..."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    args, command = parser.parse_args(argv[:split]), argv[split + 1:]
     if not command:
         parser.error("no command given (put it after --)")
     if not 0 <= args.nice <= 19:
         parser.error(f"--nice must be 0-19, got {args.nice}")
-    return run(args.paper, command, args.log, label=args.label, nice=args.nice, exclusive_name=args.exclusive)
+    return run(args.paper, command, args.log, label=args.label, nice=args.nice, exclusive_name=args.exclusive,
+               times_dir=args.times_dir, locks_dir=args.locks_dir)
 
 
 if __name__ == "__main__":

@@ -93,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run-id", help="the invocation's WEBPERF_RUN_ID (papers recorded with another ran before)")
     parser.add_argument("--since", type=float, help="the invocation's start, seconds since the epoch")
     parser.add_argument("--ledger", type=Path, default=Path("figures/ledger.csv"))
+    parser.add_argument("--times-dir", type=Path, default=TIMES_DIR, help="where run_progress keeps the runs' times")
     args = parser.parse_args(argv)
-    print(summary(args.papers, args.run_id, args.ledger, args.since), end="")
+    print(summary(args.papers, args.run_id, args.ledger, args.since, times_dir=args.times_dir), end="")
     return 0
 
 
