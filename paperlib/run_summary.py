@@ -43,17 +43,31 @@ def paper_rows(papers: list[str], run_id: str | None, times_dir: Path = TIMES_DI
     return rows
 
 
-def status_counts(ledger: Path) -> dict[str, int] | None:
-    """Return the number of ledger rows per status (in :data:`paperlib.ledger.STATUSES` order), None if no ledger."""
+def status_counts(ledger: Path) -> dict[str, dict[str, int]] | None:
+    """Return the number of ledger rows per paper and status (statuses in :data:`paperlib.ledger.STATUSES` order).
+
+    The key ``"all"`` holds the whole ledger's counts; None if there is no ledger.
+    """
     from paperlib.ledger import STATUSES
 
     try:
         with open(ledger, newline="") as fh:
-            statuses = [row["status"] for row in csv.DictReader(fh)]
+            rows = [(row["paper"], row["status"]) for row in csv.DictReader(fh)]
     except FileNotFoundError:
         return None
-    order = list(STATUSES) + sorted(set(statuses) - set(STATUSES))
-    return {s: statuses.count(s) for s in order if s in statuses}
+    order = list(STATUSES) + sorted({s for _, s in rows} - set(STATUSES))
+    counts = {}
+    for paper in ["all", *sorted({p for p, _ in rows})]:
+        statuses = [s for p, s in rows if paper in ("all", p)]
+        counts[paper] = {s: statuses.count(s) for s in order if s in statuses}
+    return counts
+
+
+def counts_text(counts: dict[str, int] | None) -> str:
+    """Return ``{"reproduced": 2, "close": 1}`` as ``"3: 2 reproduced, 1 close"`` (``"-"`` for no rows)."""
+    if not counts:
+        return "-"
+    return f"{sum(counts.values())}: " + ", ".join(f"{n} {s}" for s, n in counts.items())
 
 
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
@@ -66,6 +80,7 @@ def summary(papers: list[str], run_id: str | None, ledger: Path, since: float | 
             times_dir: Path = TIMES_DIR, now: float | None = None) -> str:
     """Return the closing summary as text (see the module docstring)."""
     rows = paper_rows(papers, run_id, times_dir)
+    counts = status_counts(ledger)
     lines = [""]
     wall = "" if since is None else f" in {duration((now if now is not None else time.time()) - since)}"
     ran = sum(1 for r in rows if r[1] != "up to date")
@@ -73,13 +88,13 @@ def summary(papers: list[str], run_id: str | None, ledger: Path, since: float | 
     lines.append(f"make reproduce {'FAILED' if failed else 'finished'}{wall}: "
                  f"{ran} notebook run(s), {len(rows) - ran} up to date"
                  + (f"; failed: {', '.join(failed)}" if failed else ""))
-    lines += ["  " + line for line in table(rows, ("paper", "outcome", "time", "log"))]
-    counts = status_counts(ledger)
+    table_rows = [(paper, outcome, took, counts_text((counts or {}).get(paper)), log)
+                  for paper, outcome, took, log in rows]
+    lines += ["  " + line for line in table(table_rows, ("paper", "outcome", "time", "ledger rows by status", "log"))]
     if counts is None:
         lines.append(f"ledger: {ledger} was not written")
     else:
-        total = sum(counts.values())
-        lines.append(f"ledger: {ledger}, {total} rows: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        lines.append(f"ledger: {ledger}, {counts_text(counts['all']).replace(':', ' rows:', 1)}")
     lines.append("outputs:")
     width = max(len(p) for p, _ in OUTPUTS)
     lines += [f"  {path.ljust(width)}  {what}" for path, what in OUTPUTS]

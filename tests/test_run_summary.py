@@ -2,7 +2,7 @@
 
 import json
 
-from paperlib.run_summary import paper_rows, status_counts, summary
+from paperlib.run_summary import counts_text, paper_rows, status_counts, summary
 
 
 def _record(times, paper, seconds, ok=True, run_id="this"):
@@ -12,9 +12,10 @@ def _record(times, paper, seconds, ok=True, run_id="this"):
          "last_ok_seconds": seconds if ok else None}))
 
 
-def _ledger(path, statuses):
+def _ledger(path, statuses, papers=None):
+    papers = papers or ["000"] * len(statuses)
     path.write_text("paper,source,row,column,published,regenerated,rel_error,status,reason\n"
-                    + "".join(f"000,t,r{i},c,1,1,,{s},why\n" for i, s in enumerate(statuses)))
+                    + "".join(f"{p},t,r{i},c,1,1,,{s},why\n" for i, (p, s) in enumerate(zip(papers, statuses))))
     return path
 
 
@@ -32,10 +33,16 @@ def test_papers_run_now_have_their_time_the_others_are_up_to_date(tmp_path):
                     ("003", "up to date", "-", "figures/logs/003.log")]
 
 
-def test_ledger_rows_are_counted_by_status_in_the_ledgers_order(tmp_path):
-    ledger = _ledger(tmp_path / "ledger.csv", ["differs", "reproduced", "supported", "reproduced"])
+def test_ledger_rows_are_counted_by_paper_and_status_in_the_ledgers_order(tmp_path):
+    ledger = _ledger(tmp_path / "ledger.csv", ["differs", "reproduced", "supported", "reproduced"],
+                     ["000", "000", "001", "001"])
+    counts = status_counts(ledger)
     # paperlib.ledger.STATUSES lists reproduced before differs, and claims after results
-    assert list(status_counts(ledger).items()) == [("reproduced", 2), ("differs", 1), ("supported", 1)]
+    assert list(counts["all"].items()) == [("reproduced", 2), ("differs", 1), ("supported", 1)]
+    assert list(counts["000"].items()) == [("reproduced", 1), ("differs", 1)]
+    assert list(counts["001"].items()) == [("reproduced", 1), ("supported", 1)]
+    assert counts_text(counts["all"]) == "4: 2 reproduced, 1 differs, 1 supported"
+    assert counts_text(None) == "-"
     assert status_counts(tmp_path / "none.csv") is None
 
 
@@ -46,9 +53,10 @@ def test_summary_text(tmp_path):
                    since=1000.0, times_dir=times, now=1000.0 + 125)
     lines = text.splitlines()
     assert lines[1] == "make reproduce finished in 2 min 05 s: 1 notebook run(s), 1 up to date"
-    assert lines[2].split() == ["paper", "outcome", "time", "log"]
-    assert lines[3].split() == ["000", "done", "1", "min", "05", "s", "figures/logs/000.log"]
-    assert lines[4].split() == ["001", "up", "to", "date", "-", "figures/logs/001.log"]
+    assert lines[2].split() == ["paper", "outcome", "time", "ledger", "rows", "by", "status", "log"]
+    assert lines[3].split() == ["000", "done", "1", "min", "05", "s", "2:", "1", "reproduced,", "1", "close",
+                                "figures/logs/000.log"]
+    assert lines[4].split() == ["001", "up", "to", "date", "-", "-", "figures/logs/001.log"]  # no rows of 001
     assert f"ledger: {tmp_path / 'ledger.csv'}, 2 rows: 1 reproduced, 1 close" in lines
     assert any(line.strip().startswith("figures/logs/<paper>.log") for line in lines)
 
