@@ -97,13 +97,15 @@ figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
 	@$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
 	@$(PY) -m paperlib.emulation.ledger_rows summary figures/ledger.csv figures/ledger-summary.md
 
+# make -n: the recursive make still runs (and only prints); the summary is skipped.
+DRY_RUN = $(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # The papers run side by side: JOBS=1 runs them one after another; `make -jN reproduce` sets the number itself.
 JOBS ?= $(words x $(PAPERS))
 reproduce: ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
 	@$(PREREQS) reproduce
 	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
 	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) reproduce-outputs; rc=$$?; \
-	  [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
+	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
 	    --times-dir $(RUN_TIMES); \
 	  exit $$rc
 
