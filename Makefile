@@ -32,6 +32,20 @@ BROWSER_TEST ?= on
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation $(EMULATION) --browser $(BROWSER_TEST) --for
 
+.DEFAULT_GOAL := help
+.PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): requirements.lock pyproject.toml tools/bootstrap.sh tools/prereqs.sh
+	@tools/bootstrap.sh "$(PYTHON)" "$(VENV)"
+
+prereqs: ## check (as root on Debian/Ubuntu: install) the system packages make reproduce and make test need
+	@$(PREREQS) test
+
+venv: $(STAMP) ## create or refresh .venv from requirements.lock
+
 # Papers 000, 002, 004 read EMULATION through their `emulation` parameter; a change of it reruns them.
 EMULATION_STAMP := .cache/emulation
 
