@@ -88,9 +88,8 @@ def summary(papers: list[str], run_id: str | None, ledger: Path, since: float | 
     lines.append(f"make reproduce {'FAILED' if failed else 'finished'}{wall}: "
                  f"{ran} notebook run(s), {len(rows) - ran} up to date"
                  + (f"; failed: {', '.join(failed)}" if failed else ""))
-    table_rows = [(paper, outcome, took, counts_text((counts or {}).get(paper)), log)
-                  for paper, outcome, took, log in rows]
-    lines += ["  " + line for line in table(table_rows, ("paper", "outcome", "time", "ledger rows by status", "log"))]
+    table_rows = [(paper, outcome, took, counts_text((counts or {}).get(paper))) for paper, outcome, took, _ in rows]
+    lines += ["  " + line for line in table(table_rows, ("paper", "outcome", "time", "ledger rows by status"))]
     if counts is None:
         lines.append(f"ledger: {ledger} was not written")
     else:

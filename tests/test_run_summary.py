@@ -53,10 +53,9 @@ def test_summary_text(tmp_path):
                    since=1000.0, times_dir=times, now=1000.0 + 125)
     lines = text.splitlines()
     assert lines[1] == "make reproduce finished in 2 min 05 s: 1 notebook run(s), 1 up to date"
-    assert lines[2].split() == ["paper", "outcome", "time", "ledger", "rows", "by", "status", "log"]
-    assert lines[3].split() == ["000", "done", "1", "min", "05", "s", "2:", "1", "reproduced,", "1", "close",
-                                "figures/logs/000.log"]
-    assert lines[4].split() == ["001", "up", "to", "date", "-", "-", "figures/logs/001.log"]  # no rows of 001
+    assert lines[2].split() == ["paper", "outcome", "time", "ledger", "rows", "by", "status"]
+    assert lines[3].split() == ["000", "done", "1", "min", "05", "s", "2:", "1", "reproduced,", "1", "close"]
+    assert lines[4].split() == ["001", "up", "to", "date", "-", "-"]  # no rows of 001 in the ledger
     assert f"ledger: {tmp_path / 'ledger.csv'}, 2 rows: 1 reproduced, 1 close" in lines
     assert any(line.strip().startswith("figures/logs/<paper>.log") for line in lines)
 
