@@ -85,3 +85,11 @@ def test_sensitivity_runs_the_other_workload_first():
 
 def test_overlap_is_the_default_and_jobs_1_is_sequential():
     assert _show("$(JOBS)") == str(len(_show("$(PAPERS)").split()) + 1)  # every paper and the data check at once
+
+
+def test_a_dry_run_changes_no_stamp():
+    """A dry run (make -n) with other values prints the runs but rewrites neither .cache/profile nor .cache/emulation."""
+    stamps = [REPO / ".cache" / name for name in ("profile", "emulation")]
+    before = [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps]
+    _make("-n", "reproduce-outputs", "PROFILE=full", "EMULATION=off")
+    assert [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps] == before
