@@ -88,7 +88,7 @@ def test_overlap_is_the_default_and_jobs_1_is_sequential():
 
 
 def test_a_dry_run_changes_no_stamp():
-    """A dry run (make -n) with other values prints the runs but rewrites neither .cache/profile nor .cache/emulation."""
+    """A dry run (make -n) with other values rewrites neither .cache/profile nor .cache/emulation."""
     stamps = [REPO / ".cache" / name for name in ("profile", "emulation")]
     before = [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps]
     _make("-n", "reproduce-outputs", "PROFILE=full", "EMULATION=off")
