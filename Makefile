@@ -46,8 +46,9 @@ prereqs: ## check (as root on Debian/Ubuntu: install) the system packages make r
 
 venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
-# Papers 000, 002, 004 read EMULATION through their `emulation` parameter; a change of it reruns them.
-EMULATION_STAMP := .cache/emulation
+# Papers 000, 002, 004 read EMULATION through their `emulation` parameter; a change of it reruns them (the stamp is
+# not .cache/emulation/, the folder of the emulator's compiled programs).
+EMULATION_STAMP := .cache/emulation-grid
 
 # The papers: every data/NNN/ that has a notebook notebooks/NNN_*.ipynb. Each paper's rule passes the make
 # variables its notebook declares as parameters (scheduler, emulation, profile), and depends on their stamps.

@@ -88,8 +88,19 @@ def test_overlap_is_the_default_and_jobs_1_is_sequential():
 
 
 def test_a_dry_run_changes_no_stamp():
-    """A dry run (make -n) with other values rewrites neither .cache/profile nor .cache/emulation."""
-    stamps = [REPO / ".cache" / name for name in ("profile", "emulation")]
+    """A dry run (make -n) with other values rewrites neither stamp."""
+    stamps = [REPO / _show(f"$({name})") for name in ("PROFILE_STAMP", "EMULATION_STAMP")]
     before = [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps]
     _make("-n", "reproduce-outputs", "PROFILE=full", "EMULATION=off")
     assert [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps] == before
+
+
+def test_the_stamps_are_files_no_cache_folder_of_the_package_uses():
+    """A stamp at .cache/emulation would take the place of the emulator's build folder (a FileExistsError)."""
+    from paperlib.emulation import apps, build, experiments
+
+    folders = [Path(build.CACHE), Path(apps.BUILD_CACHE), Path(experiments.CACHE_DIR)]
+    for name in ("PROFILE_STAMP", "EMULATION_STAMP", "RUN_TIMES"):
+        stamp = (REPO / _show(f"$({name})")).resolve()
+        assert stamp.parent == (REPO / ".cache").resolve()
+        assert not any(f.resolve() == stamp or stamp in f.resolve().parents for f in folders), (name, stamp)
