@@ -144,10 +144,11 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
                                     preexec_fn=(lambda: os.nice(nice)) if nice else None)
             returncode = _wait(proc)
         seconds = time.monotonic() - t0
-    write_record(paper, command, seconds, returncode == 0, started, times_dir)
-    print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
-    if returncode != 0:
-        print(f"    last lines of {_shown(log)}:\n{log_tail(log)}", end="", file=out, flush=True)
+        write_record(paper, command, seconds, returncode == 0, started, times_dir)
+        # still holding the lock: the next run's start line comes after this end line
+        print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
+        if returncode != 0:
+            print(f"    last lines of {_shown(log)}:\n{log_tail(log)}", end="", file=out, flush=True)
     return returncode
 
 

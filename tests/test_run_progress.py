@@ -86,22 +86,26 @@ def test_nice_lowers_the_commands_priority(tmp_path):
 
 def test_runs_holding_the_same_lock_do_not_overlap(tmp_path):
     """Two runs started together under one --exclusive name: one's start and end marks never fall between the
-    other's (each command marks, sleeps, marks; without the lock the four marks would interleave)."""
+    other's (each command marks, sleeps, marks; without the lock the four marks would interleave), and on the
+    shared terminal the first run's end line comes before the second one's start line."""
     import subprocess
 
-    marks = tmp_path / "marks.txt"
+    marks, terminal = tmp_path / "marks.txt", tmp_path / "terminal.txt"
     script = ("import sys, time; m = open(sys.argv[1], 'a'); m.write(sys.argv[2] + ' start\\n'); m.flush(); "
               "time.sleep(1.0); m.write(sys.argv[2] + ' end\\n'); m.close()")
-    procs = [subprocess.Popen([PY, "-m", "paperlib.run_progress", paper, "--log", str(tmp_path / f"{paper}.log"),
-                               "--times-dir", str(tmp_path / "times"), "--locks-dir", str(tmp_path / "locks"),
-                               "--exclusive", "emulation", "--", PY, "-c", script, str(marks), paper],
-                              stdout=subprocess.PIPE, text=True)
-             for paper in ("a", "b")]
-    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    with open(terminal, "a") as shared:
+        procs = [subprocess.Popen([PY, "-m", "paperlib.run_progress", paper, "--log", str(tmp_path / f"{paper}.log"),
+                                   "--times-dir", str(tmp_path / "times"), "--locks-dir", str(tmp_path / "locks"),
+                                   "--exclusive", "emulation", "--", PY, "-c", script, str(marks), paper],
+                                  stdout=shared)
+                 for paper in ("a", "b")]
+        assert [p.wait(timeout=60) for p in procs] == [0, 0]
     lines = marks.read_text().splitlines()
     assert sorted(lines) == ["a end", "a start", "b end", "b start"]
-    first = lines[0].split()[0]
-    assert lines[:2] == [f"{first} start", f"{first} end"]
+    first, second = lines[0].split()[0], lines[2].split()[0]
+    assert lines == [f"{first} start", f"{first} end", f"{second} start", f"{second} end"]
+    shown = [line.split()[:2] for line in terminal.read_text().splitlines()]
+    assert shown == [[f"[{first}]", "start"], [f"[{first}]", "done"], [f"[{second}]", "start"], [f"[{second}]", "done"]]
 
 
 def test_command_line_needs_a_command(tmp_path, capsys):
