@@ -30,7 +30,8 @@
 #   PREREQS_NO_APT=1          behave as if apt-get did not exist (the no-apt path)
 #   PREREQS_USRSCTP_H=PATH    look for usrsctp.h at PATH instead of /usr/include and /usr/local/include
 #   PREREQS_TUN=PATH          look for the TUN device at PATH instead of /dev/net/tun
-#   PREREQS_NO_NETNS=1        behave as if network namespaces could not be created
+#   PREREQS_NETNS=yes|no      behave as if network namespaces could (yes) or could not (no) be created,
+#                             instead of trying `unshare --net` (as root)
 #   PREREQS_OS_RELEASE=PATH   read the distribution from PATH instead of /etc/os-release
 #   PREREQS_PLATFORM=OS-ARCH  behave as if `uname -s`-`uname -m` printed OS-ARCH (e.g. Linux-aarch64)
 # A command looks missing when PATH does not reach it (tests run the script with a PATH of symlinks).
@@ -101,6 +102,13 @@ need_base() {
   has_cmd g++ || echo g++
   has_cmd git || echo git
   has_cmd make || echo make
+}
+netns_ok() {
+  case ${PREREQS_NETNS:-probe} in
+    yes) return 0 ;;
+    no) return 1 ;;
+  esac
+  ! has_cmd unshare || unshare --net "$BASH" -c : 2>/dev/null
 }
 usrsctp_header() {
   if [[ -n ${PREREQS_USRSCTP_H:-} ]]; then [[ -e $PREREQS_USRSCTP_H ]]; return; fi
@@ -217,7 +225,7 @@ if testbed_wanted; then
     testbed_trouble=yes
     echo "error: the real-stack runs of papers 000, 002 and 004 need the TUN device /dev/net/tun, which this" >&2
     echo "       machine lacks (a container: start it with --device /dev/net/tun --cap-add NET_ADMIN)." >&2
-  elif [[ -n ${PREREQS_NO_NETNS:-} ]] || { has_cmd unshare && ! unshare --net "$BASH" -c : 2>/dev/null; }; then
+  elif ! netns_ok; then
     status=1
     testbed_trouble=yes
     echo "error: the real-stack runs of papers 000, 002 and 004 need network namespaces, which cannot be" >&2

@@ -4,7 +4,8 @@ A published experimental cell of seeds 000/002/004 stays ``not_regenerable`` (th
 Linux 2.6 with lksctp behind a NIST Net emulator, cannot be re-run); its ``regenerated`` value
 becomes the emulated mean on today's stacks, ``rel_error`` compares it with the print, and the
 reason starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack settings.
-A cell the chosen grid did not run says so after :data:`NOT_RUN`. ``python -m
+A cell the chosen grid did not run says so after :data:`NOT_RUN`; when nothing ran, the reason says whether by
+the user's choice (:data:`NOT_RUN_BY_CHOICE`) or because the machine cannot (:data:`NOT_RUN_CANNOT`). ``python -m
 paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
 experimental cells within 5% of the real stacks" to the ledger summary.
 """
@@ -23,6 +24,10 @@ from paperlib.ledger import CLOSE, Row, claim_row, result_row
 
 MARK = "[emulated on real stacks]"
 NOT_RUN = "[emulation not run]"
+#: Why no cell has an emulated value when the user opted out (``make ... EMULATION=off``, ``emulation="off"``).
+NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off)"
+#: Why none has one when the user wanted it but this machine cannot run the testbed (the machine's reason follows).
+NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot run it"
 
 
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
@@ -108,8 +113,14 @@ def summary_line(frame: pd.DataFrame) -> str:
     within, total = counts(frame)
     run = int(frame["reason"].str.startswith(MARK).sum() - (frame["column"] == "emulated (real stacks)").sum())
     if run == 0:
-        return (f"{within} of {total} published experimental cells within 5% of the real stacks: the emulated column "
-                f"was not run (emulation off, or no root/TUN/namespaces here; the rows' reasons say which).")
+        reasons = frame["reason"]
+        if reasons.str.contains(NOT_RUN_BY_CHOICE, regex=False).any():
+            why = NOT_RUN_BY_CHOICE
+        elif reasons.str.contains(NOT_RUN_CANNOT, regex=False).any():
+            why = f"{NOT_RUN_CANNOT} (the rows' reasons say why)"
+        else:
+            why = "the real-stack column was not run (the rows' reasons say why)"
+        return f"{within} of {total} published experimental cells within 5% of the real stacks: {why}."
     return (f"{within} of {total} published experimental cells within 5% of the real stacks "
             f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
 
