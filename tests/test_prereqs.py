@@ -30,7 +30,7 @@ STUB_APT = r"""#!/bin/bash
 echo "$*" >> "${0%/*}/apt-get.calls"
 [[ -n ${STUB_APT_FAIL:-} ]] && { echo "E: Unable to locate package $STUB_APT_FAIL"; exit 100; }
 echo "debconf: delaying package configuration, since apt-utils is not installed" >&2
-[[ $1 == install ]] || exit 0
+[[ $1 == install && -z ${STUB_APT_NOOP:-} ]] || exit 0
 for p in "$@"; do
   case $p in
     iproute2) printf '#!/bin/sh\n' > "${0%/*}/ip"; CHMOD +x "${0%/*}/ip" ;;
@@ -258,6 +258,14 @@ def test_failed_install_shows_apt_output_and_its_log(tmp_path):
     assert f"(all of it: {log})" in proc.stderr
     # and the package is still named as missing, with the command to install it
     assert "  - tcpdump (" in proc.stderr and "apt-get install -y tcpdump" in proc.stderr
+
+
+def test_an_install_that_provides_nothing_is_caught_by_the_second_check(tmp_path):
+    # apt-get exits 0 but tcpdump is still not on PATH (e.g. another PATH): named, not taken on trust
+    bindir = toolbox(tmp_path, missing=("tcpdump",))
+    proc = run_script(bindir, {**hooks(tmp_path), "STUB_APT_NOOP": "1"}, "--install", "--for", "reproduce")
+    assert proc.returncode == 1 and "installed:" not in proc.stdout
+    assert "error: the installer succeeded, but these are still missing: tcpdump" in proc.stderr
 
 
 def test_successful_install_leaves_no_log(tmp_path):

@@ -190,9 +190,15 @@ if ((${#pkgs[@]})) && [[ $install == yes ]] && is_root && has_apt; then
     echo "  (all of it: $log)" >&2
   else
     rm -f "$log"
-    echo "installed: ${pkgs[*]}"
   fi
+  wanted=("${pkgs[@]}")
   mapfile -t pkgs < <(missing)
+  done_now=()
+  for p in "${wanted[@]}"; do [[ " ${pkgs[*]} " == *" $p "* ]] || done_now+=("$p"); done
+  ((${#done_now[@]})) && echo "installed: ${done_now[*]}"
+  if [[ $ok == yes ]] && ((${#pkgs[@]})); then
+    echo "error: the installer succeeded, but these are still missing: ${pkgs[*]}" >&2
+  fi
 fi
 
 # --- what still stops the run: name it, the one command, the opt-outs -----------------------------------
