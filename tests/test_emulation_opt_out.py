@@ -88,8 +88,29 @@ def _frame(reasons):
                          "column": ["Exp(TCP)"] * len(reasons)})
 
 
+def test_claims_not_run_marks_only_the_real_stack_claims():
+    rows = [ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
+            el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell")]
+    assert el.claims_not_run(rows, None) == rows  # the runs happened: nothing to say
+    model, real = el.claims_not_run(rows, el.NOT_RUN_BY_CHOICE)
+    assert model == rows[0] and real.status == "untestable"
+    assert real.reason == (f"{el.NOT_RUN} the real-stack column was not run, by choice (EMULATION=off); "
+                           f"{el.MARK} no emulated cell")
+
+
+def test_summary_line_counts_run_cells_without_the_claims():
+    # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%
+    frame = pd.DataFrame({"reason": [f"{el.MARK} a", f"{el.MARK} b", f"{el.MARK} claim"],
+                          "rel_error": ["0.02", "-0.10", ""], "column": ["Exp(TCP)", "Exp(SCTP)", el.REAL_STACKS]})
+    assert el.summary_line(frame) == ("1 of 2 published experimental cells within 5% of the real stacks "
+                                      "(papers 000, 002, 004; 2 cells emulated, the rest not run in this grid).")
+
+
 def test_summary_line_says_by_choice_or_cannot():
-    choice = _frame([f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; t"] * 3)
+    # the claims re-judged on real stacks carry the reason too, and are not counted as cells
+    choice = pd.concat([_frame([f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; t"] * 3),
+                        pd.DataFrame({"reason": [f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; {el.MARK} c"],
+                                      "rel_error": [""], "column": [el.REAL_STACKS]})])
     assert el.summary_line(choice) == ("0 of 3 published experimental cells within 5% of the real stacks: "
                                        "the real-stack column was not run, by choice (EMULATION=off).")
     cannot = _frame([f"{el.NOT_RUN} {el.NOT_RUN_CANNOT}: no /dev/net/tun; t"] * 2)
@@ -103,13 +124,17 @@ def test_summary_line_says_by_choice_or_cannot():
 def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp_path):
     # The 004 notebook on the small grid of tests/test_notebooks.py, emulation "off" as make passes it
     # (-p emulation '"off"'): it completes, writes no runs table, and every published experimental cell
-    # (Table II's 10 Exp(TCP)/Exp(SCTP) cells, tests/test_reproduce_p004_ledger_rows.py) says not run by choice.
+    # (Table II's 10 Exp(TCP)/Exp(SCTP) cells, tests/test_reproduce_p004_ledger_rows.py) and both claims
+    # re-judged on real stacks say not run, by choice; their status is what it is without the real stacks.
     out = tmp_path / "fig"
     run(NB004, tmp_path / "executed.ipynb", {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4],
                                               "emulation": "off", "output_dir": str(out)})
     frame = ledger.read(out / "ledger.csv")
     not_run = frame[frame["reason"].str.startswith(el.NOT_RUN)]
-    assert len(not_run) == 10
+    cells, claims = not_run[not_run["column"] != el.REAL_STACKS], not_run[not_run["column"] == el.REAL_STACKS]
+    assert len(cells) == 10 and set(cells["status"]) == {"not_regenerable"}
+    assert len(claims) == 2 and set(claims["status"]) == {"untestable"}
+    assert len(frame[frame["column"] == el.REAL_STACKS]) == 2  # no real-stack claim without the reason
     assert all(r.startswith(f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; ") for r in not_run["reason"])
     assert not frame["reason"].str.contains(el.NOT_RUN_CANNOT, regex=False).any()
     assert not (out / "emulation_runs.csv").exists() and not (out / "emulator_accuracy.csv").exists()
