@@ -23,7 +23,7 @@ SCRIPT = REPO / "tools" / "prereqs.sh"
 CHECKED = {"g++": "g++", "git": "git", "make": "make", "ip": "iproute2", "gcc": "gcc", "tcpdump": "tcpdump",
            "chromium": "chromium"}
 #: The system tools the script itself uses.
-TOOLS = ("tr", "sed", "awk", "uname", "mktemp", "tail", "rm", "id")
+TOOLS = ("tr", "sed", "awk", "uname", "mktemp", "tail", "head", "rm", "id")
 
 STUB_APT = r"""#!/bin/bash
 # records its arguments; `install` creates what each package provides (in this folder, or the header hook)
@@ -201,19 +201,52 @@ def test_bad_arguments_exit_2_naming_them(tmp_path, args, name):
 def test_missing_python_is_named(tmp_path):
     bindir = toolbox(tmp_path)
     (bindir / "python3").unlink()
+    # a version by its Debian name: its packages
     proc = run_script(bindir, hooks(tmp_path), "--for", "venv", "--python", "python3.12")
     assert proc.returncode == 1
-    assert "'python3.12' not found" in proc.stderr and "Install Python 3.11-3.13" in proc.stderr
+    assert "  - python3.12 (Python 3.11-3.13)\n" in proc.stderr
+    assert "apt-get install -y python3.12 python3.12-venv python3.12-dev\n" in proc.stderr
+    # a path: no package to name, the versions to install and how to point make at one
+    proc = run_script(bindir, hooks(tmp_path), "--for", "venv", "--python", "/opt/py/bin/python3.12")
+    assert proc.returncode == 1
+    assert "'/opt/py/bin/python3.12' not found" in proc.stderr and "Install Python 3.11-3.13" in proc.stderr
 
 
 def test_too_old_python_is_named(tmp_path):
     fake = tmp_path / "old-python"
-    # answers -V like Python 3.9, and fails every other call (as the version check's -c would)
+    # runs and answers like Python 3.9 with venv and Python.h, so only the version check (exit 1) fails
     _stub(fake, "#!/bin/bash\nif [[ $1 == -V ]]; then echo 'Python 3.9.2'; exit 0; fi\n"
-                "if [[ $2 == *'import venv'* || $2 == *Python.h* ]]; then exit 0; fi\nexit 1\n")
+                "case $2 in 'import sys'|*'import venv'*|*Python.h*) exit 0 ;; *'python%d.%d'*) echo python3.9 ;; "
+                "esac\nexit 1\n")
     proc = run_script(toolbox(tmp_path), hooks(tmp_path), "--for", "venv", "--python", str(fake))
     assert proc.returncode == 1
     assert "Python 3.9.2" in proc.stderr and "not supported" in proc.stderr
+
+
+def test_a_python_that_does_not_run_is_named(tmp_path):
+    shim = tmp_path / "python3.13"
+    _stub(shim, "#!/bin/sh\necho 'pyenv: python3.13: command not found' >&2\nexit 127\n")
+    proc = run_script(toolbox(tmp_path), hooks(tmp_path), "--for", "venv", "--python", str(shim))
+    assert proc.returncode == 1 and "needs these packages" not in proc.stderr
+    assert f"error: '{shim}' ({shim}) does not run: pyenv: python3.13: command not found" in proc.stderr
+
+
+def test_another_python_version_is_named_by_its_own_packages(tmp_path):
+    fake = tmp_path / "py"
+    # runs, says it is 3.11, has Python.h but no venv module: Debian's python3.11-venv is what is missing
+    _stub(fake, "#!/bin/bash\ncase $2 in *'import venv'*) exit 1 ;; *'python%d.%d'*) echo python3.11 ;; esac\n")
+    proc = run_script(toolbox(tmp_path), hooks(tmp_path), "--for", "venv", "--python", str(fake))
+    assert proc.returncode == 1
+    assert f"  - python3.11-venv (the venv/ensurepip modules of {fake})" in proc.stderr
+    assert "apt-get install -y python3.11-venv\n" in proc.stderr
+
+
+def test_install_brings_a_named_python_version(tmp_path):
+    # make PYTHON=python3.11 on a machine without it (Ubuntu 22.04's python3 is 3.10): its three packages
+    bindir = toolbox(tmp_path)
+    proc = run_script(bindir, hooks(tmp_path), "--install", "--for", "venv", "--python", "python3.11")
+    assert proc.returncode == 0, proc.stderr
+    assert calls(bindir) == ["update", "install -y --no-install-recommends python3.11 python3.11-venv python3.11-dev"]
 
 
 # --- the install path (root, apt-get) ---------------------------------------------------------------------

@@ -91,12 +91,21 @@ is_ubuntu() {
 # --- what is missing: each check prints the Debian package that provides it, or nothing ------------------
 need_python() {
   if ! has_cmd "$py"; then
-    [[ $py == python3 ]] && echo "python3 python3-venv python3-dev"
+    case $py in
+      python3) echo "python3 python3-venv python3-dev" ;;
+      python3.1[1-3]) echo "$py $py-venv $py-dev" ;;  # e.g. make PYTHON=python3.11 on Ubuntu 22.04
+    esac
     return
   fi
-  "$py" -c 'import venv, ensurepip' 2>/dev/null || echo python3-venv
+  "$py" -c 'import sys' >/dev/null 2>&1 || return  # it does not run (a pyenv shim of no version): said below
+  # the default python3's packages, or those of the version asked for (python3.11-venv, python3.11-dev)
+  local name=python3
+  if [[ $py != python3 ]]; then
+    name=$("$py" -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null) || name=python3
+  fi
+  "$py" -c 'import venv, ensurepip' 2>/dev/null || echo "$name-venv"
   "$py" -c 'import os, sysconfig, sys; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")) else 1)' \
-    2>/dev/null || echo python3-dev
+    2>/dev/null || echo "$name-dev"
 }
 need_base() {
   has_cmd g++ || echo g++
@@ -125,9 +134,9 @@ need_browser() {
 }
 why() {
   case $1 in
-    python3) echo "Python 3.11-3.13" ;;
-    python3-venv) echo "the venv/ensurepip modules of $py" ;;
-    python3-dev) echo "Python.h: ns-3's cppyy JIT compiles against it" ;;
+    python3|python3.1[1-3]) echo "Python 3.11-3.13" ;;
+    python3*-venv) echo "the venv/ensurepip modules of $py" ;;
+    python3*-dev) echo "Python.h: ns-3's cppyy JIT compiles against it" ;;
     g++) echo "ns-3's cppyy JIT needs a C++ compiler and the system C++ headers" ;;
     git) echo "provenance stamps record the commit" ;;
     make) echo "runs the pipeline" ;;
@@ -254,12 +263,19 @@ if ((status)); then
 fi
 # The Python interpreter itself: present and of a supported version (the pins need 3.11-3.13).
 if ! has_cmd "$py"; then
-  echo "error: '$py' not found. Install Python 3.11-3.13, or point make at one: make PYTHON=/path/to/python3.12 ..." >&2
+  echo "error: '$py' not found. Install Python 3.11-3.13 (Debian/Ubuntu: apt-get install python3.11 python3.11-venv" >&2
+  echo "       python3.11-dev), then point make at it: make PYTHON=python3.11 ..." >&2
+  exit 1
+fi
+if ! "$py" -c 'import sys' >/dev/null 2>&1; then
+  echo "error: '$py' ($(command -v "$py")) does not run: $("$py" -c 'import sys' 2>&1 | head -n 1)" >&2
+  echo "       Point make at a Python 3.11-3.13 that runs: make PYTHON=python3.11 ..." >&2
   exit 1
 fi
 if ! "$py" -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info[:2] <= (3, 13) else 1)' 2>/dev/null; then
   echo "error: $("$py" -V 2>&1) at $(command -v "$py") is not supported: the pinned numpy/pandas need >= 3.11" >&2
-  echo "       and ns-3's wheels (ns3==3.44.post0) exist for CPython <= 3.13. Use: make PYTHON=python3.11 ..." >&2
+  echo "       and ns-3's wheels (ns3==3.44.post0) exist for CPython <= 3.13. Install one (Ubuntu 22.04: apt-get" >&2
+  echo "       install python3.11 python3.11-venv python3.11-dev), then: make PYTHON=python3.11 ..." >&2
   exit 1
 fi
 exit 0
