@@ -33,7 +33,7 @@ BROWSER_TEST ?= on
 # like PROFILE_STAMP: only by its own recipe, only when its content changes).
 EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
-PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation $(EMULATION) --browser $(BROWSER_TEST) --for
+PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb

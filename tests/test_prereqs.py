@@ -475,3 +475,13 @@ def test_make_help_and_dry_runs_write_no_emulation_stamp(tmp_path, checkout):
         proc = run_make(checkout, bindir, {}, *args, f"VENV={tmp_path / 'venv'}")
         assert proc.returncode == 0, proc.stderr
     assert not (checkout / ".cache").exists() and written(checkout) == []
+
+
+@pytest.mark.parametrize("setting, message", [("EMULATION=", "EMULATION must be reduced, full or off, not ''"),
+                                              ("EMULATION=tiny", "not 'tiny'"),
+                                              ("BROWSER_TEST=maybe", "BROWSER_TEST must be on or off")])
+def test_make_rejects_a_bad_setting_before_anything(tmp_path, checkout, setting, message):
+    venv = tmp_path / "no-venv-yet"
+    proc = run_make(checkout, make_toolbox(tmp_path), hooks(tmp_path), "test", f"VENV={venv}", setting)
+    assert proc.returncode != 0 and message in proc.stderr
+    assert not venv.exists() and written(checkout) == []
