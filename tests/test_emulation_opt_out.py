@@ -142,3 +142,10 @@ def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp
     executed = json.loads((tmp_path / "executed.ipynb").read_text())
     printed = "".join("".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
     assert el.NOT_RUN_BY_CHOICE in printed
+
+
+def test_verdicts_table_shows_why_nothing_ran_without_the_markers():
+    rows = el.claims_not_run([el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
+                                              "no emulated Table II cell")], el.NOT_RUN_BY_CHOICE)
+    assert en.verdicts(rows)["measure"].tolist() == [
+        "the real-stack column was not run, by choice (EMULATION=off); no emulated Table II cell"]

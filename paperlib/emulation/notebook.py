@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,10 +120,11 @@ def capture_point(params: dict, seed: int) -> dict:
 
 
 def verdicts(rows) -> pd.DataFrame:
-    """Return the re-judged claims (column 'emulated (real stacks)') as a small table."""
-    sel = [r for r in rows if r.column == "emulated (real stacks)"]
+    """Return the re-judged claims (column 'emulated (real stacks)') as a small table, their reasons without the
+    bracketed markers (``[emulated on real stacks]``, ``[emulation not run]``)."""
+    sel = [r for r in rows if r.column == el.REAL_STACKS]
     return pd.DataFrame({"claim": [r.row for r in sel], "verdict on real stacks": [r.status for r in sel],
-                         "measure": [r.reason.split("] ", 1)[-1] for r in sel]})
+                         "measure": [re.sub(r"\[[^\]]*\] ", "", r.reason) for r in sel]})
 
 
 def errorbars(ax, x, mean, half, proto: str) -> None:
