@@ -29,8 +29,11 @@ PROFILE_STAMP := .cache/profile
 EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
 # BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
 BROWSER_TEST ?= on
+# The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
+# like PROFILE_STAMP: only by its own recipe, only when its content changes).
+EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
-PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation $(EMULATION) --browser $(BROWSER_TEST) --for
+PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 # One partial ledger per paper notebook; the merged ledger depends on all of them.
 NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
@@ -86,6 +89,10 @@ figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STA
 
 $(PROFILE_STAMP): FORCE
 	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $@; }
+
+figures/000/ledger.csv figures/002/ledger.csv figures/004/ledger.csv: $(EMULATION_STAMP)
+$(EMULATION_STAMP): FORCE
+	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(EMULATION)" ] || echo "$(EMULATION)" > $@; }
 
 FORCE:
 
