@@ -12,7 +12,13 @@ truncated, written by another schema) is recomputed with a warning, never served
 written to a temporary file and renamed into place, so concurrent runs of the same point (two
 workers, two ``make`` calls) each leave a whole, identical entry. Points run on a local Dask cluster, on an
 existing one (by address) or, with ``scheduler="synchronous"``, in this process. On Dask, points start
-longest first when the simulating module estimates their cost (:func:`longest_first`).
+longest first when the simulating module estimates their cost (:func:`longest_first`). Only the client
+(this process) reads and writes the cache: workers receive parameters and return results, so they need
+this package and its libraries, not the cache folder or a shared filesystem.
+
+A worker lost while it holds a point (killed, its machine gone) makes Dask run that point again on
+another worker; the point's seed makes the retry give the same result. The sweep's provenance
+(:func:`sweep_record`) counts, per point, the workers lost while holding it.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ SYNCHRONOUS = "synchronous"
 CACHE_SCHEMA = 2
 #: Distributions whose versions key the cache: they compute the results.
 KEY_LIBRARIES = ("numpy", "scipy", "ns3")
+
+logger = logging.getLogger(__name__)
 
 
 def library_versions() -> dict[str, str]:
@@ -278,8 +286,27 @@ def longest_first(simulate, tasks: dict) -> list:
     return sorted(tasks, key=lambda i: -float(cost(tasks[i]["params"])))
 
 
-def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
-    """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first."""
+def _lost_workers(client, futures: dict) -> dict:
+    """Return index -> how many workers were lost while holding that point (only points with at least one).
+
+    Dask's scheduler counts, per task, the workers that died while the task was assigned to them
+    (``TaskState.suspicious``: running there, or queued there to run next); at ``allowed-failures``
+    + 1 the task fails with ``KilledWorker``. Read while the futures are held, so the tasks are known.
+    """
+    keys = {future.key: i for future, i in futures.items()}
+
+    def counts(dask_scheduler, keys):  # nested, so cloudpickle ships it by value (the scheduler needs no paperlib)
+        return {k: dask_scheduler.tasks[k].suspicious for k in keys
+                if k in dask_scheduler.tasks and dask_scheduler.tasks[k].suspicious}
+
+    return {keys[k]: int(n) for k, n in client.run_on_scheduler(counts, keys=list(keys)).items()}
+
+
+def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict:
+    """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
+
+    Return index -> workers lost while holding that point (see :func:`_lost_workers`).
+    """
     import dask
     from distributed import Client, LocalCluster, as_completed
 
@@ -305,6 +332,29 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
             except Exception as err:
                 raise RuntimeError(f"{simulate.__name__} failed at {tasks[futures[future]]['params']}: {err}") from err
             done(futures[future], result)
+        return _lost_workers(client, futures)
+
+
+def _scheduler_name(scheduler) -> str:
+    """Return how a sweep's points ran: ``"synchronous"``, ``"local cluster"`` or the scheduler's address."""
+    return "local cluster" if scheduler is None else str(scheduler)
+
+
+def sweep_record(frame: pd.DataFrame) -> dict:
+    """Return the provenance of the :func:`run_sweep` call that returned ``frame``.
+
+    Keys: ``simulate`` (module.function), ``code_version``, ``versions``, ``scheduler``
+    (``"synchronous"``, ``"local cluster"`` or the address), ``points``, ``cached`` (read from the cache),
+    ``computed``, and ``retried``: one entry per point that Dask ran again because a worker holding
+    it was lost (``params``, ``seed``, ``workers_lost``), in the order of the points. No wall-clock
+    time, so equal runs give equal records. The same record is written, when the call computed
+    anything, to ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of
+    the points' cache keys), so a notebook's sweep cache tells which of its points were retried.
+    """
+    try:
+        return frame.attrs["sweep"]
+    except KeyError:
+        raise ParameterError("frame: not returned by run_sweep (no attrs['sweep'])") from None
 
 
 def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
@@ -327,6 +377,9 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
         point to compute).
     progress, desc : a tqdm progress bar (cached points count as done) labelled ``desc``
         (default the name of ``simulate``).
+
+    The frame's ``attrs["sweep"]`` is the call's provenance (:func:`sweep_record`): points read from
+    the cache, computed, and retried after a lost worker.
 
     A failure of ``simulate`` raises RuntimeError naming the point's parameters. The frame is
     built from the results as stored in JSON, so computing and reading the cache give equal
@@ -351,11 +404,26 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
             results[i] = _store(paths[i], records[i], result, simulate.__name__)
             bar.update()
 
+        lost = {}
         if tasks and scheduler == SYNCHRONOUS:
             _run_here(simulate, tasks, done)
         elif tasks:
-            _run_dask(simulate, tasks, scheduler, n_workers, done)
+            lost = _run_dask(simulate, tasks, scheduler, n_workers, done)
     names = [*dict.fromkeys(k for params in points for k in params), "seed"]
     names += dict.fromkeys(k for result in results for k in result)
     rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results)]
-    return pd.DataFrame(rows, columns=names)
+    frame = pd.DataFrame(rows, columns=names)
+    frame.attrs["sweep"] = record = {
+        "simulate": folder.name, "code_version": version, "versions": libs, "scheduler": _scheduler_name(scheduler),
+        "points": len(records), "cached": len(records) - len(tasks), "computed": len(tasks),
+        "retried": [{"params": records[i]["params"], "seed": records[i]["seed"], "workers_lost": lost[i]}
+                    for i in sorted(lost)],
+    }
+    for i in sorted(lost):
+        logger.warning("%s: point %s ran again: %d worker(s) holding it were lost", simulate.__name__,
+                       records[i]["params"], lost[i])
+    if tasks:
+        sweep_id = hashlib.sha256("".join(sorted(p.stem for p in paths)).encode()).hexdigest()[:16]
+        atomic_write_text(Path(cache_dir) / "runs" / f"{folder.name}-{sweep_id}.json",
+                          json.dumps(record, indent=2, sort_keys=True) + "\n")
+    return frame
