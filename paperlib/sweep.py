@@ -260,14 +260,23 @@ def _writable_cache(folder: Path) -> None:
         raise ParameterError(f"cache_dir: {folder} is not a writable folder: {err}") from None
 
 
+def timed_call(simulate, params: dict, seed: int) -> tuple:
+    """Return ``(simulate(params, seed), wall seconds it took)``: the unit of work sent to a Dask worker."""
+    import time
+
+    started = time.perf_counter()
+    result = simulate(params, seed)
+    return result, time.perf_counter() - started
+
+
 def _run_here(simulate, tasks: dict, done) -> None:
     """Run ``tasks`` (index -> record) in this process, in order."""
     for i, record in tasks.items():
         try:
-            result = simulate(dict(record["params"]), record["seed"])
+            result = timed_call(simulate, dict(record["params"]), record["seed"])
         except Exception as err:
             raise RuntimeError(f"{simulate.__name__} failed at {record['params']}: {err}") from err
-        done(i, result)
+        done(i, *result)
 
 
 def longest_first(simulate, tasks: dict) -> list:
@@ -323,7 +332,7 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict:
                 ))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
         order = longest_first(simulate, tasks)
-        futures = {client.submit(simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
+        futures = {client.submit(timed_call, simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
                                  priority=len(order) - rank): i
                    for rank, i in enumerate(order)}
         for future in as_completed(futures, loop=client.loop):
@@ -331,7 +340,7 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict:
                 result = future.result()
             except Exception as err:
                 raise RuntimeError(f"{simulate.__name__} failed at {tasks[futures[future]]['params']}: {err}") from err
-            done(futures[future], result)
+            done(futures[future], *result)
         return _lost_workers(client, futures)
 
 
@@ -347,9 +356,11 @@ def sweep_record(frame: pd.DataFrame) -> dict:
     (``"synchronous"``, ``"local cluster"`` or the address), ``points``, ``cached`` (read from the cache),
     ``computed``, and ``retried``: one entry per point that Dask ran again because a worker holding
     it was lost (``params``, ``seed``, ``workers_lost``), in the order of the points. No wall-clock
-    time, so equal runs give equal records. The same record is written, when the call computed
-    anything, to ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of
-    the points' cache keys), so a notebook's sweep cache tells which of its points were retried.
+    time, so equal runs give equal records. When the call computed anything, the record is also
+    written to ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of the
+    points' cache keys), with ``seconds``: each computed point's wall time on its worker (what
+    ``make bench`` sizes a cold run or a cluster allocation from). A notebook's sweep cache thus
+    tells which of its points were retried and what each cost.
     """
     try:
         return frame.attrs["sweep"]
@@ -400,8 +411,11 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
               disable=not progress) as bar:
 
-        def done(i: int, result) -> None:
+        seconds = {}
+
+        def done(i: int, result, took_s: float) -> None:
             results[i] = _store(paths[i], records[i], result, simulate.__name__)
+            seconds[i] = took_s
             bar.update()
 
         lost = {}
@@ -424,6 +438,8 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
                        records[i]["params"], lost[i])
     if tasks:
         sweep_id = hashlib.sha256("".join(sorted(p.stem for p in paths)).encode()).hexdigest()[:16]
+        timed = {**record, "seconds": [{"params": records[i]["params"], "seed": records[i]["seed"],
+                                        "seconds": round(seconds[i], 3)} for i in sorted(seconds)]}
         atomic_write_text(Path(cache_dir) / "runs" / f"{folder.name}-{sweep_id}.json",
-                          json.dumps(record, indent=2, sort_keys=True) + "\n")
+                          json.dumps(timed, indent=2, sort_keys=True) + "\n")
     return frame
