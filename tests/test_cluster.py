@@ -28,7 +28,7 @@ import sweep_helpers
 from paperlib.emulation import netns
 from paperlib.sweep import grid, run_sweep, sweep_record
 
-pytestmark = pytest.mark.cluster
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 TESTS = Path(__file__).resolve().parent
 DASK = Path(sys.executable).parent / "dask"
