@@ -295,12 +295,13 @@ def longest_first(simulate, tasks: dict) -> list:
     return sorted(tasks, key=lambda i: -float(cost(tasks[i]["params"])))
 
 
-def _lost_workers(client, futures: dict) -> dict:
+def _lost_workers(client, futures: dict) -> dict | None:
     """Return index -> how many workers were lost while holding that point (only points with at least one).
 
     Dask's scheduler counts, per task, the workers that died while the task was assigned to them
     (``TaskState.suspicious``: running there, or queued there to run next); at ``allowed-failures``
     + 1 the task fails with ``KilledWorker``. Read while the futures are held, so the tasks are known.
+    None (with a warning) if the scheduler does not answer (e.g. it refuses to run client code).
     """
     keys = {future.key: i for future, i in futures.items()}
 
@@ -308,13 +309,18 @@ def _lost_workers(client, futures: dict) -> dict:
         return {k: dask_scheduler.tasks[k].suspicious for k in keys
                 if k in dask_scheduler.tasks and dask_scheduler.tasks[k].suspicious}
 
-    return {keys[k]: int(n) for k, n in client.run_on_scheduler(counts, keys=list(keys)).items()}
+    try:
+        found = client.run_on_scheduler(counts, keys=list(keys))
+    except Exception as err:  # the results are whole and cached; only this count is missing
+        logger.warning("cannot read the points' lost workers from the scheduler (retries unknown): %s", err)
+        return None
+    return {keys[k]: int(n) for k, n in found.items()}
 
 
-def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict:
+def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
     """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
 
-    Return index -> workers lost while holding that point (see :func:`_lost_workers`).
+    Return index -> workers lost while holding that point, or None if unknown (see :func:`_lost_workers`).
     """
     import dask
     from distributed import Client, LocalCluster, as_completed
@@ -353,14 +359,16 @@ def sweep_record(frame: pd.DataFrame) -> dict:
     """Return the provenance of the :func:`run_sweep` call that returned ``frame``.
 
     Keys: ``simulate`` (module.function), ``code_version``, ``versions``, ``scheduler``
-    (``"synchronous"``, ``"local cluster"`` or the address), ``points``, ``cached`` (read from the cache),
-    ``computed``, and ``retried``: one entry per point that Dask ran again because a worker holding
-    it was lost (``params``, ``seed``, ``workers_lost``), in the order of the points. No wall-clock
-    time, so equal runs give equal records. When the call computed anything, the record is also
-    written to ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of the
-    points' cache keys), with ``seconds``: each computed point's wall time on its worker (what
-    ``make bench`` sizes a cold run or a cluster allocation from). A notebook's sweep cache thus
-    tells which of its points were retried and what each cost.
+    (``"synchronous"``, ``"local cluster"`` or the address), ``points``, ``cached`` (read from the
+    cache), ``computed``, and ``retried``: one entry per point that Dask ran again because a worker
+    holding it was lost (``params``, ``seed``, ``workers_lost``), in the order of the points (None if
+    the scheduler could not be asked). No wall-clock time, so equal runs give equal records.
+
+    When the call computed anything, the record is also written, as the call ends, to
+    ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of the points'
+    cache keys) with ``seconds``: each computed point's wall time on its worker, what ``make bench``
+    sizes a cold run or a cluster allocation from. A notebook's sweep cache thus tells which of its
+    points were retried and what each cost.
     """
     try:
         return frame.attrs["sweep"]
@@ -430,10 +438,10 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     frame.attrs["sweep"] = record = {
         "simulate": folder.name, "code_version": version, "versions": libs, "scheduler": _scheduler_name(scheduler),
         "points": len(records), "cached": len(records) - len(tasks), "computed": len(tasks),
-        "retried": [{"params": records[i]["params"], "seed": records[i]["seed"], "workers_lost": lost[i]}
-                    for i in sorted(lost)],
+        "retried": None if lost is None else [{"params": records[i]["params"], "seed": records[i]["seed"],
+                                                "workers_lost": lost[i]} for i in sorted(lost)],
     }
-    for i in sorted(lost):
+    for i in sorted(lost or {}):
         logger.warning("%s: point %s ran again: %d worker(s) holding it were lost", simulate.__name__,
                        records[i]["params"], lost[i])
     if tasks:
