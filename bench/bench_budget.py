@@ -51,12 +51,14 @@ def _paper(record: dict) -> str:
 
 
 def cold_budget(cache_dir: Path) -> dict[str, dict]:
-    """Return paper -> {"seconds", "timed", "points"}: worker seconds of the timed points, how many, of how many."""
-    out: dict[str, dict] = defaultdict(lambda: {"seconds": 0.0, "timed": 0, "points": 0})
+    """Return paper -> {"seconds", "cpu_seconds", "timed", "points"}: wall and CPU seconds of the timed points on
+    their workers, how many points were timed, of how many in the recorded sweeps."""
+    out: dict[str, dict] = defaultdict(lambda: {"seconds": 0.0, "cpu_seconds": 0.0, "timed": 0, "points": 0})
     for path in sorted((cache_dir / "runs").glob("*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
         paper = out[_paper(record)]
         paper["seconds"] += sum(point["seconds"] for point in record.get("seconds", []))
+        paper["cpu_seconds"] += sum(point.get("cpu_seconds", 0.0) for point in record.get("seconds", []))
         paper["timed"] += len(record.get("seconds", []))
         paper["points"] += record["points"]
     return dict(sorted(out.items()))
@@ -88,24 +90,25 @@ def sample_point(profile: str) -> dict:
 
 
 def fit_cost(point: dict, sim_times=(4.0, 8.0), warmup_s: float = 2.0) -> tuple[float, float, int]:
-    """Return (a, b, browsers): a run of ``point`` shortened to s simulated seconds takes about a + b s wall seconds.
+    """Return (a, b, browsers): a run of ``point`` shortened to s simulated seconds takes about a + b s CPU seconds.
 
-    Measured: one run of each length after a first short run (ns-3 imported, C++ compiled).
+    Measured: one run of each length after a first short run (ns-3 imported, C++ compiled), in CPU
+    time of this thread (what a core spends; less disturbed by other processes than wall time).
     """
     ns3_env.load()
     web_testbed.simulate({**point, "sim_time_s": 3.0, "warmup_s": 1.0}, 2)
     walls = []
     for s in sim_times:
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         web_testbed.simulate({**point, "sim_time_s": s, "warmup_s": warmup_s}, 1)
-        walls.append(time.perf_counter() - t0)
+        walls.append(time.thread_time() - t0)
     (s0, s1), (w0, w1) = sim_times, walls
     b = max((w1 - w0) / (s1 - s0), 0.0)
     return max(w0 - b * s0, 0.0), b, int(point["browsers"])
 
 
 def plan_seconds(points: list[dict], a: float, b: float, browsers: int) -> float:
-    """Return the estimated worker seconds of ``points``: (a + b x simulated s) x browsers / sample browsers."""
+    """Return the estimated CPU seconds of ``points``: (a + b x simulated s) x browsers / sample browsers."""
     return sum((a + b * float(p["sim_time_s"])) * float(p["browsers"]) / browsers for p in points)
 
 
@@ -115,25 +118,25 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores of this machine")
     args = parser.parse_args()
 
-    print(f"cold run per paper: worker time of each paper's sweep points, from the run records in {args.cache}/runs")
+    print(f"cold run per paper: each paper's sweep points on their workers, from the run records in {args.cache}/runs")
     budget = cold_budget(args.cache)
     if not budget:
-        print("  no run records: run `make reproduce` on an empty cache first (they are written as points compute)")
+        print("  no run records: run `make reproduce` on an empty cache first (they are written as sweeps finish)")
     for paper, b in budget.items():
         note = "" if b["timed"] >= b["points"] else f"  (partly cached: {b['timed']} of {b['points']} points timed)"
-        print(f"  {paper}: {b['timed']} points, {b['seconds'] / 60:.1f} worker-min, "
-              f"{b['seconds'] / 60 / args.cores:.1f} min on {args.cores} cores{note}")
+        print(f"  {paper}: {b['timed']} points, {b['seconds'] / 60:.1f} worker-min wall "
+              f"({b['seconds'] / 60 / args.cores:.1f} min on {args.cores} workers), "
+              f"{b['cpu_seconds'] / 60:.1f} CPU-min{note}")
 
-    full = sample_point("full")
-    a, b, n = fit_cost(full)
-    print(f"001 run time, measured on its FIFO-120 point at 90% of 100 Mbit/s ({n} browsers): "
-          f"about {a:.1f} s + {b:.2f} s per simulated second")
     for profile in ("scaled", "full"):
+        sample = sample_point(profile)
+        a, b, n = fit_cost(sample)
         points = plan_001(profile)
         seconds = plan_seconds(points, a, b, n)
-        print(f"  PROFILE={profile}: {len(points)} runs, {seconds / 3600:.1f} core-hours "
-              f"({seconds / 3600 / args.cores:.1f} h on this machine's {args.cores} cores; "
-              f"{seconds / 3600 / 64:.1f} h on 64 workers)")
+        print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "
+              f"({n} browsers) costs about {a:.2f} + {b:.3f} CPU s per simulated second, measured; "
+              f"{len(points)} runs: {seconds / 3600:.1f} core-hours "
+              f"({seconds / 3600 / args.cores:.1f} h on {args.cores} cores, {seconds / 3600 / 64:.2f} h on 64)")
 
 
 if __name__ == "__main__":

@@ -261,12 +261,17 @@ def _writable_cache(folder: Path) -> None:
 
 
 def timed_call(simulate, params: dict, seed: int) -> tuple:
-    """Return ``(simulate(params, seed), wall seconds it took)``: the unit of work sent to a Dask worker."""
+    """Return ``(simulate(params, seed), wall seconds, CPU seconds of this thread)``: the unit of work sent to a worker.
+
+    Wall time is how long the point holds a worker; CPU time is what it costs a core (an emulated
+    run mostly waits on real time, an ns-3 run computes), and other processes on the machine
+    disturb it less.
+    """
     import time
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     result = simulate(params, seed)
-    return result, time.perf_counter() - started
+    return result, time.perf_counter() - started, time.thread_time() - cpu
 
 
 def _run_here(simulate, tasks: dict, done) -> None:
@@ -366,9 +371,9 @@ def sweep_record(frame: pd.DataFrame) -> dict:
 
     When the call computed anything, the record is also written, as the call ends, to
     ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of the points'
-    cache keys) with ``seconds``: each computed point's wall time on its worker, what ``make bench``
-    sizes a cold run or a cluster allocation from. A notebook's sweep cache thus tells which of its
-    points were retried and what each cost.
+    cache keys) with ``seconds``: each computed point's wall and CPU seconds on its worker
+    (:func:`timed_call`), what ``make bench`` sizes a cold run or a cluster allocation from. A
+    notebook's sweep cache thus tells which of its points were retried and what each cost.
     """
     try:
         return frame.attrs["sweep"]
@@ -421,9 +426,9 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
 
         seconds = {}
 
-        def done(i: int, result, took_s: float) -> None:
+        def done(i: int, result, wall_s: float, cpu_s: float) -> None:
             results[i] = _store(paths[i], records[i], result, simulate.__name__)
-            seconds[i] = took_s
+            seconds[i] = wall_s, cpu_s
             bar.update()
 
         lost = {}
@@ -447,7 +452,8 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     if tasks:
         sweep_id = hashlib.sha256("".join(sorted(p.stem for p in paths)).encode()).hexdigest()[:16]
         timed = {**record, "seconds": [{"params": records[i]["params"], "seed": records[i]["seed"],
-                                        "seconds": round(seconds[i], 3)} for i in sorted(seconds)]}
+                                        "seconds": round(seconds[i][0], 3), "cpu_seconds": round(seconds[i][1], 3)}
+                                       for i in sorted(seconds)]}
         atomic_write_text(Path(cache_dir) / "runs" / f"{folder.name}-{sweep_id}.json",
                           json.dumps(timed, indent=2, sort_keys=True) + "\n")
     return frame

@@ -29,6 +29,7 @@ def test_cold_budget_sums_the_timed_points_of_each_sweep(budget, tmp_path):
     assert list(out) == ["sweep_helpers.gated"]
     assert out["sweep_helpers.gated"]["timed"] == 3 and out["sweep_helpers.gated"]["points"] == 3
     assert out["sweep_helpers.gated"]["seconds"] == pytest.approx(sum(p["seconds"] for p in record["seconds"]))
+    assert out["sweep_helpers.gated"]["cpu_seconds"] == pytest.approx(sum(p["cpu_seconds"] for p in record["seconds"]))
 
 
 def test_records_name_their_paper(budget, tmp_path):
@@ -36,14 +37,14 @@ def test_records_name_their_paper(budget, tmp_path):
     runs.mkdir()
     # an emulated sweep names its paper in its parameters; an ns-3 simulation by its module
     emulated = {"simulate": "paperlib.emulation.experiments.run_point", "points": 2,
-                "seconds": [{"params": {"paper": "004"}, "seed": 1, "seconds": 2.0},
-                            {"params": {"paper": "004"}, "seed": 2, "seconds": 3.0}]}
+                "seconds": [{"params": {"paper": "004"}, "seed": 1, "seconds": 2.0, "cpu_seconds": 0.5},
+                            {"params": {"paper": "004"}, "seed": 2, "seconds": 3.0, "cpu_seconds": 0.25}]}
     ns3 = {"simulate": "paperlib.sim.web_testbed.simulate", "points": 5,
-           "seconds": [{"params": {}, "seed": 1, "seconds": 7.0}]}
+           "seconds": [{"params": {}, "seed": 1, "seconds": 7.0, "cpu_seconds": 6.5}]}
     (runs / "a.json").write_text(json.dumps(emulated))
     (runs / "b.json").write_text(json.dumps(ns3))
-    assert budget.cold_budget(tmp_path) == {"001": {"seconds": 7.0, "timed": 1, "points": 5},
-                                            "004": {"seconds": 5.0, "timed": 2, "points": 2}}
+    assert budget.cold_budget(tmp_path) == {"001": {"seconds": 7.0, "cpu_seconds": 6.5, "timed": 1, "points": 5},
+                                            "004": {"seconds": 5.0, "cpu_seconds": 0.75, "timed": 2, "points": 2}}
 
 
 def test_plan_seconds_scales_by_simulated_seconds_and_browsers(budget):

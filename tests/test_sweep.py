@@ -411,7 +411,7 @@ def test_sweep_record_counts_cached_computed_and_retried_points(tmp_path):
     written = [json.loads(f.read_text()) for f in files]
     second = next(w for w in written if w["points"] == 3)
     assert [s["params"]["x"] for s in second["seconds"]] == [1, 2]
-    assert all(s["seconds"] >= 0 for s in second["seconds"])
+    assert all(s["seconds"] >= 0 and s["cpu_seconds"] >= 0 for s in second["seconds"])
     assert {k: v for k, v in second.items() if k != "seconds"} == record
 
 
