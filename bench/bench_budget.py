@@ -89,11 +89,13 @@ def sample_point(profile: str) -> dict:
     return next(p for p in pts if p["load"] == 0.9 and p["latency"] == "short")
 
 
-def fit_cost(point: dict, sim_times=(4.0, 8.0), warmup_s: float = 2.0) -> tuple[float, float, int]:
+def fit_cost(point: dict, sim_times=(6.0, 12.0), warmup_s: float = 2.0) -> tuple[float, float, int]:
     """Return (a, b, browsers): a run of ``point`` shortened to s simulated seconds takes about a + b s CPU seconds.
 
     Measured: one run of each length after a first short run (ns-3 imported, C++ compiled), in CPU
     time of this thread (what a core spends; less disturbed by other processes than wall time).
+    A run starts with empty queues and few transfers in flight; if its later seconds cost more than
+    its first (``a`` comes out 0), the estimate for longer runs is a lower bound.
     """
     ns3_env.load()
     web_testbed.simulate({**point, "sim_time_s": 3.0, "warmup_s": 1.0}, 2)
