@@ -138,7 +138,8 @@ def main() -> None:
         print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "
               f"({n} browsers) costs about {a:.2f} + {b:.3f} CPU s per simulated second, measured; "
               f"{len(points)} runs: {seconds / 3600:.1f} core-hours "
-              f"({seconds / 3600 / args.cores:.1f} h on {args.cores} cores, {seconds / 3600 / 64:.2f} h on 64)")
+              f"({seconds / 3600 / args.cores:.1f} h on {args.cores} cores, {seconds / 3600 / 64:.2f} h on 64)"
+              f"{' (a lower bound: later simulated seconds cost more)' if a == 0 else ''}")
 
 
 if __name__ == "__main__":
