@@ -113,11 +113,13 @@ test: ## lint (ruff), then the test suite (unit, property, data, ledger, noteboo
 	@$(PREREQS) test
 	@$(MAKE) --no-print-directory $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25
 
-bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios), the emulator's highest accurate rate
+bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints ratios), the emulator, the run budgets
 	$(PY) bench/bench_models.py
 	$(PY) bench/bench_testbed.py
+	$(PY) bench/bench_ns3_speed.py
+	$(PY) bench/bench_budget.py
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_emulation.py
 
