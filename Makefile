@@ -29,8 +29,11 @@ PROFILE_STAMP := .cache/profile
 EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
 # BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
 BROWSER_TEST ?= on
+# The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
+# like PROFILE_STAMP: only by its own recipe, only when its content changes).
+EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
-PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation $(EMULATION) --browser $(BROWSER_TEST) --for
+PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 .DEFAULT_GOAL := help
 .PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
@@ -102,6 +105,10 @@ $(PROFILE_STAMP): FORCE
 $(EMULATION_STAMP): FORCE
 	@$(call write_stamp,$(EMULATION))
 
+figures/000/ledger.csv figures/002/ledger.csv figures/004/ledger.csv: $(EMULATION_STAMP)
+$(EMULATION_STAMP): FORCE
+	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(EMULATION)" ] || echo "$(EMULATION)" > $@; }
+
 FORCE:
 
 figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
@@ -130,11 +137,13 @@ test: ## lint (ruff), then the test suite (unit, property, data, ledger, noteboo
 	@$(PREREQS) test
 	@$(MAKE) --no-print-directory $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25
 
-bench: $(STAMP) ## time the vectorised models and the 001 testbed (prints ratios), the emulator's highest accurate rate
+bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints ratios), the emulator, the run budgets
 	$(PY) bench/bench_models.py
 	$(PY) bench/bench_testbed.py
+	$(PY) bench/bench_ns3_speed.py
+	$(PY) bench/bench_budget.py
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_emulation.py
 

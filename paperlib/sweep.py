@@ -12,7 +12,13 @@ truncated, written by another schema) is recomputed with a warning, never served
 written to a temporary file and renamed into place, so concurrent runs of the same point (two
 workers, two ``make`` calls) each leave a whole, identical entry. Points run on a local Dask cluster, on an
 existing one (by address) or, with ``scheduler="synchronous"``, in this process. On Dask, points start
-longest first when the simulating module estimates their cost (:func:`longest_first`).
+longest first when the simulating module estimates their cost (:func:`longest_first`). Only the client
+(this process) reads and writes the cache: workers receive parameters and return results, so they need
+this package and its libraries, not the cache folder or a shared filesystem.
+
+A worker lost while it holds a point (killed, its machine gone) makes Dask run that point again on
+another worker; the point's seed makes the retry give the same result. The sweep's provenance
+(:func:`sweep_record`) counts, per point, the workers lost while holding it.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ SYNCHRONOUS = "synchronous"
 CACHE_SCHEMA = 2
 #: Distributions whose versions key the cache: they compute the results.
 KEY_LIBRARIES = ("numpy", "scipy", "ns3")
+
+logger = logging.getLogger(__name__)
 
 
 def library_versions() -> dict[str, str]:
@@ -252,14 +260,28 @@ def _writable_cache(folder: Path) -> None:
         raise ParameterError(f"cache_dir: {folder} is not a writable folder: {err}") from None
 
 
+def timed_call(simulate, params: dict, seed: int) -> tuple:
+    """Return ``(simulate(params, seed), wall seconds, CPU seconds of this thread)``: the unit of work sent to a worker.
+
+    Wall time is how long the point holds a worker; CPU time is what it costs a core (an emulated
+    run mostly waits on real time, an ns-3 run computes), and other processes on the machine
+    disturb it less.
+    """
+    import time
+
+    started, cpu = time.perf_counter(), time.thread_time()
+    result = simulate(params, seed)
+    return result, time.perf_counter() - started, time.thread_time() - cpu
+
+
 def _run_here(simulate, tasks: dict, done) -> None:
     """Run ``tasks`` (index -> record) in this process, in order."""
     for i, record in tasks.items():
         try:
-            result = simulate(dict(record["params"]), record["seed"])
+            result = timed_call(simulate, dict(record["params"]), record["seed"])
         except Exception as err:
             raise RuntimeError(f"{simulate.__name__} failed at {record['params']}: {err}") from err
-        done(i, result)
+        done(i, *result)
 
 
 def longest_first(simulate, tasks: dict) -> list:
@@ -278,8 +300,33 @@ def longest_first(simulate, tasks: dict) -> list:
     return sorted(tasks, key=lambda i: -float(cost(tasks[i]["params"])))
 
 
-def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
-    """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first."""
+def _lost_workers(client, futures: dict) -> dict | None:
+    """Return index -> how many workers were lost while holding that point (only points with at least one).
+
+    Dask's scheduler counts, per task, the workers that died while the task was assigned to them
+    (``TaskState.suspicious``: running there, or queued there to run next); at ``allowed-failures``
+    + 1 the task fails with ``KilledWorker``. Read while the futures are held, so the tasks are known.
+    None (with a warning) if the scheduler does not answer (e.g. it refuses to run client code).
+    """
+    keys = {future.key: i for future, i in futures.items()}
+
+    def counts(dask_scheduler, keys):  # nested, so cloudpickle ships it by value (the scheduler needs no paperlib)
+        return {k: dask_scheduler.tasks[k].suspicious for k in keys
+                if k in dask_scheduler.tasks and dask_scheduler.tasks[k].suspicious}
+
+    try:
+        found = client.run_on_scheduler(counts, keys=list(keys))
+    except Exception as err:  # the results are whole and cached; only this count is missing
+        logger.warning("cannot read the points' lost workers from the scheduler (retries unknown): %s", err)
+        return None
+    return {keys[k]: int(n) for k, n in found.items()}
+
+
+def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
+    """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
+
+    Return index -> workers lost while holding that point, or None if unknown (see :func:`_lost_workers`).
+    """
     import dask
     from distributed import Client, LocalCluster, as_completed
 
@@ -296,7 +343,7 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
                 ))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
         order = longest_first(simulate, tasks)
-        futures = {client.submit(simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
+        futures = {client.submit(timed_call, simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
                                  priority=len(order) - rank): i
                    for rank, i in enumerate(order)}
         for future in as_completed(futures, loop=client.loop):
@@ -304,7 +351,34 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> None:
                 result = future.result()
             except Exception as err:
                 raise RuntimeError(f"{simulate.__name__} failed at {tasks[futures[future]]['params']}: {err}") from err
-            done(futures[future], result)
+            done(futures[future], *result)
+        return _lost_workers(client, futures)
+
+
+def _scheduler_name(scheduler) -> str:
+    """Return how a sweep's points ran: ``"synchronous"``, ``"local cluster"`` or the scheduler's address."""
+    return "local cluster" if scheduler is None else str(scheduler)
+
+
+def sweep_record(frame: pd.DataFrame) -> dict:
+    """Return the provenance of the :func:`run_sweep` call that returned ``frame``.
+
+    Keys: ``simulate`` (module.function), ``code_version``, ``versions``, ``scheduler``
+    (``"synchronous"``, ``"local cluster"`` or the address), ``points``, ``cached`` (read from the
+    cache), ``computed``, and ``retried``: one entry per point that Dask ran again because a worker
+    holding it was lost (``params``, ``seed``, ``workers_lost``), in the order of the points (None if
+    the scheduler could not be asked). No wall-clock time, so equal runs give equal records.
+
+    When the call computed anything, the record is also written, as the call ends, to
+    ``<cache_dir>/runs/<module.function>-<sweep id>.json`` (the sweep id is a hash of the points'
+    cache keys) with ``seconds``: each computed point's wall and CPU seconds on its worker
+    (:func:`timed_call`), what ``make bench`` sizes a cold run or a cluster allocation from. A
+    notebook's sweep cache thus tells which of its points were retried and what each cost.
+    """
+    try:
+        return frame.attrs["sweep"]
+    except KeyError:
+        raise ParameterError("frame: not returned by run_sweep (no attrs['sweep'])") from None
 
 
 def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
@@ -328,6 +402,9 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     progress, desc : a tqdm progress bar (cached points count as done) labelled ``desc``
         (default the name of ``simulate``).
 
+    The frame's ``attrs["sweep"]`` is the call's provenance (:func:`sweep_record`): points read from
+    the cache, computed, and retried after a lost worker.
+
     A failure of ``simulate`` raises RuntimeError naming the point's parameters. The frame is
     built from the results as stored in JSON, so computing and reading the cache give equal
     frames; a list-valued result stays a Python list in its cell.
@@ -347,15 +424,36 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
               disable=not progress) as bar:
 
-        def done(i: int, result) -> None:
+        seconds = {}
+
+        def done(i: int, result, wall_s: float, cpu_s: float) -> None:
             results[i] = _store(paths[i], records[i], result, simulate.__name__)
+            seconds[i] = wall_s, cpu_s
             bar.update()
 
+        lost = {}
         if tasks and scheduler == SYNCHRONOUS:
             _run_here(simulate, tasks, done)
         elif tasks:
-            _run_dask(simulate, tasks, scheduler, n_workers, done)
+            lost = _run_dask(simulate, tasks, scheduler, n_workers, done)
     names = [*dict.fromkeys(k for params in points for k in params), "seed"]
     names += dict.fromkeys(k for result in results for k in result)
     rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results)]
-    return pd.DataFrame(rows, columns=names)
+    frame = pd.DataFrame(rows, columns=names)
+    frame.attrs["sweep"] = record = {
+        "simulate": folder.name, "code_version": version, "versions": libs, "scheduler": _scheduler_name(scheduler),
+        "points": len(records), "cached": len(records) - len(tasks), "computed": len(tasks),
+        "retried": None if lost is None else [{"params": records[i]["params"], "seed": records[i]["seed"],
+                                                "workers_lost": lost[i]} for i in sorted(lost)],
+    }
+    for i in sorted(lost or {}):
+        logger.warning("%s: point %s ran again: %d worker(s) holding it were lost", simulate.__name__,
+                       records[i]["params"], lost[i])
+    if tasks:
+        sweep_id = hashlib.sha256("".join(sorted(p.stem for p in paths)).encode()).hexdigest()[:16]
+        timed = {**record, "seconds": [{"params": records[i]["params"], "seed": records[i]["seed"],
+                                        "seconds": round(seconds[i][0], 3), "cpu_seconds": round(seconds[i][1], 3)}
+                                       for i in sorted(seconds)]}
+        atomic_write_text(Path(cache_dir) / "runs" / f"{folder.name}-{sweep_id}.json",
+                          json.dumps(timed, indent=2, sort_keys=True) + "\n")
+    return frame

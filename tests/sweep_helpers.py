@@ -2,9 +2,14 @@
 
 Each takes ``(params, seed)`` and returns a dict, as :func:`paperlib.sweep.run_sweep` expects.
 Functions given a ``log`` parameter append one line per call to that file, so a test can count
-the calls made (by any process).
+the calls made (by any process). The files named by ``log``, ``mark`` and ``gate`` are the tests'
+instruments (worker and test on one machine); the sweep runner itself never shares a file with a worker.
 """
 
+import ctypes
+import ctypes.util
+import os
+import random
 import time
 
 
@@ -52,3 +57,53 @@ def fails_at_two(params: dict, seed: int) -> dict:
 def sweep_cost(params: dict) -> float:
     """Return the estimated cost of a point of :func:`square`: x (the sweep runner starts the largest first)."""
     return float(params["x"])
+
+
+def _wait_for_gate(params: dict) -> None:
+    """Block until the file ``params["gate"]`` exists, or fail after 120 s (so a forgotten point ends)."""
+    deadline = time.monotonic() + 120
+    while not os.path.exists(params["gate"]):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the gate {params['gate']} did not open within 120 s")
+        time.sleep(0.02)
+
+
+def _seeded(params: dict, seed: int) -> dict:
+    """Return results that depend on the seed: x squared and three draws of a generator seeded with ``seed``."""
+    rng = random.Random(seed)
+    return {"y": params["x"] ** 2, "draws": [rng.random() for _ in range(3)]}
+
+
+def gated(params: dict, seed: int) -> dict:
+    """Return :func:`_seeded`'s results; points with ``"gated": True`` first wait for the gate file."""
+    if params.get("gated"):
+        _wait_for_gate(params)
+    _log(params)
+    return _seeded(params, seed)
+
+
+def held_on_first_attempt(params: dict, seed: int) -> dict:
+    """Return :func:`_seeded`'s results; the first attempt of the point with ``"mark"`` hangs until the gate opens.
+
+    Each attempt appends its process id to the file ``params["mark"]``, so a test knows which worker
+    runs the point and can kill it there; a later attempt (on another worker) returns at once.
+    """
+    if "mark" in params:
+        with open(params["mark"], "a+", encoding="utf-8") as fh:
+            fh.seek(0)
+            first = not fh.read().split()
+            fh.write(f"{os.getpid()}\n")
+        if first:
+            _wait_for_gate(params)
+    _log(params)
+    return _seeded(params, seed)
+
+
+def holds_the_gil(params: dict, seed: int) -> dict:
+    """Return :func:`_seeded`'s results after holding the GIL for ``params["hold_s"]`` whole seconds.
+
+    libc's ``sleep`` called through ``ctypes.PyDLL`` keeps the GIL, as ns-3's event loop does when
+    Python calls it: the worker's other threads (its heartbeats to the scheduler) cannot run meanwhile.
+    """
+    ctypes.PyDLL(ctypes.util.find_library("c")).sleep(int(params["hold_s"]))
+    return _seeded(params, seed)

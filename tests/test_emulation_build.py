@@ -1,5 +1,5 @@
 """C programs compiled once per source hash, atomically (paperlib.emulation.build). Needs gcc, which
-make venv already requires (tools/check_prereqs.sh); about 1 s."""
+make reproduce and make test install first (tools/prereqs.sh); about 1 s."""
 
 import subprocess
 

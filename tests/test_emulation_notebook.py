@@ -31,11 +31,11 @@ class _NeverRun:
 
 def test_off_and_unavailable_say_why_and_write_nothing(tmp_path, monkeypatch):
     off = en.run(_NeverRun, None, "off", tmp_path)
-    assert off.not_run == "the emulated column was not run (emulation = 'off')"
+    assert off.not_run == "the real-stack column was not run, by choice (EMULATION=off)"
     assert off.points == [] and off.runs.empty and list(off.runs.columns) == en.RUN_COLUMNS
     monkeypatch.setattr(netns, "unavailable_reason", lambda: "no /dev/net/tun")
     gone = en.run(_NeverRun, None, "reduced", tmp_path)
-    assert gone.not_run == "the emulated column was not run on this machine: no /dev/net/tun"
+    assert gone.not_run == "the real-stack column was not run because this machine cannot run it: no /dev/net/tun"
     assert en.accuracy_table([1e6], tmp_path, "reduced") is None and en.accuracy_table([1e6], tmp_path, "off") is None
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(ParameterError, match="emulation"):

@@ -49,6 +49,7 @@ def test_every_notebook_has_a_current_fixture(notebook):
         f"tests/nbval/{notebook.name} is stale: notebooks/{notebook.name} changed since it was made. {hint}")
 
 
+@pytest.mark.slow
 def test_nbval_reexecutes_every_fixture_to_the_same_outputs(tmp_path):
     result = nbval_run.run(sorted(FIXTURES.glob("*.ipynb")), layout="fixtures", scratch=tmp_path)
     assert result.returncode == 0, _report(result)

@@ -99,6 +99,7 @@ def run_small(notebook: Path, small: dict, tmp_path: Path, outputs: tuple[str, .
 
 
 @pytest.mark.ns3
+@pytest.mark.slow
 def test_notebook_003_small(tmp_path):
     out, frame = run_small(NB003, SMALL003, tmp_path, (
         "derived_numbers.csv", "convention_search.csv", "workload_moments.csv", "analogue_summary.csv",

@@ -18,7 +18,7 @@ import pytest
 from distributed.core import Status
 
 import sweep_helpers
-from paperlib.sweep import grid, longest_first, point_seed, run_sweep
+from paperlib.sweep import grid, longest_first, point_seed, run_sweep, sweep_record
 from paperlib.validate import ParameterError
 
 TESTS = Path(__file__).resolve().parent
@@ -392,3 +392,39 @@ def test_storing_the_same_point_twice_is_idempotent(tmp_path):
     _, _, [path_b] = _one_entry(tmp_path / "b", log)
     assert path.name == path_b.name and path.read_bytes() == path_b.read_bytes()
     assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+# --- the sweep's provenance ----------------------------------------------------------------------------------
+
+def test_sweep_record_counts_cached_computed_and_retried_points(tmp_path):
+    log, cache = tmp_path / "log", tmp_path / "cache"
+    run_sweep(sweep_helpers.square, _points(log, xs=[0]), cache_dir=cache, scheduler="synchronous", progress=False)
+    frame = run_sweep(sweep_helpers.square, _points(log, xs=[0, 1, 2]), cache_dir=cache, scheduler="synchronous",
+                      progress=False)
+    record = sweep_record(frame)
+    assert (record["points"], record["cached"], record["computed"]) == (3, 1, 2)  # x = 0 was cached by the first run
+    assert record["retried"] == [] and record["scheduler"] == "synchronous"
+    assert record["simulate"] == "sweep_helpers.square"
+    # the file record of the second call: its two computed points with their wall times on the worker
+    files = sorted((cache / "runs").glob("sweep_helpers.square-*.json"))
+    assert len(files) == 2  # one per distinct sweep (the first call's points differ)
+    written = [json.loads(f.read_text()) for f in files]
+    second = next(w for w in written if w["points"] == 3)
+    assert [s["params"]["x"] for s in second["seconds"]] == [1, 2]
+    assert all(s["seconds"] >= 0 and s["cpu_seconds"] >= 0 for s in second["seconds"])
+    assert {k: v for k, v in second.items() if k != "seconds"} == record
+
+
+def test_a_call_that_computes_nothing_writes_no_run_record(tmp_path):
+    log, cache = tmp_path / "log", tmp_path / "cache"
+    run_sweep(sweep_helpers.square, _points(log, xs=[0]), cache_dir=cache, scheduler="synchronous", progress=False)
+    before = {p: p.read_bytes() for p in (cache / "runs").iterdir()}
+    again = run_sweep(sweep_helpers.square, _points(log, xs=[0]), cache_dir=cache, scheduler="synchronous",
+                      progress=False)
+    assert sweep_record(again)["computed"] == 0
+    assert {p: p.read_bytes() for p in (cache / "runs").iterdir()} == before
+
+
+def test_sweep_record_of_another_frame_is_named():
+    with pytest.raises(ParameterError, match="^frame"):
+        sweep_record(pd.DataFrame({"x": [1]}))

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Create or refresh the project's virtual environment from the pinned requirements.
 # Usage: tools/bootstrap.sh PYTHON VENV   (called by make when requirements.lock or pyproject.toml changed)
+# The system packages come first (tools/prereqs.sh: as root on Debian/Ubuntu it installs what is missing).
 set -euo pipefail
 py=${1:-python3}
 venv=${2:-.venv}
 here=$(cd "$(dirname "$0")/.." && pwd)
-"$here/tools/prereqs.sh" --for venv --python "$py"
+"$here/tools/prereqs.sh" --install --for venv --python "$py"
 if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import sys' 2>/dev/null; then
   rm -rf "$venv"
   echo "creating $venv with $("$py" -V 2>&1)"

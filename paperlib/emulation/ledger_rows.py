@@ -4,7 +4,8 @@ A published experimental cell of seeds 000/002/004 stays ``not_regenerable`` (th
 Linux 2.6 with lksctp behind a NIST Net emulator, cannot be re-run); its ``regenerated`` value
 becomes the emulated mean on today's stacks, ``rel_error`` compares it with the print, and the
 reason starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack settings.
-A cell the chosen grid did not run says so after :data:`NOT_RUN`. ``python -m
+A cell the chosen grid did not run says so after :data:`NOT_RUN`; when nothing ran, the reason says whether by
+the user's choice (:data:`NOT_RUN_BY_CHOICE`) or because the machine cannot (:data:`NOT_RUN_CANNOT`). ``python -m
 paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
 experimental cells within 5% of the real stacks" to the ledger summary.
 """
@@ -22,7 +23,13 @@ from paperlib.atomic import atomic_write_text
 from paperlib.ledger import CLOSE, Row, claim_row, result_row
 
 MARK = "[emulated on real stacks]"
+#: The ledger column of the claims re-judged on the emulated measurements.
+REAL_STACKS = "emulated (real stacks)"
 NOT_RUN = "[emulation not run]"
+#: Why no cell has an emulated value when the user opted out (``make ... EMULATION=off``, ``emulation="off"``).
+NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off)"
+#: Why none has one when the user wanted it but this machine cannot run the testbed (the machine's reason follows).
+NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot run it"
 
 
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
@@ -41,6 +48,14 @@ def not_run_row(old: Row, why: str) -> Row:
                old.status, f"{NOT_RUN} {why}; {old.reason}")
 
 
+def claims_not_run(rows: list[Row], why: str | None) -> list[Row]:
+    """Return ``rows`` with each claim re-judged on real stacks (column :data:`REAL_STACKS`) saying why nothing
+    ran (:func:`not_run_row`: by choice, or because the machine cannot), or ``rows`` as they are if ``why`` is None."""
+    if why is None:
+        return rows
+    return [not_run_row(r, why) if r.column == REAL_STACKS else r for r in rows]
+
+
 def replace(rows: list[Row], new: dict[tuple[str, str, str], Row]) -> list[Row]:
     """Return ``rows`` with every row whose (source, row, column) is a key of ``new`` replaced."""
     return [new.get((r.source, r.row, r.column), r) for r in rows]
@@ -49,8 +64,7 @@ def replace(rows: list[Row], new: dict[tuple[str, str, str], Row]) -> list[Row]:
 def judged_claim(paper: str, source: str, claim: str, published: str, value: float | None, status: str,
                  reason: str) -> Row:
     """Return a claim re-judged on the emulated measurements (column 'emulated (real stacks)')."""
-    return claim_row(paper, source, claim, published, value, status, f"{MARK} {reason}",
-                     column="emulated (real stacks)")
+    return claim_row(paper, source, claim, published, value, status, f"{MARK} {reason}", column=REAL_STACKS)
 
 
 def verdict(low: float, high: float, supported, refuted) -> str:
@@ -98,7 +112,7 @@ def band_verdict(low: float, high: float, band_low: float, band_high: float) -> 
 def counts(frame: pd.DataFrame) -> tuple[int, int]:
     """Return (cells within 5% of the real stacks, published experimental cells) of a ledger table."""
     exp = frame[frame["reason"].str.startswith(MARK) | frame["reason"].str.startswith(NOT_RUN)]
-    exp = exp[exp["column"] != "emulated (real stacks)"]
+    exp = exp[exp["column"] != REAL_STACKS]
     rel = pd.to_numeric(exp["rel_error"].where(exp["reason"].str.startswith(MARK)), errors="coerce")
     return int((rel.abs() <= CLOSE + 1e-12).sum()), int(len(exp))
 
@@ -106,10 +120,16 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
 def summary_line(frame: pd.DataFrame) -> str:
     """Return the ledger summary line on how many published experimental cells the real stacks match."""
     within, total = counts(frame)
-    run = int(frame["reason"].str.startswith(MARK).sum() - (frame["column"] == "emulated (real stacks)").sum())
+    run = int((frame["reason"].str.startswith(MARK) & (frame["column"] != REAL_STACKS)).sum())
     if run == 0:
-        return (f"{within} of {total} published experimental cells within 5% of the real stacks: the emulated column "
-                f"was not run (emulation off, or no root/TUN/namespaces here; the rows' reasons say which).")
+        reasons = frame["reason"]
+        if reasons.str.contains(NOT_RUN_BY_CHOICE, regex=False).any():
+            why = NOT_RUN_BY_CHOICE
+        elif reasons.str.contains(NOT_RUN_CANNOT, regex=False).any():
+            why = f"{NOT_RUN_CANNOT} (the rows' reasons say why)"
+        else:
+            why = "the real-stack column was not run (the rows' reasons say why)"
+        return f"{within} of {total} published experimental cells within 5% of the real stacks: {why}."
     return (f"{within} of {total} published experimental cells within 5% of the real stacks "
             f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
 

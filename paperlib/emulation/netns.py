@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -101,15 +102,41 @@ def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return proc
 
 
+#: The TUN device the link emulator opens.
+TUN_DEVICE = "/dev/net/tun"
+#: The commands a testbed run calls, by the Debian package that provides each (tools/prereqs.sh installs them).
+TESTBED_COMMANDS = {"ip": "iproute2", "gcc": "gcc", "tcpdump": "tcpdump"}
+#: Where the C application's build looks for usrsctp.h (Debian package libusrsctp-dev).
+USRSCTP_HEADER_DIRS = ("/usr/include", "/usr/local/include")
+
+
+def missing_packages() -> list[str]:
+    """Return the Debian packages a testbed run needs that this machine lacks, in a fixed order.
+
+    A command of :data:`TESTBED_COMMANDS` that PATH does not reach names its package; no ``usrsctp.h``
+    in :data:`USRSCTP_HEADER_DIRS` names ``libusrsctp-dev`` (the SCTP application cannot be compiled).
+    """
+    missing = [package for command, package in TESTBED_COMMANDS.items() if shutil.which(command) is None]
+    if not any(os.path.isfile(os.path.join(folder, "usrsctp.h")) for folder in USRSCTP_HEADER_DIRS):
+        missing.append("libusrsctp-dev")
+    return missing
+
+
 def unavailable_reason() -> str | None:
-    """Return why this machine cannot run the testbed (not root, no TUN, no ``ip``, no gcc), or None."""
+    """Return why this machine cannot run the testbed, or None.
+
+    Checked up front, before any run starts: root (CAP_NET_ADMIN), the TUN device, the Debian packages of
+    :func:`missing_packages` (named with the command that installs them), and a namespace that can be made.
+    """
     if os.geteuid() != 0:
         return "the emulated testbed needs root (CAP_NET_ADMIN) for network namespaces and TUN devices"
-    if not os.path.exists("/dev/net/tun"):
-        return "no /dev/net/tun on this machine (the link emulator needs TUN devices)"
-    for tool in ("ip", "gcc"):
-        if subprocess.run(["sh", "-c", f"command -v {tool}"], capture_output=True).returncode != 0:
-            return f"'{tool}' is not installed (Debian: apt-get install {'iproute2' if tool == 'ip' else tool})"
+    if not os.path.exists(TUN_DEVICE):
+        return f"no {TUN_DEVICE} on this machine (the link emulator needs TUN devices)"
+    missing = missing_packages()
+    if missing:
+        return (f"the Debian package{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                f"{'are' if len(missing) > 1 else 'is'} not installed "
+                f"(apt-get install {' '.join(missing)}; make reproduce installs them as root)")
     probe = f"{PREFIX}{os.getpid()}n{next(_counter)}c"
     if _ip("netns", "add", probe, check=False).returncode != 0:
         return "network namespaces cannot be created here ('ip netns add' failed)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pandas as pd
 
 from paperlib.atomic import atomic_write_csv
 from paperlib.emulation import accuracy, capture, netns
+from paperlib.emulation import ledger_rows as el
 from paperlib.emulation import experiments as ex
 from paperlib import sweep
 from paperlib.figures import style
@@ -31,13 +33,18 @@ class Emulated:
 
 
 def run(module, paper, profile: str, out: Path, scheduler_links: int | None = None) -> Emulated:
-    """Run ``module.points(paper, profile)`` through the sweep runner (or say why not) and write the runs table."""
+    """Run ``module.points(paper, profile)`` through the sweep runner (or say why not) and write the runs table.
+
+    Nothing runs with ``profile`` "off" (the user's choice: :data:`ledger_rows.NOT_RUN_BY_CHOICE`) or when
+    :func:`netns.unavailable_reason` names what this machine lacks (:data:`ledger_rows.NOT_RUN_CANNOT`),
+    checked before any point starts.
+    """
     profile = ex.check_profile(profile)
     if profile == "off":
-        return Emulated(profile, not_run="the emulated column was not run (emulation = 'off')")
+        return Emulated(profile, not_run=el.NOT_RUN_BY_CHOICE)
     reason = netns.unavailable_reason()
     if reason:
-        return Emulated(profile, not_run=f"the emulated column was not run on this machine: {reason}")
+        return Emulated(profile, not_run=f"{el.NOT_RUN_CANNOT}: {reason}")
     pts = module.points(paper, profile)
     runs = ex.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
     flat = runs.drop(columns=["link_stats", "provenance"]).copy()
@@ -113,10 +120,11 @@ def capture_point(params: dict, seed: int) -> dict:
 
 
 def verdicts(rows) -> pd.DataFrame:
-    """Return the re-judged claims (column 'emulated (real stacks)') as a small table."""
-    sel = [r for r in rows if r.column == "emulated (real stacks)"]
+    """Return the re-judged claims (column 'emulated (real stacks)') as a small table, their reasons without the
+    bracketed markers (``[emulated on real stacks]``, ``[emulation not run]``)."""
+    sel = [r for r in rows if r.column == el.REAL_STACKS]
     return pd.DataFrame({"claim": [r.row for r in sel], "verdict on real stacks": [r.status for r in sel],
-                         "measure": [r.reason.split("] ", 1)[-1] for r in sel]})
+                         "measure": [re.sub(r"\[[^\]]*\] ", "", r.reason) for r in sel]})
 
 
 def errorbars(ax, x, mean, half, proto: str) -> None:

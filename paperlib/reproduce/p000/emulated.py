@@ -136,7 +136,7 @@ def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str
                                        conv["rounding"], f"W = mean turnaround of the m users - mean single-user "
                                        f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}",
                                        compare_as=c.compare_as)
-    return el.replace(rows, new) + claim_rows(paper, table)
+    return el.replace(rows, new) + el.claims_not_run(claim_rows(paper, table), not_run)
 
 
 def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:

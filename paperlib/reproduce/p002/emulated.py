@@ -112,7 +112,7 @@ def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str
             else:
                 new[key] = el.emulated_row(old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n,
                                            conv["rounding"], ex.stack_text(at[0]))
-    return el.replace(rows, new) + claim_rows(paper, table)
+    return el.replace(rows, new) + el.claims_not_run(claim_rows(paper, table), not_run)
 
 
 def both_stacks(table: pd.DataFrame) -> pd.DataFrame:

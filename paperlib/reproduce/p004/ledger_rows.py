@@ -116,4 +116,5 @@ def rows_with_real_stacks(paper: Paper, emulated: pd.DataFrame, points: list[dic
                     old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv["rounding"],
                     ex.stack_text(at[0]))
     table = tables.regenerate_table2(point, **conv)
-    return el.replace(model, new) + CLAIMS.rows(paper, Evidence(paper, conv, table, real_stacks=emulated))
+    return el.replace(model, new) + el.claims_not_run(
+        CLAIMS.rows(paper, Evidence(paper, conv, table, real_stacks=emulated)), not_run)

@@ -1,0 +1,146 @@
+"""Run budgets: each paper's cold run from measured per-point times, and 001's full profile in core-hours.
+
+Run with `make bench`. Two parts:
+
+1. **Cold run per paper.** Every sweep call that computes points writes a run record
+   (``.cache/sweeps/runs/*.json``, :func:`paperlib.sweep.sweep_record`) with each computed point's
+   wall time on its worker. Summed per paper (which simulation belongs to which paper: 000
+   multi-user narrowband, 001 web testbed, 002 TCP loss transfer, 003 web bottleneck, and the
+   emulated runs by their ``paper`` parameter), they give the worker-time of the sweeps of the last
+   run that computed them: after a cold ``make reproduce`` (empty cache), the cold run's cost.
+   A paper whose records cover fewer points than its sweeps hold is marked (partly cached run).
+   Notebook code outside the sweeps (models, figures, ns-3's import per worker) is not included.
+2. **001 at PROFILE=full**, sized before asking for a cluster: its sweep plan (calibration,
+   experiments, Table 3 counts, latency check; browsers from the workload's predicted rate) and
+   two measured runs of its 90 %-load FIFO-120 point shortened to a few simulated seconds. A run's
+   time is taken as (a + b x simulated seconds) x browsers / the sample's browsers, a and b fitted
+   on the two samples: the testbed's own cost estimate (:func:`paperlib.sim.web_testbed.sweep_cost`,
+   simulated seconds x browsers) with the start-up separated. The same formula prints for the
+   default profile, so it can be checked against part 1's 001 line on the same machine.
+Timings are machine-dependent and disturbed by other processes (see `uptime`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from paperlib.data import load_paper
+from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import workload as p001_workload
+from paperlib.sim import ns3_env, web_testbed
+
+REPO = Path(__file__).resolve().parent.parent
+#: The simulation of each paper's ns-3 sweep (the emulated runs name their paper in their parameters).
+PAPER_OF = {
+    "paperlib.sim.multiuser_narrowband.simulate": "000",
+    "paperlib.sim.web_testbed.simulate": "001",
+    "paperlib.sim.tcp_loss_transfer.simulate": "002",
+    "paperlib.sim.web_bottleneck.simulate": "003",
+}
+
+
+def _paper(record: dict) -> str:
+    """Return the paper a run record's sweep belongs to (one sweep, one notebook, one paper)."""
+    timed = record.get("seconds") or [{"params": {}}]
+    return PAPER_OF.get(record["simulate"]) or str(timed[0]["params"].get("paper", record["simulate"]))
+
+
+def cold_budget(cache_dir: Path) -> dict[str, dict]:
+    """Return paper -> {"seconds", "cpu_seconds", "timed", "points"}: wall and CPU seconds of the timed points on
+    their workers, how many points were timed, of how many in the recorded sweeps."""
+    out: dict[str, dict] = defaultdict(lambda: {"seconds": 0.0, "cpu_seconds": 0.0, "timed": 0, "points": 0})
+    for path in sorted((cache_dir / "runs").glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        paper = out[_paper(record)]
+        paper["seconds"] += sum(point["seconds"] for point in record.get("seconds", []))
+        paper["cpu_seconds"] += sum(point.get("cpu_seconds", 0.0) for point in record.get("seconds", []))
+        paper["timed"] += len(record.get("seconds", []))
+        paper["points"] += record["points"]
+    return dict(sorted(out.items()))
+
+
+def plan_001(profile: str) -> list[dict]:
+    """Return every point 001's notebook runs at ``profile`` (browsers from the predicted rate, not a calibration)."""
+    paper = load_paper("001")
+    prof = tb.profile(profile)
+    browsers = {load: p001_workload.browsers_for_load(load, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
+                for load in tb.loads(paper)}
+    reading = tb.LATENCY_READING
+    other = "one_way" if reading == "rtt" else "rtt"
+    points = tb.calibration_points(paper, prof, reading)
+    points += tb.experiment_points(paper, prof, browsers, configs=list(tb.queue_configs(paper)),
+                                   latency_reading=reading)
+    points += tb.table3_count_points(paper, prof, reading)
+    points += tb.latency_check_points(paper, prof, browsers, other)
+    return points
+
+
+def sample_point(profile: str) -> dict:
+    """Return the profile's FIFO-120 point at 90 % load, short latency, first replication."""
+    paper = load_paper("001")
+    prof = tb.profile(profile)
+    n = p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
+    pts = tb.experiment_points(paper, prof, {load: n for load in tb.loads(paper)}, configs=["FIFO-120"], reps=1)
+    return next(p for p in pts if p["load"] == 0.9 and p["latency"] == "short")
+
+
+def fit_cost(point: dict, sim_times=(6.0, 12.0), warmup_s: float = 2.0) -> tuple[float, float, int]:
+    """Return (a, b, browsers): a run of ``point`` shortened to s simulated seconds takes about a + b s CPU seconds.
+
+    Measured: one run of each length after a first short run (ns-3 imported, C++ compiled), in CPU
+    time of this thread (what a core spends; less disturbed by other processes than wall time).
+    A run starts with empty queues and few transfers in flight; if its later seconds cost more than
+    its first (``a`` comes out 0), the estimate for longer runs is a lower bound.
+    """
+    ns3_env.load()
+    web_testbed.simulate({**point, "sim_time_s": 3.0, "warmup_s": 1.0}, 2)
+    walls = []
+    for s in sim_times:
+        t0 = time.thread_time()
+        web_testbed.simulate({**point, "sim_time_s": s, "warmup_s": warmup_s}, 1)
+        walls.append(time.thread_time() - t0)
+    (s0, s1), (w0, w1) = sim_times, walls
+    b = max((w1 - w0) / (s1 - s0), 0.0)
+    return max(w0 - b * s0, 0.0), b, int(point["browsers"])
+
+
+def plan_seconds(points: list[dict], a: float, b: float, browsers: int) -> float:
+    """Return the estimated CPU seconds of ``points``: (a + b x simulated s) x browsers / sample browsers."""
+    return sum((a + b * float(p["sim_time_s"])) * float(p["browsers"]) / browsers for p in points)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=REPO / ".cache" / "sweeps", help="the sweep cache folder")
+    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores of this machine")
+    args = parser.parse_args()
+
+    print(f"cold run per paper: each paper's sweep points on their workers, from the run records in {args.cache}/runs")
+    budget = cold_budget(args.cache)
+    if not budget:
+        print("  no run records: run `make reproduce` on an empty cache first (they are written as sweeps finish)")
+    for paper, b in budget.items():
+        note = "" if b["timed"] >= b["points"] else f"  (partly cached: {b['timed']} of {b['points']} points timed)"
+        print(f"  {paper}: {b['timed']} points, {b['seconds'] / 60:.1f} worker-min wall "
+              f"({b['seconds'] / 60 / args.cores:.1f} min on {args.cores} workers), "
+              f"{b['cpu_seconds'] / 60:.1f} CPU-min{note}")
+
+    for profile in ("scaled", "full"):
+        sample = sample_point(profile)
+        a, b, n = fit_cost(sample)
+        points = plan_001(profile)
+        seconds = plan_seconds(points, a, b, n)
+        print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "
+              f"({n} browsers) costs about {a:.2f} + {b:.3f} CPU s per simulated second, measured; "
+              f"{len(points)} runs: {seconds / 3600:.1f} core-hours "
+              f"({seconds / 3600 / args.cores:.1f} h on {args.cores} cores, {seconds / 3600 / 64:.2f} h on 64)"
+              f"{' (a lower bound: later simulated seconds cost more)' if a == 0 else ''}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""The real-stack column when it is not run: by the user's choice (emulation "off", ``make ... EMULATION=off``)
+or because this machine cannot (a Debian package, root or TUN missing), each said so in the ledger's reasons
+and found before any run starts. No testbed is started here."""
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from paperlib import ledger
+from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import netns
+from paperlib.emulation import notebook as en
+from paperlib.run_notebook import run
+
+REPO = Path(__file__).resolve().parent.parent
+NB004 = REPO / "notebooks" / "004_slow_start_latency.ipynb"
+
+
+class _NeverRun:
+    """A paper module whose points must not be asked for when nothing can run."""
+
+    PAPER = "004"
+
+    @staticmethod
+    def points(paper, profile):
+        raise AssertionError("points asked for although nothing runs")
+
+
+@pytest.fixture
+def testbed_host(tmp_path, monkeypatch):
+    """A machine that has everything the testbed needs (root, TUN, the commands, usrsctp.h), in tmp_path."""
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    (tmp_path / "tun").touch()
+    monkeypatch.setattr(netns, "TUN_DEVICE", str(tmp_path / "tun"))
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "usrsctp.h").touch()
+    monkeypatch.setattr(netns, "USRSCTP_HEADER_DIRS", (str(tmp_path / "include"),))
+    monkeypatch.setattr(netns.shutil, "which", lambda name: f"/usr/bin/{name}")
+    return tmp_path
+
+
+def test_nothing_missing_on_a_complete_host(testbed_host):
+    assert netns.missing_packages() == []
+
+
+def test_a_missing_usrsctp_header_is_found_up_front_and_names_its_package(testbed_host, tmp_path):
+    (testbed_host / "include" / "usrsctp.h").unlink()
+    assert netns.missing_packages() == ["libusrsctp-dev"]
+    reason = netns.unavailable_reason()
+    assert reason == ("the Debian package libusrsctp-dev is not installed "
+                      "(apt-get install libusrsctp-dev; make reproduce installs them as root)")
+    # the notebook's call says so before asking for a single point (_NeverRun fails if asked), writes nothing
+    out = tmp_path / "out"
+    out.mkdir()
+    emu = en.run(_NeverRun, None, "reduced", out)
+    assert emu.not_run == f"{el.NOT_RUN_CANNOT}: {reason}"
+    assert en.accuracy_table([1e6], out, "reduced") is None
+    assert list(out.iterdir()) == []
+
+
+def test_missing_commands_name_their_packages_in_a_fixed_order(testbed_host, monkeypatch):
+    present = {"ip"}
+    monkeypatch.setattr(netns.shutil, "which", lambda name: f"/usr/bin/{name}" if name in present else None)
+    (testbed_host / "include" / "usrsctp.h").unlink()
+    # gcc and tcpdump not on PATH, no header: the order of TESTBED_COMMANDS, then the header
+    assert netns.missing_packages() == ["gcc", "tcpdump", "libusrsctp-dev"]
+    assert "Debian packages gcc, tcpdump, libusrsctp-dev are not installed" in netns.unavailable_reason()
+    assert "apt-get install gcc tcpdump libusrsctp-dev" in netns.unavailable_reason()
+
+
+def test_root_and_tun_come_before_the_packages(testbed_host, monkeypatch):
+    monkeypatch.setattr(netns, "TUN_DEVICE", str(testbed_host / "no-tun"))
+    assert netns.unavailable_reason().startswith(f"no {testbed_host / 'no-tun'} on this machine")
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert "needs root" in netns.unavailable_reason()
+
+
+def test_off_is_a_choice_even_where_the_testbed_could_not_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(netns, "unavailable_reason", lambda: "no /dev/net/tun")
+    assert en.run(_NeverRun, None, "off", tmp_path).not_run == el.NOT_RUN_BY_CHOICE
+
+
+def _frame(reasons):
+    return pd.DataFrame({"reason": reasons, "rel_error": [""] * len(reasons),
+                         "column": ["Exp(TCP)"] * len(reasons)})
+
+
+def test_claims_not_run_marks_only_the_real_stack_claims():
+    rows = [ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
+            el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell")]
+    assert el.claims_not_run(rows, None) == rows  # the runs happened: nothing to say
+    model, real = el.claims_not_run(rows, el.NOT_RUN_BY_CHOICE)
+    assert model == rows[0] and real.status == "untestable"
+    assert real.reason == (f"{el.NOT_RUN} the real-stack column was not run, by choice (EMULATION=off); "
+                           f"{el.MARK} no emulated cell")
+
+
+def test_summary_line_counts_run_cells_without_the_claims():
+    # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%
+    frame = pd.DataFrame({"reason": [f"{el.MARK} a", f"{el.MARK} b", f"{el.MARK} claim"],
+                          "rel_error": ["0.02", "-0.10", ""], "column": ["Exp(TCP)", "Exp(SCTP)", el.REAL_STACKS]})
+    assert el.summary_line(frame) == ("1 of 2 published experimental cells within 5% of the real stacks "
+                                      "(papers 000, 002, 004; 2 cells emulated, the rest not run in this grid).")
+
+
+def test_summary_line_says_by_choice_or_cannot():
+    # the claims re-judged on real stacks carry the reason too, and are not counted as cells
+    choice = pd.concat([_frame([f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; t"] * 3),
+                        pd.DataFrame({"reason": [f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; {el.MARK} c"],
+                                      "rel_error": [""], "column": [el.REAL_STACKS]})])
+    assert el.summary_line(choice) == ("0 of 3 published experimental cells within 5% of the real stacks: "
+                                       "the real-stack column was not run, by choice (EMULATION=off).")
+    cannot = _frame([f"{el.NOT_RUN} {el.NOT_RUN_CANNOT}: no /dev/net/tun; t"] * 2)
+    assert el.summary_line(cannot) == ("0 of 2 published experimental cells within 5% of the real stacks: "
+                                       "the real-stack column was not run because this machine cannot run it "
+                                       "(the rows' reasons say why).")
+    assert "by choice" not in el.summary_line(cannot)
+
+
+@pytest.mark.notebook
+def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp_path):
+    # The 004 notebook on the small grid of tests/test_notebooks.py, emulation "off" as make passes it
+    # (-p emulation '"off"'): it completes, writes no runs table, and every published experimental cell
+    # (Table II's 10 Exp(TCP)/Exp(SCTP) cells, tests/test_reproduce_p004_ledger_rows.py) and both claims
+    # re-judged on real stacks say not run, by choice; their status is what it is without the real stacks.
+    out = tmp_path / "fig"
+    run(NB004, tmp_path / "executed.ipynb", {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4],
+                                              "emulation": "off", "output_dir": str(out)})
+    frame = ledger.read(out / "ledger.csv")
+    not_run = frame[frame["reason"].str.startswith(el.NOT_RUN)]
+    cells, claims = not_run[not_run["column"] != el.REAL_STACKS], not_run[not_run["column"] == el.REAL_STACKS]
+    assert len(cells) == 10 and set(cells["status"]) == {"not_regenerable"}
+    assert len(claims) == 2 and set(claims["status"]) == {"untestable"}
+    assert len(frame[frame["column"] == el.REAL_STACKS]) == 2  # no real-stack claim without the reason
+    assert all(r.startswith(f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; ") for r in not_run["reason"])
+    assert not frame["reason"].str.contains(el.NOT_RUN_CANNOT, regex=False).any()
+    assert not (out / "emulation_runs.csv").exists() and not (out / "emulator_accuracy.csv").exists()
+    assert el.summary_line(frame).endswith("the real-stack column was not run, by choice (EMULATION=off).")
+    executed = json.loads((tmp_path / "executed.ipynb").read_text())
+    printed = "".join("".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
+    assert el.NOT_RUN_BY_CHOICE in printed
+
+
+def test_verdicts_table_shows_why_nothing_ran_without_the_markers():
+    rows = el.claims_not_run([el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
+                                              "no emulated Table II cell")], el.NOT_RUN_BY_CHOICE)
+    assert en.verdicts(rows)["measure"].tolist() == [
+        "the real-stack column was not run, by choice (EMULATION=off); no emulated Table II cell"]
