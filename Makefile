@@ -30,7 +30,8 @@ EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
 # BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
 BROWSER_TEST ?= on
 # The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
-# like PROFILE_STAMP: only by its own recipe, only when its content changes).
+# like PROFILE_STAMP: only by its own recipe, only when its content changes; not .cache/emulation/, the folder of
+# the emulator's compiled programs). A paper depends on it when its notebook declares `emulation` (below).
 EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
@@ -48,10 +49,6 @@ prereqs: ## check (as root on Debian/Ubuntu: install) the system packages make r
 	@$(PREREQS) test
 
 venv: $(STAMP) ## create or refresh .venv from requirements.lock
-
-# Papers 000, 002, 004 read EMULATION through their `emulation` parameter; a change of it reruns them (the stamp is
-# not .cache/emulation/, the folder of the emulator's compiled programs).
-EMULATION_STAMP := .cache/emulation-grid
 
 # The papers: every data/NNN/ that has a notebook notebooks/NNN_*.ipynb. Each paper's rule passes the make
 # variables its notebook declares as parameters (scheduler, emulation, profile), and depends on their stamps.
@@ -104,10 +101,6 @@ $(PROFILE_STAMP): FORCE
 	@$(call write_stamp,$(PROFILE))
 $(EMULATION_STAMP): FORCE
 	@$(call write_stamp,$(EMULATION))
-
-figures/000/ledger.csv figures/002/ledger.csv figures/004/ledger.csv: $(EMULATION_STAMP)
-$(EMULATION_STAMP): FORCE
-	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(EMULATION)" ] || echo "$(EMULATION)" > $@; }
 
 FORCE:
 
