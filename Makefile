@@ -30,18 +30,11 @@ EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
 # BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
 BROWSER_TEST ?= on
 # The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
-# like PROFILE_STAMP: only by its own recipe, only when its content changes).
+# like PROFILE_STAMP: only by its own recipe, only when its content changes; not .cache/emulation/, the folder of
+# the emulator's compiled programs). A paper depends on it when its notebook declares `emulation` (below).
 EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
-
-# One partial ledger per paper notebook; the merged ledger depends on all of them.
-NOTEBOOK_000 := notebooks/000_multiuser_waiting.ipynb
-NOTEBOOK_001 := notebooks/001_fifo_red_response.ipynb
-NOTEBOOK_002 := notebooks/002_http_sctp_response.ipynb
-NOTEBOOK_003 := notebooks/003_specweb96_abr.ipynb
-NOTEBOOK_004 := notebooks/004_slow_start_latency.ipynb
-PARTIALS := figures/000/ledger.csv figures/001/ledger.csv figures/002/ledger.csv figures/003/ledger.csv figures/004/ledger.csv
 
 .DEFAULT_GOAL := help
 .PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
@@ -57,57 +50,81 @@ prereqs: ## check (as root on Debian/Ubuntu: install) the system packages make r
 
 venv: $(STAMP) ## create or refresh .venv from requirements.lock
 
-figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
-	$(PY) -m paperlib.data --report $@
-
-figures/000/ledger.csv: $(NOTEBOOK_000) $(wildcard data/000/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation '"$(EMULATION)"'
+# The papers: every data/NNN/ that has a notebook notebooks/NNN_*.ipynb. Each paper's rule passes the make
+# variables its notebook declares as parameters (scheduler, emulation, profile), and depends on their stamps.
+notebook_of = $(firstword $(wildcard notebooks/$(1)_*.ipynb))
+data_of = $(shell find data/$(1) -type f)
+PAPERS := $(foreach p,$(patsubst data/%/,%,$(sort $(dir $(wildcard data/[0-9][0-9][0-9]/*)))),$(if $(call notebook_of,$p),$p))
+# One partial ledger per paper; the merged ledger depends on all of them.
+PARTIALS := $(PAPERS:%=figures/%/ledger.csv)
+# Whether paper $(1)'s notebook declares parameter $(2): a cell line "$(2) = " in its JSON (tests/test_make_papers.py
+# checks this against the parameters cell that paperlib.parameters reads).
+declares = $(shell grep -Eqs '(\\n|")$(2) = ' $(call notebook_of,$(1)) && echo yes)
 
 # PROFILE=sensitivity runs the 001 notebook twice: on the parametric workload into figures/001-sensitivity/
 # (not merged into the ledger), then on the default workload into figures/001/, whose claim reasons say
 # which verdicts differ on the other workload (the notebook's compare_with default reads that claims.csv).
-PROFILE_001 := $(if $(filter sensitivity,$(PROFILE)),scaled,$(PROFILE))
-SENSITIVITY_001 := $(if $(filter sensitivity,$(PROFILE)),figures/001-sensitivity/claims.csv)
-
-figures/001-sensitivity/claims.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/001/mah/*) $(PAPERLIB) $(STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/001_fifo_red_response-sensitivity.ipynb -p profile sensitivity \
-	  -p output_dir figures/001-sensitivity $(SWEEP_ARGS)
-
+# The same holds for any paper whose notebook declares `profile`.
+RUN_PROFILE := $(if $(filter sensitivity,$(PROFILE)),scaled,$(PROFILE))
+paper_args = -p output_dir figures/$(1) \
+  $(if $(call declares,$(1),scheduler),$(SWEEP_ARGS)) \
+  $(if $(call declares,$(1),emulation),-p emulation '"$(EMULATION)"') \
+  $(if $(call declares,$(1),profile),-p profile $(RUN_PROFILE))
+paper_stamps = $(if $(call declares,$(1),emulation),$(EMULATION_STAMP)) $(if $(call declares,$(1),profile),$(PROFILE_STAMP))
 # A kept run of the other workload feeds the claim reasons, so it is a prerequisite when present.
-figures/001/ledger.csv: $(NOTEBOOK_001) $(wildcard data/001/*) $(wildcard data/001/mah/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP) \
-  $(sort $(SENSITIVITY_001) $(wildcard figures/001-sensitivity/claims.csv))
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p profile $(PROFILE_001) $(SWEEP_ARGS)
+paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sensitivity,$(PROFILE)),figures/$(1)-sensitivity/claims.csv) \
+  $(wildcard figures/$(1)-sensitivity/claims.csv)))
 
-figures/002/ledger.csv: $(NOTEBOOK_002) $(wildcard data/002/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS) -p emulation '"$(EMULATION)"'
+# Each run goes through paperlib.run_progress: one line as it starts (with the time its last run here took) and
+# one as it ends, its full output in figures/logs/<paper>.log (the log's tail on the terminal if it fails).
+# Papers overlap (make -j, below): a notebook that emulates links in real time holds the `emulation` lock (one
+# at a time, normal priority); the others are CPU-bound simulations and run at lower CPU priority (nice 10),
+# so they take the cores the emulation leaves idle without starving it.
+paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10)
+RUN_TIMES := .cache/run-times
+RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
+  --times-dir $(RUN_TIMES) --locks-dir .cache/locks $(3) --
 
-figures/003/ledger.csv: $(NOTEBOOK_003) $(wildcard data/003/*) $(PAPERLIB) $(STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(SWEEP_ARGS)
+.SECONDEXPANSION:
+$(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) \
+  $$(call paper_stamps,$$*) $$(call paper_sensitivity,$$*)
+	@$(call RUN_PAPER,$*,$<,$(call paper_priority,$*)) $(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(call paper_args,$*)
 
-figures/004/ledger.csv: $(NOTEBOOK_004) $(wildcard data/004/*) $(PAPERLIB) $(STAMP) $(PROFILE_STAMP)
-	$(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) -p emulation '"$(EMULATION)"'
+figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP)
+	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10) $(RUN_NOTEBOOK) $< \
+	  $(EXECUTED)/$(basename $(notdir $<))-sensitivity.ipynb -p profile sensitivity -p output_dir figures/$*-sensitivity \
+	  $(if $(call declares,$*,scheduler),$(SWEEP_ARGS))
 
+# A stamp file holds a variable's value and is rewritten only when the value changes.
+write_stamp = mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(1)" ] || echo "$(1)" > $@; }
 $(PROFILE_STAMP): FORCE
-	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE)" ] || echo "$(PROFILE)" > $@; }
-
-figures/000/ledger.csv figures/002/ledger.csv figures/004/ledger.csv: $(EMULATION_STAMP)
+	@$(call write_stamp,$(PROFILE))
 $(EMULATION_STAMP): FORCE
-	@mkdir -p $(@D) && { [ "$$(cat $@ 2>/dev/null)" = "$(EMULATION)" ] || echo "$(EMULATION)" > $@; }
+	@$(call write_stamp,$(EMULATION))
 
 FORCE:
 
-figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
-	$(PY) -m paperlib.manifest check $(patsubst %/,%,$(dir $(PARTIALS)))
-	$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
-	$(PY) -m paperlib.emulation.ledger_rows summary figures/ledger.csv figures/ledger-summary.md
+figures/data-check.md: $(wildcard data/*/*) $(PAPERLIB) $(STAMP)
+	@$(PY) -m paperlib.data --report $@
 
+figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
+	@$(PY) -m paperlib.manifest check $(patsubst %/,%,$(dir $(PARTIALS)))
+	@$(PY) -m paperlib.ledger merge $(PARTIALS) --out figures/ledger.csv --summary figures/ledger-summary.md
+	@$(PY) -m paperlib.emulation.ledger_rows summary figures/ledger.csv figures/ledger-summary.md
+
+# make -n: the recursive make still runs (and only prints); the summary is skipped.
+DRY_RUN = $(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS))))
+# The papers run side by side: JOBS=1 runs them one after another; `make -jN reproduce` sets the number itself.
+JOBS ?= $(words x $(PAPERS))
 reproduce: ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
 	@$(PREREQS) reproduce
-	@$(MAKE) --no-print-directory reproduce-outputs
+	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
+	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) reproduce-outputs; rc=$$?; \
+	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
+	    --times-dir $(RUN_TIMES); \
+	  exit $$rc
 
 reproduce-outputs: figures/data-check.md figures/ledger.csv
-	@echo
-	@cat figures/ledger-summary.md
 
 test: ## lint (ruff), then the test suite (unit, property, data, ledger, notebook, ns-3); checks the system's packages first
 	@$(PREREQS) test

@@ -16,7 +16,10 @@
    next run removes them. A failed run keeps ``<name>.failed.ipynb`` next to ``OUT.ipynb`` and
    prints the failing cell's source and traceback.
 
-The kernel runs with the notebook's folder as working directory.
+The kernel runs with the notebook's folder as working directory. It talks to the runner over Unix
+sockets (ZeroMQ's IPC transport) in a private temporary folder, not over TCP on localhost: nothing
+outside this machine's user can reach it, and the kernel has no reason to warn that it runs over TCP
+without encryption.
 """
 
 from __future__ import annotations
@@ -68,6 +71,13 @@ def normalise_executed(path: Path) -> None:
     written and before the copy replaces the output.
     """
     normalise_file(path)
+
+
+def kernel_config(socket_dir: Path):
+    """Return the traitlets configuration that has the kernel use IPC sockets named ``<socket_dir>/kernel-<port>``."""
+    from traitlets.config import Config
+
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(Path(socket_dir) / "kernel")}})
 
 
 def _check_output(notebook: Path, output: Path) -> None:
@@ -249,11 +259,13 @@ def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Pa
         try:
             staging.mkdir(parents=True)
             try:
-                pm.execute_notebook(
-                    str(notebook), str(tmp),
-                    parameters={**params, "output_dir": _as_seen_by(notebook, staging)},
-                    cwd=str(notebook.parent), progress_bar=False, kernel_name="python3",
-                )
+                with tempfile.TemporaryDirectory(prefix="webperf-kernel-") as sockets:
+                    pm.execute_notebook(
+                        str(notebook), str(tmp),
+                        parameters={**params, "output_dir": _as_seen_by(notebook, staging)},
+                        cwd=str(notebook.parent), progress_bar=False, kernel_name="python3",
+                        config=kernel_config(Path(sockets)),
+                    )
             except pm.PapermillExecutionError:
                 if tmp.exists():
                     os.replace(tmp, failed)

@@ -433,7 +433,8 @@ def test_make_reproduce_with_emulation_off_passes_the_check(tmp_path, checkout):
     venv = fake_venv(tmp_path)
     proc = run_make(checkout, bindir, hooks(tmp_path, uid=1000), "reproduce", f"VENV={venv}", "EMULATION=off")
     assert "needs these packages" not in proc.stderr and "error: the real-stack" not in proc.stderr
-    assert (venv / "calls").read_text().splitlines() == ["python -m paperlib.data --report figures/data-check.md"]
+    # make reproduce runs its outputs side by side (make -j): the data check starts first
+    assert (venv / "calls").read_text().splitlines()[0] == "python -m paperlib.data --report figures/data-check.md"
 
 
 def test_make_test_with_both_opt_outs_passes_the_check(tmp_path, checkout):
@@ -452,7 +453,8 @@ def test_a_change_of_emulation_reruns_the_notebook_and_only_then(tmp_path, check
     runner = tmp_path / "run-notebook"
     _stub(runner, f'#!/bin/bash\necho "$*" >> "{tmp_path}/runs"\n'
                   'mkdir -p figures/004 && touch figures/004/ledger.csv\n')
-    target = ["figures/004/ledger.csv", f"VENV={venv}", f"RUN_NOTEBOOK={runner}"]
+    # RUN_PAPER= : the runner directly, without the progress wrapper (which the fake venv's python would be)
+    target = ["figures/004/ledger.csv", f"VENV={venv}", f"RUN_NOTEBOOK={runner}", "RUN_PAPER="]
 
     def runs_after(*args):
         proc = run_make(checkout, bindir, {}, *target, *args)

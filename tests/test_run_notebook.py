@@ -120,6 +120,22 @@ def test_outputs_are_swapped_in_as_a_set_with_a_manifest(tiny, tmp_path):
     assert (tmp_path / "ex" / "tiny.ipynb").stat().st_mode & 0o777 == 0o644  # as every other output, not mkstemp's 0600
 
 
+def test_the_kernel_talks_over_ipc_sockets_and_does_not_warn(tmp_path, capfd):
+    """The kernel's transport is ZeroMQ IPC (Unix sockets), so ipykernel has no TCP-without-encryption warning."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    params = nbformat.v4.new_code_cell('output_dir = "out"')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(
+        "import pathlib\nfrom ipykernel.kernelapp import IPKernelApp\n"
+        "(pathlib.Path(output_dir) / 'transport.txt').write_text(IPKernelApp.instance().transport)")]
+    (tmp_path / "nb").mkdir()
+    nbformat.write(nb, str(tmp_path / "nb" / "transport.ipynb"))
+    run(tmp_path / "nb" / "transport.ipynb", tmp_path / "ex" / "t.ipynb", {"output_dir": str(tmp_path / "res")})
+    assert (tmp_path / "res" / "transport.txt").read_text() == "ipc"
+    assert "without encryption" not in capfd.readouterr().err  # the kernel's stderr is this process's
+
+
 def test_failed_run_keeps_the_previous_set_and_the_failed_notebook(tiny, tmp_path, capsys):
     out, executed = tmp_path / "res", tmp_path / "ex" / "tiny.ipynb"
     run(tiny, executed, {"output_dir": str(out), "tag": "good"})

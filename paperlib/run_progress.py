@@ -1,0 +1,196 @@
+"""Run one paper's command with its full output in a log file and one line on the terminal as it starts and ends.
+
+``python -m paperlib.run_progress 001 --log figures/logs/001.log -- .venv/bin/python -m paperlib.run_notebook ...``
+
+* The start line names the paper, its log and the time to expect: the last successful run of the same
+  command on this machine (kept in ``.cache/run-times/<paper>.json``, or ``--times-dir``), or "first run
+  here" when there is none. No number is made up: a run with other parameters has no expectation.
+* Everything the command writes (the notebook runner, the kernel, ns-3, Dask workers) goes to the log.
+* The end line gives the elapsed time. On failure the end line is followed by the log's last lines,
+  and the exit status is the command's.
+* ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes) and
+  ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
+  overlaps the papers and uses them to keep CPU-bound simulations from starving a real-time emulation,
+  and to run the real-time emulations one at a time (docs/running.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from paperlib.atomic import atomic_write_text
+
+REPO = Path(__file__).resolve().parent.parent
+TIMES_DIR = REPO / ".cache" / "run-times"
+LOCKS_DIR = REPO / ".cache" / "locks"
+TAIL_LINES = 40
+
+
+def duration(seconds: float) -> str:
+    """Return ``seconds`` as a short text: ``"42 s"``, ``"3 min 05 s"``, ``"1 h 02 min"``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def times_file(paper: str, times_dir: Path = TIMES_DIR) -> Path:
+    """Return the file that keeps ``paper``'s last run (``<times_dir>/<paper>.json``)."""
+    return Path(times_dir) / f"{paper}.json"
+
+
+def read_record(paper: str, times_dir: Path = TIMES_DIR) -> dict | None:
+    """Return ``paper``'s last recorded run (``command``, ``seconds``, ``ok``, ``started``, ``run_id``), or None."""
+    try:
+        record = json.loads(times_file(paper, times_dir).read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def expected_seconds(paper: str, command: list[str], times_dir: Path = TIMES_DIR) -> float | None:
+    """Return the time of ``paper``'s last successful run of exactly ``command`` here, or None if there is none."""
+    record = read_record(paper, times_dir)
+    if record and record.get("command") == command:
+        return record.get("last_ok_seconds")
+    return None
+
+
+def write_record(paper: str, command: list[str], seconds: float, ok: bool, started: float,
+                 times_dir: Path = TIMES_DIR) -> None:
+    """Record a finished run of ``paper``: this run's time and outcome, and the last successful time of ``command``.
+
+    ``run_id`` is the environment's ``WEBPERF_RUN_ID`` (``make reproduce`` sets one per invocation), so
+    the closing summary can tell the papers run by this invocation from those that were up to date.
+    """
+    previous = read_record(paper, times_dir) or {}
+    last_ok = seconds if ok else (previous.get("last_ok_seconds") if previous.get("command") == command else None)
+    record = {"paper": paper, "command": command, "seconds": round(seconds, 1), "ok": ok, "started": started,
+              "run_id": os.environ.get("WEBPERF_RUN_ID"),
+              "last_ok_seconds": None if last_ok is None else round(last_ok, 1)}
+    atomic_write_text(times_file(paper, times_dir), json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def start_line(paper: str, label: str, log: Path, expected: float | None) -> str:
+    """Return the line printed as a paper starts: its label, the time to expect and its log."""
+    expect = f"expect about {duration(expected)} (last run here)" if expected is not None else "first run here"
+    return f"[{paper}] start  {label}: {expect}; log {_shown(log)}"
+
+
+def end_line(paper: str, seconds: float, expected: float | None, returncode: int) -> str:
+    """Return the line printed as a paper ends: done or FAILED, the elapsed time, the expected one if known."""
+    expect = f" (expected about {duration(expected)})" if expected is not None else ""
+    if returncode == 0:
+        return f"[{paper}] done   in {duration(seconds)}{expect}"
+    return f"[{paper}] FAILED after {duration(seconds)} (exit status {returncode})"
+
+
+def log_tail(log: Path, lines: int = TAIL_LINES) -> str:
+    """Return the last ``lines`` lines of ``log``, each indented by four spaces."""
+    try:
+        text = Path(log).read_text(errors="replace")
+    except FileNotFoundError:
+        return "    (no log)\n"
+    return "".join(f"    {line}\n" for line in text.splitlines()[-lines:])
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@contextlib.contextmanager
+def exclusive(name: str | None, locks_dir: Path = LOCKS_DIR):
+    """Hold the lock ``<locks_dir>/<name>.lock`` (blocking) while the block runs; no lock when ``name`` is None."""
+    if name is None:
+        yield
+        return
+    Path(locks_dir).mkdir(parents=True, exist_ok=True)
+    with open(Path(locks_dir) / f"{name}.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
+def run(paper: str, command: list[str], log: Path, *, label: str | None = None, nice: int = 0,
+        exclusive_name: str | None = None, times_dir: Path = TIMES_DIR, locks_dir: Path = LOCKS_DIR,
+        out=None) -> int:
+    """Run ``command`` with its output in ``log``; print the start and end lines to ``out``; return its exit status."""
+    out = out or sys.stdout
+    log = Path(log)
+    label = label or paper
+    expected = expected_seconds(paper, command, times_dir)
+    with exclusive(exclusive_name, locks_dir):
+        log.parent.mkdir(parents=True, exist_ok=True)
+        print(start_line(paper, label, log, expected), file=out, flush=True)
+        started = time.time()
+        t0 = time.monotonic()
+        with open(log, "w") as fh:
+            fh.write(f"$ {' '.join(command)}\n")
+            fh.flush()
+            proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                    preexec_fn=(lambda: os.nice(nice)) if nice else None)
+            returncode = _wait(proc)
+        seconds = time.monotonic() - t0
+        write_record(paper, command, seconds, returncode == 0, started, times_dir)
+        # still holding the lock: the next run's start line comes after this end line
+        print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
+        if returncode != 0:
+            print(f"    last lines of {_shown(log)}:\n{log_tail(log)}", end="", file=out, flush=True)
+    return returncode
+
+
+def _wait(proc: subprocess.Popen) -> int:
+    """Wait for ``proc``; pass SIGTERM and SIGHUP on to it (SIGINT from a terminal reaches it directly)."""
+    def forward(signum, frame):
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        while True:
+            try:
+                return proc.wait()
+            except KeyboardInterrupt:
+                continue  # the command got the same SIGINT; its exit status says how it ended
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line (see the module docstring); return the command's exit status (2 for bad usage)."""
+    parser = argparse.ArgumentParser(prog="python -m paperlib.run_progress", description=__doc__.splitlines()[0])
+    parser.add_argument("paper", help="the paper's id, e.g. 001")
+    parser.add_argument("--log", type=Path, required=True, help="file for the command's full output")
+    parser.add_argument("--label", help="what the start line calls the run (default the paper's id)")
+    parser.add_argument("--nice", type=int, default=0, help="lower the command's CPU priority by N (0-19)")
+    parser.add_argument("--exclusive", metavar="NAME", help="run while holding the lock .cache/locks/NAME.lock")
+    parser.add_argument("--times-dir", type=Path, default=TIMES_DIR, help="where the last runs' times are kept")
+    parser.add_argument("--locks-dir", type=Path, default=LOCKS_DIR, help="where the --exclusive locks are")
+    parser.usage = "%(prog)s PAPER --log FILE [options] -- COMMAND ..."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    args, command = parser.parse_args(argv[:split]), argv[split + 1:]
+    if not command:
+        parser.error("no command given (put it after --)")
+    if not 0 <= args.nice <= 19:
+        parser.error(f"--nice must be 0-19, got {args.nice}")
+    return run(args.paper, command, args.log, label=args.label, nice=args.nice, exclusive_name=args.exclusive,
+               times_dir=args.times_dir, locks_dir=args.locks_dir)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

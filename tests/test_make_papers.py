@@ -1,0 +1,106 @@
+"""The Makefile finds the papers itself (issue 23): a paper is data/NNN/ with notebooks/NNN_*.ipynb, and its rule
+passes exactly the make variables its notebook declares as parameters. Runs make only (no notebook): about 2 s."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from paperlib.parameters import notebook_parameters
+
+REPO = Path(__file__).resolve().parent.parent
+MAKEFILE = REPO / "Makefile"
+#: the parameters the Makefile sets from its own variables when a notebook declares them
+MAKE_PARAMETERS = ("scheduler", "emulation", "profile")
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
+
+
+def _make(*args, cwd=REPO) -> str:
+    """Return make's output, a recipe's continued lines joined into one."""
+    return subprocess.run(["make", "-s", "--no-print-directory", "-f", str(MAKEFILE), *args], cwd=cwd,
+                          capture_output=True, text=True, check=True).stdout.replace("\\\n", " ")
+
+
+def _show(expression: str, cwd=REPO) -> str:
+    return _make("--eval", f"show-it: ; @echo '{expression}'", "show-it", cwd=cwd).strip()
+
+
+def test_the_papers_are_the_data_folders_that_have_a_notebook():
+    expected = sorted(d.name for d in (REPO / "data").iterdir()
+                      if d.is_dir() and d.name.isdigit() and list((REPO / "notebooks").glob(f"{d.name}_*.ipynb")))
+    assert expected  # the repository has papers
+    assert _show("$(PAPERS)").split() == expected
+    assert _show("$(PARTIALS)").split() == [f"figures/{p}/ledger.csv" for p in expected]
+
+
+def test_a_data_folder_without_a_notebook_or_a_notebook_without_data_is_no_paper(tmp_path):
+    for folder in ("data/007", "data/008", "notebooks"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data/007/table.csv").write_text("a\n1\n")
+    (tmp_path / "data/008/table.csv").write_text("a\n1\n")  # no notebook
+    nbformat.write(nbformat.v4.new_notebook(), str(tmp_path / "notebooks/007_seven.ipynb"))
+    nbformat.write(nbformat.v4.new_notebook(), str(tmp_path / "notebooks/009_no_data.ipynb"))
+    assert _show("$(PAPERS)", cwd=tmp_path) == "007"
+
+
+@pytest.mark.parametrize("name", MAKE_PARAMETERS)
+def test_the_makefile_sees_the_parameters_each_notebook_declares(name):
+    for paper in _show("$(PAPERS)").split():
+        (notebook,) = (REPO / "notebooks").glob(f"{paper}_*.ipynb")
+        declared = name in notebook_parameters(notebook)
+        assert _show(f"$(call declares,{paper},{name})") == ("yes" if declared else ""), (paper, name)
+
+
+def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
+    dry = _make("-n", "-B", "EMULATION=reduced", "SCHEDULER=tcp://sched:8786", "PROFILE=scaled",
+                *[f"figures/{p}/ledger.csv" for p in _show("$(PAPERS)").split()])
+    runs = {line.split()[3]: line for line in dry.splitlines() if "paperlib.run_progress" in line}
+    assert runs  # one run per paper
+    for paper, line in runs.items():
+        (notebook,) = (REPO / "notebooks").glob(f"{paper}_*.ipynb")
+        declared = notebook_parameters(notebook)
+        assert f"-p output_dir figures/{paper}" in line
+        assert ("-p scheduler tcp://sched:8786" in line) == ("scheduler" in declared), paper
+        assert ("-p emulation '\"reduced\"'" in line) == ("emulation" in declared), paper
+        assert ("-p profile scaled" in line) == ("profile" in declared), paper
+        # a real-time emulation holds the lock; a simulation runs at lower priority
+        assert ("--exclusive emulation" in line) == ("emulation" in declared), paper
+        assert ("--nice 10" in line) == ("emulation" not in declared), paper
+        assert f"--log figures/logs/{paper}.log" in line
+
+
+def test_sensitivity_runs_the_other_workload_first():
+    papers = [p for p in _show("$(PAPERS)").split() if _show(f"$(call declares,{p},profile)")]
+    assert papers  # 001 declares profile
+    for paper in papers:
+        dry = _make("-n", "-B", "PROFILE=sensitivity", f"figures/{paper}/ledger.csv").splitlines()
+        runs = [line for line in dry if "paperlib.run_progress" in line]
+        assert len(runs) == 2
+        assert runs[0].split()[3] == f"{paper}-sensitivity"
+        assert "-p profile sensitivity" in runs[0] and "-p profile scaled" in runs[1]
+
+
+def test_overlap_is_the_default_and_jobs_1_is_sequential():
+    assert _show("$(JOBS)") == str(len(_show("$(PAPERS)").split()) + 1)  # every paper and the data check at once
+
+
+def test_a_dry_run_changes_no_stamp():
+    """A dry run (make -n) with other values rewrites neither stamp."""
+    stamps = [REPO / _show(f"$({name})") for name in ("PROFILE_STAMP", "EMULATION_STAMP")]
+    before = [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps]
+    _make("-n", "reproduce-outputs", "PROFILE=full", "EMULATION=off")
+    assert [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps] == before
+
+
+def test_the_stamps_are_files_no_cache_folder_of_the_package_uses():
+    """A stamp at .cache/emulation would take the place of the emulator's build folder (a FileExistsError)."""
+    from paperlib.emulation import apps, build, experiments
+
+    folders = [Path(build.CACHE), Path(apps.BUILD_CACHE), Path(experiments.CACHE_DIR)]
+    for name in ("PROFILE_STAMP", "EMULATION_STAMP", "RUN_TIMES"):
+        stamp = (REPO / _show(f"$({name})")).resolve()
+        assert stamp.parent == (REPO / ".cache").resolve()
+        assert not any(f.resolve() == stamp or stamp in f.resolve().parents for f in folders), (name, stamp)

@@ -1,0 +1,121 @@
+"""One paper's run as make reproduce shows it (issue 23): a start and an end line, the full output in a log,
+the time to expect taken only from a measured run, the log's tail on failure, priority and the emulation lock.
+
+The commands are small Python one-liners (no kernel): a few seconds in all.
+"""
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperlib import run_progress as rp
+from paperlib.run_progress import duration, end_line, expected_seconds, main, run, start_line
+
+PY = sys.executable
+
+
+def _run(tmp_path, command, paper="007", **kw):
+    out = io.StringIO()
+    code = run(paper, command, tmp_path / "logs" / f"{paper}.log", times_dir=tmp_path / "times",
+               locks_dir=tmp_path / "locks", out=out, **kw)
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("seconds, text", [(0.4, "0 s"), (59.4, "59 s"), (61, "1 min 01 s"), (3599, "59 min 59 s"),
+                                           (3600 + 125, "1 h 02 min")])
+def test_duration_reads_as_minutes_and_seconds(seconds, text):
+    assert duration(seconds) == text
+
+
+def test_the_terminal_gets_two_lines_and_the_log_everything(tmp_path):
+    code, out = _run(tmp_path, [PY, "-c", "import sys; print('to stdout'); print('to stderr', file=sys.stderr)"],
+                     label="007_tiny")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("[007] start  007_tiny: first run here; log ")  # no measurement, no number
+    assert lines[1].startswith("[007] done   in ")
+    log = (tmp_path / "logs" / "007.log").read_text()
+    assert "to stdout" in log and "to stderr" in log and "to stdout" not in out
+
+
+def test_the_expected_time_is_the_last_successful_run_of_the_same_command(tmp_path):
+    command = [PY, "-c", "pass"]
+    _run(tmp_path, command)
+    record = json.loads((tmp_path / "times" / "007.json").read_text())
+    assert record["ok"] and record["command"] == command
+    assert expected_seconds("007", command, tmp_path / "times") == record["seconds"]
+    code, out = _run(tmp_path, command)
+    assert f"expect about {duration(record['seconds'])} (last run here)" in out.splitlines()[0]
+    # another command (other parameters) has no expectation
+    assert expected_seconds("007", [PY, "-c", "pass", "x"], tmp_path / "times") is None
+    # a failed run keeps the last successful time of the same command
+    failing = [PY, "-c", "raise SystemExit(3)"]
+    _run(tmp_path, failing)
+    assert expected_seconds("007", failing, tmp_path / "times") is None
+
+
+def test_a_failure_shows_the_exit_status_and_the_logs_tail(tmp_path):
+    script = "import sys\nfor i in range(100): print('line', i)\nsys.exit(4)"
+    code, out = _run(tmp_path, [PY, "-c", script])
+    assert code == 4
+    assert "[007] FAILED after " in out and "(exit status 4)" in out
+    assert f"line {99}" in out and f"line {100 - rp.TAIL_LINES}" in out  # the last TAIL_LINES lines of the log
+    assert f"line {99 - rp.TAIL_LINES}" not in out
+    assert not json.loads((tmp_path / "times" / "007.json").read_text())["ok"]
+
+
+def test_start_and_end_lines():
+    assert start_line("001", "001_x", Path("figures/logs/001.log"), 125.0).startswith(
+        "[001] start  001_x: expect about 2 min 05 s (last run here); log ")
+    assert end_line("001", 61.0, 125.0, 0) == "[001] done   in 1 min 01 s (expected about 2 min 05 s)"
+    assert end_line("001", 61.0, None, 0) == "[001] done   in 1 min 01 s"
+    assert end_line("001", 61.0, None, 2) == "[001] FAILED after 1 min 01 s (exit status 2)"
+
+
+def test_nice_lowers_the_commands_priority(tmp_path):
+    base = os.nice(0)
+    code, _ = _run(tmp_path, [PY, "-c", "import os; print('niceness', os.nice(0))"], nice=5)
+    assert code == 0
+    assert f"niceness {min(base + 5, 19)}" in (tmp_path / "logs" / "007.log").read_text()
+
+
+def test_runs_holding_the_same_lock_do_not_overlap(tmp_path):
+    """Two runs started together under one --exclusive name: one's start and end marks never fall between the
+    other's (each command marks, sleeps, marks; without the lock the four marks would interleave), and on the
+    shared terminal the first run's end line comes before the second one's start line."""
+    import subprocess
+
+    marks, terminal = tmp_path / "marks.txt", tmp_path / "terminal.txt"
+    script = ("import sys, time; m = open(sys.argv[1], 'a'); m.write(sys.argv[2] + ' start\\n'); m.flush(); "
+              "time.sleep(1.0); m.write(sys.argv[2] + ' end\\n'); m.close()")
+    with open(terminal, "a") as shared:
+        procs = [subprocess.Popen([PY, "-m", "paperlib.run_progress", paper, "--log", str(tmp_path / f"{paper}.log"),
+                                   "--times-dir", str(tmp_path / "times"), "--locks-dir", str(tmp_path / "locks"),
+                                   "--exclusive", "emulation", "--", PY, "-c", script, str(marks), paper],
+                                  stdout=shared)
+                 for paper in ("a", "b")]
+        assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    lines = marks.read_text().splitlines()
+    assert sorted(lines) == ["a end", "a start", "b end", "b start"]
+    first, second = lines[0].split()[0], lines[2].split()[0]
+    assert lines == [f"{first} start", f"{first} end", f"{second} start", f"{second} end"]
+    shown = [line.split()[:2] for line in terminal.read_text().splitlines()]
+    assert shown == [[f"[{first}]", "start"], [f"[{first}]", "done"], [f"[{second}]", "start"], [f"[{second}]", "done"]]
+
+
+def test_command_line_needs_a_command(tmp_path, capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["007", "--log", str(tmp_path / "x.log"), "--"])
+    assert err.value.code == 2
+    assert "no command given" in capsys.readouterr().err
+
+
+def test_command_line_rejects_a_niceness_out_of_range(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["007", "--log", str(tmp_path / "x.log"), "--nice", "25", "--", PY, "-c", "pass"])
+    assert "--nice must be 0-19, got 25" in capsys.readouterr().err
