@@ -33,7 +33,7 @@ from paperlib.data import load_paper
 from paperlib.explore import Axis, Curves, Explorer, NoData, log_grid
 from paperlib.figures import color, sequence_style
 from paperlib.reproduce.p001.findings import groups, printed_80_percentiles
-from paperlib.reproduce.p001.testbed import LATENCY_SETS
+from paperlib.reproduce.p001.testbed import LATENCY_SETS, queue_configs
 
 #: The sweep cache the 001 notebook fills (its ``cache_dir`` default, from the repository's root).
 CACHE_DIR = Path(__file__).resolve().parents[3] / ".cache" / "sweeps"
@@ -120,7 +120,8 @@ def explorer(cache_dir: Path | str = CACHE_DIR, code_version: str | None = None)
     size = Counter(k[0] for k in dists)
     runs = tuple(sorted(size, key=lambda r: (-size[r], r)))
     present = {k[1] for k in dists}
-    menu = {GROUP_NAMES[g]: names for g, names in groups(sorted(present)).items() if names}
+    in_paper_order = [c for c in queue_configs(paper) if c in present]
+    menu = {GROUP_NAMES[g]: names for g, names in groups(in_paper_order).items() if names}
     loads = {load_label(k[2]): k[2] for k in sorted(dists, key=lambda k: k[2])}
     latencies = tuple(lat for lat in LATENCY_SETS if any(k[3] == lat for k in dists))
     axes = {"response time": Axis(None, "response time (ms)", True, log_grid(*RESPONSE_MS))}
