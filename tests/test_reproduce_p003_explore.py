@@ -1,4 +1,7 @@
-"""Seed 003's explorer: the fast path (linear in the mix) equals the model; the printed loads at the paper's point."""
+"""Seed 003's explorer: the fast path (linear in the mix) equals the model; the printed loads at the paper's point.
+
+The explorer starts with 003's convention search (once per process; about 30 s, longer on a busy machine).
+"""
 
 from functools import lru_cache
 
@@ -7,9 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperlib.data import load_paper
 from paperlib.reproduce.p003 import explore as p003_explore
-from paperlib.reproduce.p003.operating_point import chosen_convention
 from paperlib.reproduce.p003.workload import conv_workloads
 
 
@@ -20,8 +21,8 @@ def ex003():
 
 @pytest.fixture(scope="module")
 def paper_conv():
-    paper = load_paper("003")
-    return paper, chosen_convention(paper)
+    paper, conv, *_ = p003_explore.context()  # the convention search runs once (tens of seconds on a busy machine)
+    return paper, conv
 
 
 def test_uniform_reading_by_hand(ex003, paper_conv):
@@ -37,8 +38,8 @@ def test_uniform_reading_by_hand(ex003, paper_conv):
 
 @lru_cache(maxsize=None)
 def _workloads(reading):
-    paper = load_paper("003")
-    return conv_workloads(paper, chosen_convention(paper), within_class=reading)
+    paper, conv, *_ = p003_explore.context()
+    return conv_workloads(paper, conv, within_class=reading)
 
 
 @given(think_s=st.floats(0.5, 120.0), share=st.floats(0.0, 1.0),

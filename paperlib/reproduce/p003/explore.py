@@ -58,14 +58,15 @@ def mixed(w: Workloads, share: float) -> Workloads:
 
 
 def load_per_user_bps(w: Workloads, think_s: float, share: float) -> tuple[float, float]:
-    """Return the (original, modified) load of one user (bit/s) at think time ``think_s`` and largest-class ``share``."""
+    """Return the (original, modified) load of one user (bit/s) at think time ``think_s``, largest-class ``share``."""
     m = mixed(w, share)
     return m.original.load_per_user_bps(think_s), m.modified.load_per_user_bps(think_s)
 
 
 @lru_cache(maxsize=1)
 def context():
-    """Return what the explorer reads once: the workloads per within-class reading, page sizes at the mix's ends."""
+    """Return what the explorer reads once: the paper, its chosen convention, the within-class readings (chosen
+    first), the page sizes at the mix's two ends per reading, and the printed loads and their operating point."""
     paper = load_paper("003")
     conv = chosen_convention(paper)
     readings = (conv["within_class"], *(r for r in WITHIN_CLASS if r != conv["within_class"]))
@@ -83,12 +84,12 @@ def context():
         "modified_bps": float(units.to_si(paper.text_value("bw_per_user_mod").value,
                                           paper.text_value("bw_per_user_mod").unit)),
     }
-    return readings, ends, printed
+    return paper, conv, readings, ends, printed
 
 
 def explorer() -> Explorer:
     """Return the explorer of seed 003's load per user against the think time and the largest class's share."""
-    readings, ends, printed = context()
+    _, _, readings, ends, printed = context()
     sliders = {
         "think_s": Slider("think time (s)", *THINK_S, printed["think_s"], log=True),
         "share": Slider("largest-class share", *SHARE, printed["share"]),
