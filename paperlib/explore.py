@@ -9,9 +9,9 @@ the chosen axis (vectorised, no per-point Python loop; integer axes have at most
 points) and shows published points wherever the other sliders sit at a printed operating point.
 :meth:`Explorer.redraw` is the whole redraw that ``bench/bench_explore.py`` times against
 :data:`BUDGET_S`: the model, then the figure updated in place (the curves' and points' data set on
-the existing artists, drawn over a cached background by blitting, the axes and legend redrawn only
-when the axis, the set of curves or the view limits change), then the frame as an uncompressed
-image. :func:`widget` shows it in ipywidgets (``notebooks/explorers.ipynb``); :func:`static_figures`
+the existing artists, drawn over a cached background by blitting, the axes, title and legend redrawn
+only when the axis, the set of curves or the view change), then the frame as an uncompressed image
+(no PNG encoding). :func:`widget` shows it in ipywidgets (``notebooks/explorers.ipynb``); :func:`static_figures`
 draws every axis of every explorer that has data at its defaults, for the report.
 """
 
@@ -111,19 +111,20 @@ class Explorer:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=FIGSIZE)
-        self._draw(ax, axis, self.curves(axis, **params), {**self.defaults(), **params})
+        self._draw(ax, axis, self.curves(axis, **params), title=self._title(axis, {**self.defaults(), **params}))
         return fig
 
     def redraw(self, axis: str, **params) -> np.ndarray:
         """Evaluate the model on the grid, update the explorer's one figure in place; return the frame (RGBA).
 
-        A new axis, a new set of curves or points, or data leaving the view rebuilds the axes
-        (a full draw, then the background without the curves is cached); otherwise only the
-        curves', points' and title's data change and they are drawn over the cached background.
-        The frame is the figure's pixels, shape (height, width, 4), uint8; :func:`frame_bytes`
-        encodes it for display.
+        A new axis or a new set of curves or points rebuilds the axes, and data leaving the view (or
+        filling less than a fifth of it) rescales them, each with a full draw after which the
+        background without the curves is cached, the view padded so that nearby moves fit.
+        Otherwise only the curves' and points' data change and just they are drawn over the cached
+        background (blitting). The title names the explorer; the parameters' values are on the
+        controls. The frame is the figure's pixels, shape (height, width, 4), uint8;
+        :func:`frame_bytes` encodes it for display.
         """
-        values = {**self.defaults(), **params}
         c = self.curves(axis, **params)
         key = (axis, tuple(kw["label"] for kw, _ in c.lines), tuple(kw["label"] for kw, _, _ in c.points))
         if self._fig is None:
@@ -133,26 +134,25 @@ class Explorer:
         data = [(c.x, y) for _, y in c.lines] + [(x, y) for _, x, y in c.points]
         if self._key != key:
             ax.clear()
-            self._draw(ax, axis, c, values)
+            self._draw(ax, axis, c, title=self.title)
             self._key = key
+            _pad_view(ax, data)
             self._full_draw(ax)
         else:
             for line, (x, y) in zip(ax.get_lines(), data):
                 line.set_data(x, y)
-            ax.title.set_text(self._title(axis, values))
             if not _fits(ax, data):
-                ax.relim()
-                ax.autoscale_view()
+                _pad_view(ax, data)
                 self._full_draw(ax)
         canvas = self._fig.canvas
         canvas.restore_region(self._background)
-        for artist in (*ax.get_lines(), ax.title):
-            ax.draw_artist(artist)
+        for line in ax.get_lines():
+            ax.draw_artist(line)
         return np.asarray(canvas.buffer_rgba())
 
     def _full_draw(self, ax) -> None:
-        for artist in (*ax.get_lines(), ax.title):
-            artist.set_animated(True)  # left out of the background, drawn per frame
+        for line in ax.get_lines():
+            line.set_animated(True)  # left out of the background, drawn per frame
         self._fig.canvas.draw()
         self._background = self._fig.canvas.copy_from_bbox(self._fig.bbox)
 
@@ -162,14 +162,14 @@ class Explorer:
         choices = ", ".join(f"{values[k]}" for k in self.choices if k != a.param)
         return f"{self.title}\n{fixed}{'; ' if fixed and choices else ''}{choices}"
 
-    def _draw(self, ax, axis: str, c: Curves, values: dict) -> None:
+    def _draw(self, ax, axis: str, c: Curves, title: str) -> None:
         a = self.axes[axis]
         for kw, y in c.lines:
             ax.plot(c.x, y, **kw)
         for kw, x, y in c.points:
             ax.plot(x, y, **kw)
         ax.set(xlabel=a.label, ylabel=self.ylabel, xscale="log" if a.log else "linear", yscale=self.yscale)
-        ax.set_title(self._title(axis, values), fontsize=9)
+        ax.set_title(title, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         if c.lines or c.points:
             ax.legend(fontsize=7)
@@ -185,10 +185,15 @@ def _agg_figure():
     return fig
 
 
+def _finite_y(data) -> np.ndarray:
+    ys = [np.asarray(y, dtype=float).ravel() for _, y in data]
+    ys = np.concatenate(ys) if ys else np.array([])
+    return ys[np.isfinite(ys)]
+
+
 def _fits(ax, data) -> bool:
-    """Return whether every finite y of ``data`` lies in the view and fills at least a fifth of it (linear y)."""
-    ys = [np.asarray(y, dtype=float) for _, y in data]
-    ys = np.concatenate([y[np.isfinite(y)] for y in ys]) if ys else np.array([])
+    """Return whether every finite y of ``data`` lies in the view and, on a linear scale, fills a fifth of it."""
+    ys = _finite_y(data)
     if ys.size == 0:
         return True
     lo, hi = ax.get_ylim()
@@ -200,12 +205,30 @@ def _fits(ax, data) -> bool:
     return span == 0 or span >= 0.2 * (hi - lo)
 
 
+def _pad_view(ax, data) -> None:
+    """Set the view around ``data``: x to the data, y to its range widened by half of it on each side (linear, never
+    below 0 for data that is not) or by a factor of 3 (log), so that the next slider moves stay in view."""
+    ax.relim()
+    ax.autoscale_view(scaley=False)
+    ys = _finite_y(data)
+    if ax.get_yscale() == "log":
+        ys = ys[ys > 0]
+    if ys.size == 0:
+        return
+    lo, hi = float(ys.min()), float(ys.max())
+    if ax.get_yscale() == "log":
+        ax.set_ylim(lo / 3, hi * 3)
+        return
+    span = hi - lo or abs(hi) or 1.0
+    ax.set_ylim(max(lo - span / 2, 0.0) if lo >= 0 else lo - span / 2, hi + span / 2)
+
+
 def frame_bytes(frame: np.ndarray) -> bytes:
-    """Return an RGBA frame as an uncompressed PNG (stored deflate blocks: no compression work)."""
+    """Return an RGBA frame as a BMP image (24-bit, uncompressed: no encoding work; browsers show it)."""
     from PIL import Image
 
     buf = io.BytesIO()
-    Image.fromarray(frame, "RGBA").save(buf, format="png", compress_level=0)
+    Image.fromarray(np.ascontiguousarray(frame[..., :3]), "RGB").save(buf, format="bmp")
     return buf.getvalue()
 
 
@@ -285,7 +308,7 @@ def widget(name: str, axis: str | None = None):
     for key, options in ex.choices.items():
         controls[key] = w.Dropdown(options=list(options), description=key) if len(options) > 4 else \
             w.ToggleButtons(options=list(options), description=key)
-    image = w.Image(format="png")
+    image = w.Image(format="bmp")
 
     def update(*_):
         for key, c in controls.items():
