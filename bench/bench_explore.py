@@ -3,7 +3,8 @@
 Each explorer, along each axis, redraws for 20 positions of one other control, exactly as the widget
 does on a move (:meth:`paperlib.explore.Explorer.redraw`, then :func:`paperlib.explore.frame_bytes`,
 the image the widget shows). Printed per explorer and axis: the model's share (``curves``), the median
-and the largest redraw, and the median against :data:`paperlib.explore.BUDGET_S`. An explorer without
+and the largest redraw (a move that rescales the view needs a full draw of the figure: how many did),
+and the median against :data:`paperlib.explore.BUDGET_S`. An explorer without
 data (001 before its sweeps are cached) is named and skipped. Timings depend on the machine and on
 whatever else it runs; the medians against the budget are the point.
 """
@@ -53,18 +54,21 @@ def main() -> None:
         for axis in ex.axes:
             moved = moved_control(ex, axis)
             explore.frame_bytes(ex.redraw(axis))  # the first draw builds the figure
-            model, full = [], []
+            model, full, rebuilt = [], [], 0
             for value in positions(ex, moved):
+                background = ex._background
                 t0 = time.perf_counter()
                 ex.curves(axis, **{moved: value})
                 t1 = time.perf_counter()
                 explore.frame_bytes(ex.redraw(axis, **{moved: value}))
                 full.append(time.perf_counter() - t1)
                 model.append(t1 - t0)
+                rebuilt += ex._background is not background
             med = statistics.median(full)
             worst, total, over = max(worst, med), total + 1, over + (med > budget)
             print(f"  {name} against {axis:<15} moving {moved:<15} model {statistics.median(model) * 1e3:6.1f} ms"
                   f"   redraw median {med * 1e3:6.1f} ms, max {max(full) * 1e3:6.1f} ms"
+                  f" ({rebuilt:2d} of {MOVES} with a full draw)"
                   f"   {'within' if med <= budget else 'OVER'} budget")
     print(f"  slowest median redraw: {worst * 1e3:.1f} ms ({worst / budget:.2f} of the budget); "
           f"{over} of {total} explorer axes over budget")

@@ -68,4 +68,4 @@ def explorer() -> Explorer:
         return Curves(x, lines, points)
 
     return Explorer("004", "Seed 004: web object transfer latency in initial slow start (Eqs. 5-6)",
-                    "latency (s)", sliders, axes, evaluate)
+                    "latency (s)", sliders, axes, evaluate, yscale="log")
