@@ -83,6 +83,7 @@ class Explorer:
     evaluate: Callable[..., Curves]
     choices: dict[str, tuple] = field(default_factory=dict)
     yscale: str = "linear"
+    ylim: tuple[float, float] | None = None  # a fixed vertical view (e.g. a CDF's 0..1); None: follows the data
     _fig: object = field(default=None, repr=False)
     _key: tuple | None = field(default=None, repr=False)
     _background: object = field(default=None, repr=False)
@@ -136,19 +137,24 @@ class Explorer:
             ax.clear()
             self._draw(ax, axis, c, title=self.title)
             self._key = key
-            _pad_view(ax, data)
+            self._set_view(ax, data)
             self._full_draw(ax)
         else:
             for line, (x, y) in zip(ax.get_lines(), data):
                 line.set_data(x, y)
-            if not _fits(ax, data):
-                _pad_view(ax, data)
+            if self.ylim is None and not _fits(ax, data):
+                self._set_view(ax, data)
                 self._full_draw(ax)
         canvas = self._fig.canvas
         canvas.restore_region(self._background)
         for line in ax.get_lines():
             ax.draw_artist(line)
         return np.asarray(canvas.buffer_rgba())
+
+    def _set_view(self, ax, data) -> None:
+        _pad_view(ax, data)
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
 
     def _full_draw(self, ax) -> None:
         for line in ax.get_lines():
@@ -169,6 +175,8 @@ class Explorer:
         for kw, x, y in c.points:
             ax.plot(x, y, **kw)
         ax.set(xlabel=a.label, ylabel=self.ylabel, xscale="log" if a.log else "linear", yscale=self.yscale)
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
         ax.set_title(title, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         if c.lines or c.points:

@@ -115,3 +115,11 @@ def test_an_explorer_without_data_shows_why(monkeypatch, tmp_path):
     box = explore.widget("001")
     assert "nothing cached yet" in box.children[0].value
     assert explore.static_figures(tmp_path, stamp=None) == []  # skipped, not an error
+
+
+def test_a_fixed_view_stays():
+    ex = _toy(ylim=(0.0, 1.0))
+    ex.redraw("x", a=5.0)
+    background = ex._background
+    ex.redraw("x", a=9.0)  # outside the view, but the view is fixed: no rescale, no full draw
+    assert ex._fig.axes[0].get_ylim() == (0.0, 1.0) and ex._background is background

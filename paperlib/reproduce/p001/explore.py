@@ -146,4 +146,5 @@ def explorer(cache_dir: Path | str = CACHE_DIR, code_version: str | None = None)
 
     return Explorer("001", "Seed 001: response-time CDFs on the simulated testbed (cached sweeps)", "CDF",
                     {}, axes, evaluate,
-                    choices={"queue": tuple(menu), "load": tuple(loads), "latency": latencies, "run": runs})
+                    choices={"queue": tuple(menu), "load": tuple(loads), "latency": latencies, "run": runs},
+                    ylim=(0.0, 1.02))
