@@ -146,7 +146,10 @@ KERNEL_SPEC := $(VENV)/share/jupyter/kernels/$(KERNEL)/kernel.json
 $(KERNEL_SPEC): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python 3 (webperf-repro)"
 
-lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (webperf-repro)
+lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (webperf-repro); runs write to scratch/
+	@echo "Interactive runs of the paper notebooks write into scratch/<paper>/ (their output_dir default; not in git)."
+	@echo "figures/ is written only by make reproduce (staged, with a run manifest); a notebook refuses an output_dir there."
+	@echo "Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
 	$(VENV)/bin/jupyter lab --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
 
 validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs

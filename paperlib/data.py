@@ -22,8 +22,11 @@ import pandas as pd
 
 from paperlib import units
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-PAPERS = ("000", "001", "002", "003", "004")
+REPO = Path(__file__).resolve().parent.parent
+DATA_DIR = REPO / "data"
+NOTEBOOKS_DIR = REPO / "notebooks"
+#: A paper id: three digits, the name of its folder ``data/<id>/`` and the prefix of ``notebooks/<id>_*.ipynb``.
+PAPER_ID_RE = re.compile(r"\d{3}")
 
 FIELD_TYPES = ("number", "integer", "quantity", "text")
 ROLES = ("label", "input", "result")
@@ -42,6 +45,45 @@ CLAIMS_COLUMNS = ("id", "claim", "printed", "unit", "location", "quote")
 
 class DataError(ValueError):
     """A published-data file that does not match its schema."""
+
+
+def _ids_with_data(data_dir: Path) -> set[str]:
+    return {p.parent.name for p in Path(data_dir).glob("*/datapackage.json") if PAPER_ID_RE.fullmatch(p.parent.name)}
+
+
+def paper_ids(data_dir: Path | str = DATA_DIR, notebooks_dir: Path | str = NOTEBOOKS_DIR, *,
+              strict: bool = True) -> tuple[str, ...]:
+    """Return the ids of the papers, sorted: every ``data/<id>/datapackage.json`` with its ``notebooks/<id>_*.ipynb``.
+
+    A paper is discovered, not listed: adding ``data/005/`` and ``notebooks/005_<name>.ipynb`` adds
+    paper ``005`` to the loader, the ledger, the report and the tests. With ``strict`` (the tests'
+    check), a half-added paper (data without its notebook, a notebook without its data, or two
+    notebooks of one id) raises a :class:`DataError` naming what is missing; without it, such a
+    paper is left out (so its data can be validated before its notebook exists).
+    """
+    data_dir, notebooks_dir = Path(data_dir), Path(notebooks_dir)
+    with_data = _ids_with_data(data_dir)
+    notebooks: dict[str, list[str]] = {}
+    for nb in notebooks_dir.glob("*_*.ipynb"):
+        prefix = nb.name.split("_", 1)[0]
+        if PAPER_ID_RE.fullmatch(prefix):
+            notebooks.setdefault(prefix, []).append(nb.name)
+    problems = [f"{data_dir / p / 'datapackage.json'} has no notebook {notebooks_dir / p}_<name>.ipynb"
+                for p in sorted(with_data - set(notebooks))]
+    problems += [f"{notebooks_dir / names[0]} has no published data {data_dir / p / 'datapackage.json'}"
+                 for p, names in sorted(notebooks.items()) if p not in with_data]
+    problems += [f"paper {p} has {len(names)} notebooks ({', '.join(sorted(names))}); keep one"
+                 for p, names in sorted(notebooks.items()) if len(names) > 1]
+    if problems and strict:
+        raise DataError("papers are discovered from data/ and notebooks/: " + "; ".join(problems))
+    found = tuple(sorted(p for p in with_data if len(notebooks.get(p, ())) == 1))
+    if not found and strict:
+        raise DataError(f"no paper found: no {data_dir}/<id>/datapackage.json beside a {notebooks_dir}/<id>_*.ipynb")
+    return found
+
+
+#: The papers of this package (:func:`paper_ids`), discovered when the package is imported.
+PAPERS = paper_ids(strict=False)
 
 
 @dataclass(frozen=True)
@@ -416,8 +458,8 @@ def load_paper(paper: str, root: Path | str = DATA_DIR) -> Paper:
 
 
 def load_all(root: Path | str = DATA_DIR) -> dict[str, Paper]:
-    """Return the validated published data of all five papers."""
-    return {p: load_paper(p, root) for p in PAPERS}
+    """Return the validated published data of every paper folder of ``root`` (``<id>/datapackage.json``), by id."""
+    return {p: load_paper(p, root) for p in sorted(_ids_with_data(Path(root)))}
 
 
 def report(papers: dict[str, Paper]) -> str:

@@ -1,36 +1,43 @@
-"""Interactive explorers of the analytic models, with the published points beside the curves.
+"""The machinery of the interactive explorers: sliders, axes, curves, an in-place redraw, the widget.
 
-* ``"004"``: seed 004's transfer latency (Eq. 5 corrected, Eq. 6) against the link rate, the RTT,
-  the object size or the initial window;
-* ``"000"``: seed 000's mean waiting time (the law Tables 1-3 follow) or turnaround time (Eq. 6)
-  of m users against the number of users, the loss ratio or the link rate;
-* ``"002"``: seed 002's mean response time (Table I, M objects) against the loss probability,
-  the RTT or the link rate.
+Each paper's explorer lives in its own package, ``paperlib/reproduce/p<id>/explore.py``, as a
+function ``explorer() -> Explorer``; this module finds them by file (:func:`explorer_ids`) and
+imports one only when asked for it (:func:`explorer`), so it imports no paper's code itself.
 
-Each explorer starts at the paper's operating point under the convention its notebook chose
-(``p00x.chosen_convention``), evaluates its model once per redraw on a grid of
-:data:`N_GRID` points along the chosen axis (vectorised, no per-point Python loop; the users and
-initial-window axes are integer grids, at most :data:`N_GRID` points), and shows a printed point
-wherever the other sliders sit at that point's operating conditions. :func:`widget` wraps an
-explorer in ipywidgets (``notebooks/explorers.ipynb``); :meth:`Explorer.redraw` is the whole
-redraw (model, figure, PNG) that ``bench/bench_explore.py`` times; :func:`static_figures`
-draws every axis at the defaults for the report.
+An :class:`Explorer` evaluates its model once per redraw on a grid of :data:`N_GRID` points along
+the chosen axis (vectorised, no per-point Python loop; integer axes have at most :data:`N_GRID`
+points) and shows published points wherever the other sliders sit at a printed operating point.
+:meth:`Explorer.redraw` is the whole redraw that ``bench/bench_explore.py`` times against
+:data:`BUDGET_S`: the model, then the figure updated in place (the curves' and points' data set on
+the existing artists, drawn over a cached background by blitting, the axes, title and legend redrawn
+only when the axis, the set of curves or the view change), then the frame as an uncompressed image
+(no PNG encoding). :func:`widget` shows it in ipywidgets (``notebooks/explorers.ipynb``); :func:`static_figures`
+draws every axis of every explorer that has data at its defaults, for the report.
 """
 
 from __future__ import annotations
 
+import importlib
 import io
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from paperlib.figures import style
-
 #: Points of the grid evaluated per redraw.
 N_GRID = 10_000
+#: Time budget of one redraw (s): what ``make bench`` compares each explorer's median redraw with.
+BUDGET_S = 0.100
+#: The packages that hold one explorer each, as ``<PACKAGES>/p<id>/explore.py``.
+PACKAGES = Path(__file__).resolve().parent / "reproduce"
+#: Size (inches) and resolution of an explorer's figure.
+FIGSIZE = (7.5, 4.6)
+DPI = 80
+
+
+class NoData(LookupError):
+    """An explorer whose data is not there yet (e.g. 001's, before any sweep result is cached)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ class Slider:
 class Axis:
     """A horizontal axis: which slider it replaces, its label, scale and the grid it evaluates."""
 
-    param: str
+    param: str | None
     label: str
     log: bool
     grid: Callable[[], np.ndarray]
@@ -66,7 +73,7 @@ class Curves:
 
 @dataclass
 class Explorer:
-    """A model with sliders: ``curves(axis, **params)`` evaluates it; ``redraw`` draws it."""
+    """A model with sliders: ``curves(axis, **params)`` evaluates it; ``redraw`` draws it in place."""
 
     name: str
     title: str
@@ -74,9 +81,12 @@ class Explorer:
     sliders: dict[str, Slider]
     axes: dict[str, Axis]
     evaluate: Callable[..., Curves]
-    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    choices: dict[str, tuple] = field(default_factory=dict)
+    yscale: str = "linear"
+    ylim: tuple[float, float] | None = None  # a fixed vertical view (e.g. a CDF's 0..1); None: follows the data
     _fig: object = field(default=None, repr=False)
     _key: tuple | None = field(default=None, repr=False)
+    _background: object = field(default=None, repr=False)
 
     def defaults(self) -> dict:
         """Return every parameter at its default (slider defaults, first of each choice)."""
@@ -92,213 +102,166 @@ class Explorer:
         unknown = set(values) - set(self.sliders) - set(self.choices)
         if unknown:
             raise ValueError(f"unknown parameters {sorted(unknown)}; this explorer has {list(self.defaults())}")
+        for key, options in self.choices.items():
+            if values[key] not in options:
+                raise ValueError(f"{key} must be one of {list(options)}, got {values[key]!r}")
         return self.evaluate(axis, values)
 
     def figure(self, axis: str, **params):
-        """Return a new matplotlib figure of :meth:`curves`."""
+        """Return a new matplotlib figure of :meth:`curves` (for saving; :meth:`redraw` keeps its own)."""
         import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(7.5, 4.6))
-        self._draw(ax, axis, self.curves(axis, **params), {**self.defaults(), **params})
+        fig, ax = plt.subplots(figsize=FIGSIZE)
+        self._draw(ax, axis, self.curves(axis, **params), title=self._title(axis, {**self.defaults(), **params}))
         return fig
 
-    def redraw(self, axis: str, **params) -> bytes:
-        """Evaluate the model on the grid, update the explorer's one figure and return it as PNG bytes.
+    def redraw(self, axis: str, **params) -> np.ndarray:
+        """Evaluate the model on the grid, update the explorer's one figure in place; return the frame (RGBA).
 
-        A new axis rebuilds the figure; a slider move only replaces the curves' data, the
-        published points and the title (the figure's artists stay), then renders the PNG.
+        A new axis or a new set of curves or points rebuilds the axes, and data leaving the view (or
+        filling less than a fifth of it) rescales them, each with a full draw after which the
+        background without the curves is cached, the view padded so that nearby moves fit.
+        Otherwise only the curves' and points' data change and just they are drawn over the cached
+        background (blitting). The title names the explorer; the parameters' values are on the
+        controls. The frame is the figure's pixels, shape (height, width, 4), uint8;
+        :func:`frame_bytes` encodes it for display.
         """
-        import matplotlib.pyplot as plt
-
-        values = {**self.defaults(), **params}
         c = self.curves(axis, **params)
         key = (axis, tuple(kw["label"] for kw, _ in c.lines), tuple(kw["label"] for kw, _, _ in c.points))
         if self._fig is None:
-            self._fig, _ = plt.subplots(figsize=(7.5, 4.6))
+            self._fig = _agg_figure()
+            self._fig.add_subplot(1, 1, 1)
         ax = self._fig.axes[0]
-        if getattr(self, "_key", None) != key:
+        data = [(c.x, y) for _, y in c.lines] + [(x, y) for _, x, y in c.points]
+        if self._key != key:
             ax.clear()
-            self._draw(ax, axis, c, values)
+            self._draw(ax, axis, c, title=self.title)
             self._key = key
+            self._set_view(ax, data)
+            self._full_draw(ax)
         else:
-            artists = ax.get_lines()
-            data = [(c.x, y) for _, y in c.lines] + [(x, y) for _, x, y in c.points]
-            for line, (x, y) in zip(artists, data):
+            for line, (x, y) in zip(ax.get_lines(), data):
                 line.set_data(x, y)
-            ax.set_title(self._title(axis, values), fontsize=9)
-            ax.relim()
-            ax.autoscale_view()
-        buf = io.BytesIO()
-        self._fig.savefig(buf, format="png", dpi=80, pil_kwargs={"compress_level": 1})
-        return buf.getvalue()
+            if self.ylim is None and not _fits(ax, data):
+                self._set_view(ax, data)
+                self._full_draw(ax)
+        canvas = self._fig.canvas
+        canvas.restore_region(self._background)
+        for line in ax.get_lines():
+            ax.draw_artist(line)
+        return np.asarray(canvas.buffer_rgba())
+
+    def _set_view(self, ax, data) -> None:
+        _pad_view(ax, data)
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
+
+    def _full_draw(self, ax) -> None:
+        for line in ax.get_lines():
+            line.set_animated(True)  # left out of the background, drawn per frame
+        self._fig.canvas.draw()
+        self._background = self._fig.canvas.copy_from_bbox(self._fig.bbox)
 
     def _title(self, axis: str, values: dict) -> str:
         a = self.axes[axis]
         fixed = ", ".join(f"{s.label} = {values[k]:g}" for k, s in self.sliders.items() if k != a.param)
-        choices = ", ".join(f"{values[k]}" for k in self.choices)
-        return f"{self.title}\n{fixed}{'; ' + choices if choices else ''}"
+        choices = ", ".join(f"{values[k]}" for k in self.choices if k != a.param)
+        return f"{self.title}\n{fixed}{'; ' if fixed and choices else ''}{choices}"
 
-    def _draw(self, ax, axis: str, c: Curves, values: dict) -> None:
+    def _draw(self, ax, axis: str, c: Curves, title: str) -> None:
         a = self.axes[axis]
         for kw, y in c.lines:
             ax.plot(c.x, y, **kw)
         for kw, x, y in c.points:
             ax.plot(x, y, **kw)
-        ax.set(xlabel=a.label, ylabel=self.ylabel, xscale="log" if a.log else "linear")
-        ax.set_title(self._title(axis, values), fontsize=9)
+        ax.set(xlabel=a.label, ylabel=self.ylabel, xscale="log" if a.log else "linear", yscale=self.yscale)
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
+        ax.set_title(title, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        if c.lines or c.points:
+            ax.legend(fontsize=7)
 
 
-def _log_grid(lo, hi):
+def _agg_figure():
+    """Return a figure on its own Agg canvas (not registered with pyplot: no GUI, no inline display)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _finite_y(data) -> np.ndarray:
+    ys = [np.asarray(y, dtype=float).ravel() for _, y in data]
+    ys = np.concatenate(ys) if ys else np.array([])
+    return ys[np.isfinite(ys)]
+
+
+def _fits(ax, data) -> bool:
+    """Return whether every finite y of ``data`` lies in the view and, on a linear scale, fills a fifth of it."""
+    ys = _finite_y(data)
+    if ys.size == 0:
+        return True
+    lo, hi = ax.get_ylim()
+    if ys.min() < lo or ys.max() > hi:
+        return False
+    if ax.get_yscale() == "log":
+        return True
+    span = ys.max() - ys.min()
+    return span == 0 or span >= 0.2 * (hi - lo)
+
+
+def _pad_view(ax, data) -> None:
+    """Set the view around ``data``: x to the data, y to its range widened by half of it on each side (linear, never
+    below 0 for data that is not) or by a factor of 3 (log), so that the next slider moves stay in view."""
+    ax.relim()
+    ax.autoscale_view(scaley=False)
+    ys = _finite_y(data)
+    if ax.get_yscale() == "log":
+        ys = ys[ys > 0]
+    if ys.size == 0:
+        return
+    lo, hi = float(ys.min()), float(ys.max())
+    if ax.get_yscale() == "log":
+        ax.set_ylim(lo / 3, hi * 3)
+        return
+    span = hi - lo or abs(hi) or 1.0
+    ax.set_ylim(max(lo - span / 2, 0.0) if lo >= 0 else lo - span / 2, hi + span / 2)
+
+
+def frame_bytes(frame: np.ndarray) -> bytes:
+    """Return an RGBA frame as a BMP image (24-bit, uncompressed: no encoding work; browsers show it)."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(frame[..., :3]), "RGB").save(buf, format="bmp")
+    return buf.getvalue()
+
+
+def log_grid(lo: float, hi: float) -> Callable[[], np.ndarray]:
+    """Return a grid maker: :data:`N_GRID` points from ``lo`` to ``hi``, evenly spaced on a log scale."""
     return lambda: np.geomspace(lo, hi, N_GRID)
 
 
-def _lin_grid(lo, hi):
+def lin_grid(lo: float, hi: float) -> Callable[[], np.ndarray]:
+    """Return a grid maker: :data:`N_GRID` evenly spaced points from ``lo`` to ``hi``."""
     return lambda: np.linspace(lo, hi, N_GRID)
 
 
-def _int_grid(lo, hi):
+def int_grid(lo: int, hi: int) -> Callable[[], np.ndarray]:
+    """Return a grid maker: the whole numbers ``lo``..``hi`` (at most :data:`N_GRID` of them), as floats."""
     return lambda: np.arange(lo, min(hi, lo + N_GRID - 1) + 1, dtype=float)
 
 
-def _near(a, b) -> bool:
+def near(a: float, b: float) -> bool:
+    """Return whether slider value ``a`` sits at printed value ``b`` (relative tolerance 1e-6)."""
     return bool(np.isclose(a, b, rtol=1e-6, atol=0))
 
 
-# --- 004: transfer latency in initial slow start ------------------------------------------------
-
-
-@lru_cache(maxsize=1)
-def _context_004():
-    from paperlib.data import load_paper
-    from paperlib.reproduce.p004 import operating_point as op
-
-    paper = load_paper("004")
-    conv = op.chosen_convention(paper)
-    point = op.operating_point(paper)
-    obj, mtu, rtt = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
-    cells = paper.tables["table2"].cells
-    return conv, point, obj, mtu, rtt, cells
-
-
-def explorer_004() -> Explorer:
-    """Return the explorer of seed 004's latency (Eqs. 5-6, corrected form, the chosen convention)."""
-    from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s
-
-    conv, point, obj0, mtu, rtt0, cells = _context_004()
-    sliders = {
-        "rate_bps": Slider("link rate (bit/s)", 10e3, 100e6, 1e6, log=True),
-        "rtt_s": Slider("T_r (s)", 0.0, 2.0, rtt0),
-        "obj_bytes": Slider("object (bytes)", 1e3, 10e6, obj0 / 8, log=True),
-        "initial_window": Slider("initial window x", 1, 64, conv["initial_window"], integer=True),
-    }
-    axes = {
-        "rate": Axis("rate_bps", "link rate (bit/s)", True, _log_grid(10e3, 100e6)),
-        "rtt": Axis("rtt_s", "round-trip time T_r (s)", False, _lin_grid(0.0, 2.0)),
-        "object size": Axis("obj_bytes", "object size (bytes)", True, _log_grid(1e3, 10e6)),
-        "initial window": Axis("initial_window", "initial window x (segments)", False, _int_grid(1, 64)),
-    }
-
-    def evaluate(axis, v):
-        x = axes[axis].grid()
-        args = {"rate_bps": v["rate_bps"], "rtt_s": v["rtt_s"], "obj_bytes": v["obj_bytes"],
-                "initial_window": int(v["initial_window"])}
-        args[axes[axis].param] = x if axes[axis].param != "initial_window" else x.astype(int)
-        common = (args["obj_bytes"] * 8.0, mtu, args["rate_bps"], args["rtt_s"], args["initial_window"])
-        lines = [(style("sctp", "model"), np.broadcast_to(sctp_latency_s(*common), x.shape)),
-                 (style("tcp", "model"), np.broadcast_to(tcp_latency_s(*common), x.shape))]
-        points = []
-        at_paper = (_near(v["rtt_s"], rtt0) and _near(v["obj_bytes"], obj0 / 8)
-                    and int(v["initial_window"]) == conv["initial_window"])
-        if axis == "rate" and at_paper:  # Table II: the five printed bandwidths
-            for proto in ("sctp", "tcp"):
-                p = proto.upper()
-                points.append((style(proto, "experiment"), point.rates_bps,
-                               cells[f"Exp({p})"].astype(float).to_numpy()))
-                points.append((style(proto, "published_model"), point.rates_bps,
-                               cells[f"Model({p})"].astype(float).to_numpy()))
-        return Curves(x, lines, points)
-
-    return Explorer("004", "Seed 004: web object transfer latency in initial slow start (Eqs. 5-6)",
-                    "latency (s)", sliders, axes, evaluate)
-
-
-# --- 000: mean waiting and turnaround time of m users -------------------------------------------
-
-
-@lru_cache(maxsize=1)
-def _context_000():
-    from paperlib.data import load_paper
-    from paperlib.reproduce.p000 import operating_point as op
-
-    paper = load_paper("000")
-    conv = op.chosen_convention(paper)
-    obj = op.web_object(paper)
-    points = op.operating_points(paper)
-    printed = []  # (rate, rtt, p, m, column, value)
-    for pt in points:
-        cells = paper.tables[pt.table].cells
-        col = op.label_column(paper, pt.table)
-        for _, row in cells[cells[col] == pt.label].iterrows():
-            for column in ("W_{sctp}", "T_{sctp}", "W_{tcp}", "T_{tcp}"):
-                printed.append((pt.rate_bps, pt.rtt_s, pt.p, int(row["m"]), column, float(row[column])))
-    return conv, obj, points[1], printed
-
-
-def explorer_000() -> Explorer:
-    """Return the explorer of seed 000's waiting (tables' law) and turnaround (Eq. 6) times of m users."""
-    from paperlib.models import multiuser_waiting as mw
-    from paperlib.models import narrowband_response as nb
-    from paperlib.reproduce.p000 import model, operating_point
-
-    conv, obj, base, printed = _context_000()
-    obj_bits, mtu_bits = obj.obj_bits(conv["kilo"]), obj.mtu_bits
-    n = float(mw.packets_per_object(obj_bits, mtu_bits))
-    sliders = {
-        "m": Slider("users m", 1, 100, 10, integer=True),
-        "p": Slider("loss ratio p", 0.0, 0.1, base.p),
-        "rate_bps": Slider("link rate (bit/s)", 4e3, 10e6, base.rate_bps, log=True),
-        "rtt_s": Slider("rtt (s)", 0.0, 1.0, base.rtt_s),
-    }
-    axes = {
-        "users": Axis("m", "users m", True, _int_grid(1, N_GRID)),
-        "loss": Axis("p", "packet loss ratio p", False, _lin_grid(0.0, 0.1)),
-        "rate": Axis("rate_bps", "link rate (bit/s)", True, _log_grid(4e3, 10e6)),
-    }
-    quantities = ("waiting", "turnaround")
-
-    def evaluate(axis, v):
-        x = axes[axis].grid()
-        args = {k: v[k] for k in sliders}
-        args[axes[axis].param] = x
-        lines = []
-        for proto, window in (("sctp", nb.SCTP_INITIAL_WINDOW), ("tcp", nb.TCP_INITIAL_WINDOW)):
-            e = model.response_time_s(obj_bits, mtu_bits, args["rate_bps"], args["rtt_s"], args["p"], window, conv)
-            tau = e / n
-            if v["quantity"] == "waiting":
-                y = operating_point.waiting_time_s(args["m"], n, tau, conv["waiting"])
-            else:
-                y = mw.mean_turnaround_time_same(args["m"], n, tau)
-            lines.append((style(proto, "model"), np.broadcast_to(y, x.shape)))
-        points = []
-        if v["quantity"] == "waiting":  # the tables print waiting times: W (model) and T (experiment)
-            coords = {"m": None, "p": None, "rate_bps": None, "rtt_s": None}
-            for rate, rtt, p, m, column, value in printed:
-                coords.update(m=m, p=p, rate_bps=rate, rtt_s=rtt)
-                if all(_near(coords[k], v[k]) for k in coords if k != axes[axis].param):
-                    proto = "sctp" if "sctp" in column else "tcp"
-                    source = "published_model" if column.startswith("W") else "experiment"
-                    points.append((style(proto, source), np.array([coords[axes[axis].param]]), np.array([value])))
-            points = _merge_points(points)
-        return Curves(x, lines, points)
-
-    return Explorer("000", "Seed 000: m users served packet by packet (Eq. 2 for E(T); tables' law, Eq. 6)",
-                    "mean time per user (s)", sliders, axes, evaluate, choices={"quantity": quantities})
-
-
-def _merge_points(points):
-    """Join single points of the same style into one series (one legend entry each)."""
+def merge_points(points):
+    """Return single points of the same style joined into one series each (one legend entry per style)."""
     merged: dict[str, tuple[dict, list, list]] = {}
     for kw, x, y in points:
         entry = merged.setdefault(kw["label"], (kw, [], []))
@@ -307,100 +270,58 @@ def _merge_points(points):
     return [(kw, np.array(x), np.array(y)) for kw, x, y in merged.values()]
 
 
-# --- 002: mean response time of HTTP over SCTP and TCP ------------------------------------------
+def explorer_ids() -> tuple[str, ...]:
+    """Return the ids of the papers that have an explorer (``paperlib/reproduce/p<id>/explore.py``), sorted."""
+    from paperlib.data import PAPERS
+
+    return tuple(p for p in PAPERS if (PACKAGES / f"p{p}" / "explore.py").exists())
 
 
-@lru_cache(maxsize=1)
-def _context_002():
-    from paperlib.data import load_paper
-    from paperlib.reproduce.p002 import operating_point
-
-    paper = load_paper("002")
-    conv = operating_point.chosen_convention(paper)
-    points = operating_point.operating_points(paper)
-    printed = []  # (rate, rtt, p, row, value)
-    for pt in points:
-        cells = paper.tables[pt.table].cells
-        for _, row in cells.iterrows():
-            printed.append((pt.rate_bps, pt.rtt_s, pt.p, row["Protocol"], float(row[pt.column])))
-    return conv, points, printed
-
-
-def explorer_002() -> Explorer:
-    """Return the explorer of seed 002's mean response time (Table I, the chosen convention)."""
-    from paperlib import units
-    from paperlib.reproduce.p002 import model_reading
-
-    conv, points, printed = _context_002()
-    base = points[1]  # Table II, p = 1 %
-    obj_bits = float(units.kbytes_to_bits(base.obj_kb, kilo=conv["kilo"]))
-    mss_bits = base.mss_bytes * 8
-    sliders = {
-        "p": Slider("loss probability p", 0.0, 0.1, base.p),
-        "rtt_s": Slider("RTT (s)", 0.01, 1.5, base.rtt_s),
-        "rate_bps": Slider("link rate (bit/s)", 10e3, 10e6, base.rate_bps, log=True),
-    }
-    axes = {
-        "loss": Axis("p", "packet loss probability p", False, _lin_grid(0.0, 0.1)),
-        "rtt": Axis("rtt_s", "round-trip time (s)", False, _lin_grid(0.01, 1.5)),
-        "rate": Axis("rate_bps", "link rate (bit/s)", True, _log_grid(10e3, 10e6)),
-    }
-
-    def evaluate(axis, v):
-        x = axes[axis].grid()
-        args = {k: np.full(x.shape, float(v[k])) for k in sliders}
-        args[axes[axis].param] = x
-        grid = model_reading.response_times(
-            {"obj_bits": obj_bits, "mss_bits": mss_bits, "rate_bps": args["rate_bps"], "rtt_s": args["rtt_s"],
-             "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects}, conv)
-        lines = [(style("sctp", "model"), grid["sctp_s"].to_numpy()), (style("tcp", "model"), grid["tcp_s"].to_numpy())]
-        pts = []
-        for rate, rtt, p, row, value in printed:
-            coords = {"p": p, "rtt_s": rtt, "rate_bps": rate}
-            if all(_near(coords[k], v[k]) for k in coords if k != axes[axis].param):
-                proto = "sctp" if row.startswith("SCTP") else "tcp"
-                source = "published_model" if "Model" in row else "experiment"
-                pts.append((style(proto, source), np.array([coords[axes[axis].param]]), np.array([value])))
-        return Curves(x, lines, _merge_points(pts))
-
-    return Explorer("002", "Seed 002: mean response time of HTTP, M objects (Table I)",
-                    "mean response time (s)", sliders, axes, evaluate)
-
-
-EXPLORERS = {"004": explorer_004, "000": explorer_000, "002": explorer_002}
+#: The papers with an explorer, in paper order.
+EXPLORERS = explorer_ids()
 
 
 def explorer(name: str) -> Explorer:
-    """Return the explorer of paper ``name`` (``"000"``, ``"002"`` or ``"004"``)."""
+    """Return the explorer of paper ``name`` (one of :data:`EXPLORERS`); raise :class:`NoData` if it has no data."""
     if name not in EXPLORERS:
         raise ValueError(f"explorer must be one of {list(EXPLORERS)}, got {name!r}")
-    return EXPLORERS[name]()
+    return importlib.import_module(f"paperlib.reproduce.p{name}.explore").explorer()
+
+
+def _control(key: str, s: Slider):
+    import ipywidgets as w
+
+    if s.log:
+        return w.FloatLogSlider(value=s.default, base=10, min=np.log10(s.lo), max=np.log10(s.hi), step=0.01,
+                                description=key, continuous_update=True)
+    if s.integer:
+        return w.IntSlider(value=int(s.default), min=int(s.lo), max=int(s.hi), description=key)
+    return w.FloatSlider(value=s.default, min=s.lo, max=s.hi, step=(s.hi - s.lo) / 1000, readout_format=".4g",
+                         description=key)
 
 
 def widget(name: str, axis: str | None = None):
-    """Return an ipywidgets box: an axis menu, one slider per other parameter, and the redrawn figure."""
+    """Return an ipywidgets box: an axis menu, one control per other parameter, and the figure, redrawn in place.
+
+    An explorer without data (:class:`NoData`) gives a box with the reason instead.
+    """
     import ipywidgets as w
 
-    ex = explorer(name)
+    try:
+        ex = explorer(name)
+    except NoData as err:
+        return w.HBox([w.HTML(f"<b>Explorer {name}:</b> {err}")])
     axis_menu = w.Dropdown(options=list(ex.axes), value=axis or next(iter(ex.axes)), description="x axis")
-    controls = {}
-    for key, s in ex.sliders.items():
-        if s.log:
-            controls[key] = w.FloatLogSlider(value=s.default, base=10, min=np.log10(s.lo), max=np.log10(s.hi),
-                                             step=0.01, description=key, continuous_update=True)
-        elif s.integer:
-            controls[key] = w.IntSlider(value=int(s.default), min=int(s.lo), max=int(s.hi), description=key)
-        else:
-            controls[key] = w.FloatSlider(value=s.default, min=s.lo, max=s.hi, step=(s.hi - s.lo) / 1000,
-                                          readout_format=".4g", description=key)
+    controls = {key: _control(key, s) for key, s in ex.sliders.items()}
     for key, options in ex.choices.items():
-        controls[key] = w.ToggleButtons(options=list(options), description=key)
-    image = w.Image(format="png")
+        controls[key] = w.Dropdown(options=list(options), description=key) if len(options) > 4 else \
+            w.ToggleButtons(options=list(options), description=key)
+    image = w.Image(format="bmp")
 
     def update(*_):
         for key, c in controls.items():
             c.disabled = key == ex.axes[axis_menu.value].param
-        image.value = ex.redraw(axis_menu.value, **{k: c.value for k, c in controls.items()})
+        image.value = frame_bytes(ex.redraw(axis_menu.value, **{k: c.value for k, c in controls.items()}))
 
     for c in (axis_menu, *controls.values()):
         c.observe(update, names="value")
@@ -409,15 +330,22 @@ def widget(name: str, axis: str | None = None):
 
 
 def static_figures(folder: Path | str, stamp) -> list[dict]:
-    """Write every explorer along every axis at its defaults as PNG; return ``[{"file", "title"}]``."""
+    """Write every explorer with data along every axis at its defaults as PNG; return ``[{"file", "title"}]``."""
+    import matplotlib.pyplot as plt
+
     from paperlib.figures import save_figure
 
     folder = Path(folder)
     out = []
     for name in EXPLORERS:
-        ex = explorer(name)
+        try:
+            ex = explorer(name)
+        except NoData:
+            continue  # e.g. 001 before its sweeps are cached: the report shows the others
         for axis in ex.axes:
             file = f"{name}_{axis.replace(' ', '_')}.png"
-            save_figure(ex.figure(axis), folder / file, stamp)
+            fig = ex.figure(axis)
+            save_figure(fig, folder / file, stamp)
+            plt.close(fig)
             out.append({"file": file, "title": f"{ex.title}: against {ex.axes[axis].label}"})
     return out

@@ -14,6 +14,14 @@ and sets the display options all notebooks use. :func:`close_paper` writes the n
 ledger and ``provenance.json`` and returns the rows as a table. A notebook that writes its ledger
 in two steps (the model rows, then the rows of a real-stack run) calls :func:`close_paper` twice
 with all rows so far and the extra parameters of the second step.
+
+Only ``make reproduce`` writes ``figures/``: it runs each notebook through
+:mod:`paperlib.run_notebook`, which hands the kernel a staging folder (``figures/.<paper>.staging``)
+and swaps it in with a run manifest once the run succeeded. A notebook run any other way (opened
+in JupyterLab, run with plain papermill or nbclient) writes into its ``output_dir`` default,
+``scratch/<paper>/`` (see :data:`SCRATCH`); :func:`open_paper` refuses an ``output_dir`` inside
+``figures/`` that is not a staging folder, so an interactive run can never leave outputs that fail
+the next ``make reproduce``'s manifest check.
 """
 
 from __future__ import annotations
@@ -28,6 +36,12 @@ from paperlib import ledger
 from paperlib.data import Paper, load_paper
 from paperlib.provenance import Stamp
 from paperlib.validate import ParameterError
+
+REPO = Path(__file__).resolve().parents[1]
+#: Where the paper notebooks write when run interactively (their ``output_dir`` default, ``scratch/<paper>``).
+SCRATCH = REPO / "scratch"
+#: The generated outputs of ``make reproduce``, written only through :mod:`paperlib.run_notebook`'s staging.
+FIGURES = REPO / "figures"
 
 #: pandas display options of every paper notebook (wide tables, no wrapping).
 DISPLAY_OPTIONS = {"display.width": 200, "display.max_columns": 30, "display.max_colwidth": 80}
@@ -49,12 +63,39 @@ class PaperRun:
 
 def notebook_path(paper_id: str, root: Path | None = None) -> str:
     """Return the repository-relative path of paper ``paper_id``'s notebook (``notebooks/<id>_*.ipynb``)."""
-    root = root or Path(__file__).resolve().parents[1]
+    root = root or REPO
     found = sorted((root / "notebooks").glob(f"{paper_id}_*.ipynb"))
     if len(found) != 1:
         raise ParameterError(f"paper {paper_id!r}: expected one notebook notebooks/{paper_id}_*.ipynb, "
                              f"found {[f.name for f in found]}")
     return f"notebooks/{found[0].name}"
+
+
+def is_staging(folder: Path) -> bool:
+    """Return whether ``folder`` is a staging folder of :mod:`paperlib.run_notebook` (``.<name>.staging``)."""
+    return folder.name.startswith(".") and folder.name.endswith(".staging")
+
+
+def check_output_dir(output_dir: str | Path) -> Path:
+    """Return ``output_dir`` as given; raise if it would write into ``figures/`` outside a staged run.
+
+    ``figures/<paper>/`` holds the outputs of ``make reproduce``, each folder with a run manifest
+    that the next ``make reproduce`` checks; files written straight into it (by a notebook run in
+    JupyterLab, or by papermill without :mod:`paperlib.run_notebook`) would fail that check.
+    A relative path is taken against the kernel's working directory (the notebook's folder).
+    """
+    path = Path(output_dir).expanduser().resolve()
+    try:
+        inside = path.relative_to(FIGURES)
+    except ValueError:
+        return Path(output_dir)
+    if not inside.parts or not is_staging(FIGURES / inside.parts[0]):
+        raise ParameterError(
+            f"output_dir: {path} is inside figures/, which only make reproduce writes (staged, with a run "
+            f"manifest); run this notebook interactively with its default output_dir (scratch/<paper>) or "
+            f"another folder, or write figures/ with `python -m paperlib.run_notebook NOTEBOOK OUT.ipynb "
+            f"-p output_dir figures/<paper>`")
+    return Path(output_dir)
 
 
 def open_paper(
@@ -69,8 +110,11 @@ def open_paper(
 
     ``check(**parameters)`` runs first and must raise :class:`~paperlib.validate.ParameterError`
     naming a bad parameter; nothing is read or written before it passes. ``seed`` is the run's
-    base seed (``None`` for a deterministic run) and is stamped on every output.
+    base seed (``None`` for a deterministic run) and is stamped on every output. An ``output_dir``
+    inside ``figures/`` other than :mod:`paperlib.run_notebook`'s staging folder is refused
+    (:func:`check_output_dir`).
     """
+    check_output_dir(output_dir)
     if check is not None:
         check(**parameters)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):

@@ -4,7 +4,38 @@ import json
 
 import pytest
 
-from paperlib.data import PAPERS, DataError, load_all, load_paper
+from paperlib.data import PAPERS, DataError, load_all, load_paper, paper_ids
+
+
+def _paper_tree(root, data=(), notebooks=()):
+    for p in data:
+        (root / "data" / p).mkdir(parents=True)
+        (root / "data" / p / "datapackage.json").write_text("{}")
+    (root / "notebooks").mkdir(parents=True, exist_ok=True)
+    for name in notebooks:
+        (root / "notebooks" / name).write_text("{}")
+    return root / "data", root / "notebooks"
+
+
+def test_papers_are_discovered_from_data_and_notebooks(tmp_path):
+    assert PAPERS == paper_ids() and set(PAPERS) >= {"000", "001", "002", "003", "004"}
+    # README.md, explorers.ipynb and a folder without datapackage.json are not papers
+    dirs = _paper_tree(tmp_path, data=("005", "000"), notebooks=("000_a.ipynb", "005_b.ipynb", "explorers.ipynb"))
+    (tmp_path / "data" / "README.md").write_text("x")
+    (tmp_path / "data" / "006").mkdir()
+    assert paper_ids(*dirs) == ("000", "005")
+
+
+@pytest.mark.parametrize("data, notebooks, message", [
+    (("005",), (), r"data/005/datapackage.json has no notebook .*notebooks/005_<name>.ipynb"),
+    ((), ("005_b.ipynb",), r"notebooks/005_b.ipynb has no published data .*data/005/datapackage.json"),
+    (("005",), ("005_a.ipynb", "005_b.ipynb"), r"paper 005 has 2 notebooks \(005_a.ipynb, 005_b.ipynb\)"),
+])
+def test_a_half_added_paper_is_named(tmp_path, data, notebooks, message):
+    dirs = _paper_tree(tmp_path, data=("000",) + data, notebooks=("000_a.ipynb",) + notebooks)
+    with pytest.raises(DataError, match=message):
+        paper_ids(*dirs)
+    assert paper_ids(*dirs, strict=False) == ("000",)  # the package itself leaves it out until it is whole
 
 
 def test_all_five_papers_load():

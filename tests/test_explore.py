@@ -1,89 +1,97 @@
-"""The explorers: curves equal the models at hand-derived points; published points show where they apply.
+"""The explorers' shared machinery: discovery by file, the in-place redraw, bad input named, the widget.
 
-About 10 s (the 000 and 002 explorers run their papers' convention searches once).
+The paper explorers themselves are tested in ``tests/test_reproduce_p<id>_explore.py``.
 """
+
+import ast
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from paperlib import explore
+from paperlib.data import PAPERS
 
 
-@pytest.fixture(scope="module")
-def ex004():
-    return explore.explorer("004")
+def _toy(**kw) -> explore.Explorer:
+    """Return an explorer of y = a x on x in [0, 1] with slider a (1..10) and a published point at a = 2."""
+    axes = {"x": explore.Axis(None, "x", False, explore.lin_grid(0.0, 1.0))}
+    sliders = {"a": explore.Slider("slope a", 1.0, 10.0, 2.0)}
+
+    def evaluate(axis, v):
+        x = axes[axis].grid()
+        points = [({"label": "printed", "marker": "o", "linestyle": "none"}, np.array([0.5]), np.array([1.0]))]
+        return explore.Curves(x, [({"label": "a x"}, v["a"] * x)], points if explore.near(v["a"], 2.0) else [])
+
+    return explore.Explorer("toy", "toy", "y", sliders, axes, evaluate, **kw)
 
 
-def test_grid_is_ten_thousand_points(ex004):
-    assert len(ex004.curves("rate").x) == explore.N_GRID == 10_000
-    assert len(ex004.curves("initial window").x) == 64  # whole windows 1..64
+def test_grids_have_n_grid_points():
+    assert len(explore.lin_grid(0, 1)()) == len(explore.log_grid(1, 10)()) == explore.N_GRID == 10_000
+    assert explore.int_grid(1, 64)().tolist() == list(range(1, 65))  # whole numbers, fewer than N_GRID
+    assert len(explore.int_grid(1, 10**6)()) == explore.N_GRID  # capped
 
 
-def test_004_at_the_paper_point(ex004):
-    c = ex004.curves("initial window", rate_bps=1e6, rtt_s=0.2, obj_bytes=50_000)
-    sctp, tcp = (y for _, y in c.lines)
-    # x = 4 (index 3), L_obj = 400000 bit, L = 12000 bit, mu = 1e6 bit/s, T_r = 0.2 s:
-    # alpha = ceil(log2(400000/(4*12000) + 1)) = ceil(log2 9.33) = 4;
-    # beta = floor(log2((1 + 1e6*0.2/12000)/4)) + 1 = floor(log2 4.42) + 1 = 3; gamma = 3;
-    # LT = 0.4 + 0.4 + 3 (0.2 + 0.012) - 4 (2^3 - 1) 0.012 = 1.100 s (printed 1.10)
-    assert sctp[3] == pytest.approx(1.100)
-    assert tcp[3] == pytest.approx(1.100 + 2 * 0.2)  # Eq. (6): + 2 T_r
+def test_explorers_are_found_by_file_and_the_machinery_imports_no_paper():
+    expected = tuple(p for p in PAPERS if (explore.PACKAGES / f"p{p}" / "explore.py").exists())
+    assert explore.EXPLORERS == expected and set(expected) >= {"000", "001", "002", "003", "004"}
+    tree = ast.parse(Path(explore.__file__).read_text(encoding="utf-8"))
+    imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert [m for m in imported if m and "reproduce" in m] == []
 
 
-def test_004_zero_rtt_is_the_transmission_time(ex004):
-    c = ex004.curves("rtt", rate_bps=1e6, obj_bytes=50_000, initial_window=4)
-    assert c.x[0] == 0.0
-    # T_r = 0: beta = floor(log2(1/4)) + 1 < 0 -> 0 stalls; LT = L_obj/mu = 400000/1e6 s, TCP the same (+ 2 T_r = 0)
-    assert [y[0] for _, y in c.lines] == pytest.approx([0.4, 0.4])
+def test_redraw_updates_the_same_artists_in_place():
+    ex = _toy()
+    first = ex.redraw("x").copy()
+    line = ex._fig.axes[0].get_lines()[0]
+    background = ex._background
+    moved = ex.redraw("x", a=2.5).copy()  # the point leaves (a != 2): a new set of series, so a rebuild
+    assert moved.shape == first.shape and moved.dtype == np.uint8 and moved.shape[2] == 4
+    line = ex._fig.axes[0].get_lines()[0]
+    background = ex._background
+    again = ex.redraw("x", a=2.6).copy()  # same series, data within the view: the same artists, no full draw
+    assert ex._fig.axes[0].get_lines()[0] is line and ex._background is background
+    assert np.array_equal(line.get_ydata(), 2.6 * np.linspace(0, 1, explore.N_GRID))
+    assert not np.array_equal(again, moved)
+    # the view was padded by half the data's range: y from 0 to 2.5, view 0..3.75; 2.6 x fits, 10 x does not
+    assert ex._fig.axes[0].get_ylim() == pytest.approx((0.0, 3.75))
+    ex.redraw("x", a=10.0)  # y up to 10 leaves the view: limits follow (0..15), a full draw
+    assert ex._fig.axes[0].get_ylim() == pytest.approx((0.0, 15.0)) and ex._background is not background
 
 
-def test_004_published_points_only_at_the_paper_point(ex004):
-    c = ex004.curves("rate")
-    assert [len(x) for _, x, _ in c.points] == [5, 5, 5, 5]  # Table II: Exp and Model, SCTP and TCP
-    assert {kw["label"] for kw, _, _ in c.points} == {"SCTP, published experiment", "SCTP, published model",
-                                                       "TCP, published experiment", "TCP, published model"}
-    assert ex004.curves("rate", rtt_s=0.5).points == []  # another T_r: Table II does not apply
+def test_fits_needs_the_data_inside_and_filling_a_fifth_of_the_view():
+    ex = _toy()
+    ex.redraw("x", a=5.0)
+    ax = ex._fig.axes[0]
+    lo, hi = ax.get_ylim()
+    x = np.linspace(0, 1, 3)
+    assert explore._fits(ax, [(x, np.array([lo, hi]))])
+    assert not explore._fits(ax, [(x, np.array([lo, hi + 1]))])
+    assert not explore._fits(ax, [(x, np.array([lo, lo + 0.1 * (hi - lo)]))])  # a tenth of the view: rescale
 
 
-def test_000_users_axis():
-    ex = explore.explorer("000")
-    c = ex.curves("users")
-    for _, y in c.lines:
-        assert y[0] == 0.0  # one user waits for nobody
-        # the tables' law W = (m-1)(2n-1)tau/(2m): W(10)/W(5) = (9/10)/(4/5) = 1.125
-        assert y[9] / y[4] == pytest.approx(1.125)
-    # Table 1 (p = 1 %), Table 2's "4 Kbps" (40 Kbps) and Table 3's 256 ms block share the default point
-    w_sctp = dict((kw["label"], (x, y)) for kw, x, y in c.points)["SCTP, published model"]
-    assert sorted(w_sctp[1][w_sctp[0] == 5]) == [2.84, 2.84, 3.19]
-    turnaround = ex.curves("users", quantity="turnaround")
-    assert turnaround.points == []  # the tables print waiting times only
-    assert (turnaround.lines[0][1] > c.lines[0][1]).all()
+def test_frame_bytes_is_the_frame_as_an_image():
+    import io
+
+    from PIL import Image
+
+    frame = _toy().redraw("x")
+    image = explore.frame_bytes(frame)
+    assert image[:2] == b"BM"  # a bitmap: the pixels as they are, nothing to compress
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(image))), frame[..., :3])
 
 
-def test_002_without_loss():
-    ex = explore.explorer("002")
-    c = ex.curves("loss")
-    assert c.x[0] == 0.0
-    # p = 0, chosen convention (KB = 1024, N = 13824/536 = 25.791 exact, IT = 2 RTT, M = 5, PI = 1, final chunk N):
-    # s = 536*8/40000 = 0.1072 s; Q = floor(log2(1 + 0.256/0.1072)) + 1 = 2; P = min(2, log2(26.791) - 1) = 2;
-    # SC = 2 (0.256 + 0.1072) - 3 (0.1072) = 0.4048; OT = 0.4048 + 25.791 (0.1072) = 3.1696;
-    # TCP = SCTP = 2 (0.256) + 5 (0.256 + 3.1696) = 17.64 s (no loss, no head-of-line blocking)
-    assert [y[0] for _, y in c.lines] == pytest.approx([17.64, 17.64])
-    # Table II (4 rows x 4 loss columns) and Table III's RTT = 0.256 s column, the one point the tables share
-    assert sum(len(x) for _, x, _ in c.points) == 16 + 4
-    assert sum(len(x) for _, x, _ in ex.curves("rtt").points) == 16 + 4  # Table III, and Table II's p = 1 % column
-
-
-def test_redraw_gives_a_png_and_bad_input_is_named(ex004):
-    png = ex004.redraw("rate", rtt_s=0.3)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert ex004.redraw("rate", rtt_s=0.31) != png
+def test_bad_input_is_named():
+    ex = _toy(choices={"kind": ("one", "two")})
     with pytest.raises(ValueError, match="axis"):
-        ex004.curves("bandwidth")
-    with pytest.raises(ValueError, match="rtt"):
-        ex004.curves("rate", rtt=0.1)
-    with pytest.raises(ValueError, match="explorer"):
-        explore.explorer("001")
+        ex.curves("y")
+    with pytest.raises(ValueError, match="unknown parameters \\['b'\\]"):
+        ex.curves("x", b=1.0)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ex.curves("x", kind="three")
+    with pytest.raises(ValueError, match="explorer must be one of"):
+        explore.explorer("999")
 
 
 def test_widget_builds_and_redraws():
@@ -94,4 +102,24 @@ def test_widget_builds_and_redraws():
     before = image.value
     rtt = next(c for c in controls if getattr(c, "description", "") == "rtt_s")
     rtt.value = 0.5
-    assert image.value != before and image.value[:4] == b"\x89PNG"
+    assert image.format == "bmp" and image.value != before and image.value[:2] == b"BM"
+
+
+def test_an_explorer_without_data_shows_why(monkeypatch, tmp_path):
+    pytest.importorskip("ipywidgets")
+
+    def no_data(name):
+        raise explore.NoData("nothing cached yet")
+
+    monkeypatch.setattr(explore, "explorer", no_data)
+    box = explore.widget("001")
+    assert "nothing cached yet" in box.children[0].value
+    assert explore.static_figures(tmp_path, stamp=None) == []  # skipped, not an error
+
+
+def test_a_fixed_view_stays():
+    ex = _toy(ylim=(0.0, 1.0))
+    ex.redraw("x", a=5.0)
+    background = ex._background
+    ex.redraw("x", a=9.0)  # outside the view, but the view is fixed: no rescale, no full draw
+    assert ex._fig.axes[0].get_ylim() == (0.0, 1.0) and ex._background is background

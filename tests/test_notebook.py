@@ -7,6 +7,8 @@ import json
 import pytest
 
 from paperlib import ledger, notebook
+from paperlib.data import paper_ids
+from paperlib.parameters import notebook_parameters
 from paperlib.validate import ParameterError
 
 
@@ -41,9 +43,64 @@ def test_open_then_close_writes_the_ledger_and_the_stamp(tmp_path):
 
 
 def test_every_paper_has_exactly_one_notebook():
-    assert [notebook.notebook_path(p) for p in ("000", "001", "002", "003", "004")] == [
-        "notebooks/000_multiuser_waiting.ipynb", "notebooks/001_fifo_red_response.ipynb",
-        "notebooks/002_http_sctp_response.ipynb", "notebooks/003_specweb96_abr.ipynb",
-        "notebooks/004_slow_start_latency.ipynb"]
+    papers = paper_ids()
+    assert {"000", "001", "002", "003", "004"} <= set(papers)  # the five seeds; a sixth paper adds to them
+    paths = [notebook.notebook_path(p) for p in papers]
+    assert paths[:5] == ["notebooks/000_multiuser_waiting.ipynb", "notebooks/001_fifo_red_response.ipynb",
+                         "notebooks/002_http_sctp_response.ipynb", "notebooks/003_specweb96_abr.ipynb",
+                         "notebooks/004_slow_start_latency.ipynb"]
+    assert all(p.startswith(f"notebooks/{i}_") for i, p in zip(papers, paths))
     with pytest.raises(ParameterError, match="999"):
         notebook.notebook_path("999")
+
+
+def test_every_paper_notebook_writes_to_scratch_by_default():
+    # what a run without papermill's parameters (JupyterLab) writes into: scratch/<paper>, never figures/
+    for paper in paper_ids():
+        nb = notebook.REPO / notebook.notebook_path(paper)
+        default = notebook_parameters(nb)["output_dir"]
+        assert (nb.parent / default).resolve() == notebook.SCRATCH / paper, nb.name
+    assert (notebook.SCRATCH / ".gitignore").read_text().splitlines()[1:] == ["*", "!.gitignore"]
+
+
+@pytest.mark.parametrize("folder", ["figures/004", "figures", "figures/001-sensitivity/sub", "figures/.004.old"])
+def test_open_paper_refuses_figures_outside_a_staged_run(folder):
+    target = notebook.REPO / folder
+    with pytest.raises(ParameterError, match=r"output_dir: .* inside figures/, which only make reproduce writes"):
+        notebook.open_paper("004", parameters={}, output_dir=target)
+
+
+def test_open_paper_accepts_run_notebooks_staging_folder(tmp_path, monkeypatch):
+    # paperlib.run_notebook hands the kernel figures/.<paper>.staging (relative to the notebooks' folder)
+    monkeypatch.chdir(notebook.REPO / "notebooks")
+    run = notebook.open_paper("004", parameters={}, output_dir="../figures/.004.staging")
+    assert run.out == notebook.Path("../figures/.004.staging")
+    assert notebook.check_output_dir(tmp_path / "anywhere") == tmp_path / "anywhere"
+
+
+def _tree(folder):
+    return {p: p.stat().st_mtime_ns for p in sorted(folder.rglob("*"))} if folder.exists() else {}
+
+
+@pytest.mark.notebook
+def test_a_jupyterlab_run_leaves_figures_and_its_manifests_alone(tmp_path):
+    # JupyterLab executes the notebook as it is (no injected parameters) with the notebook's folder as working
+    # directory. A copy in tmp/notebooks/ writes its default ../scratch/004 into tmp/scratch/004. Only
+    # emulation is switched off in the copy (real stacks have their own tests and take minutes).
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    from paperlib import manifest
+
+    figures = notebook.FIGURES
+    before = _tree(figures)
+    complete = [f for f in sorted(figures.glob("[0-9][0-9][0-9]*")) if (f / manifest.NAME).exists()]
+    nb = nbformat.read(notebook.REPO / notebook.notebook_path("004"), as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assert 'emulation = "reduced"' in cell.source and 'output_dir = "../scratch/004"' in cell.source
+    cell.source = cell.source.replace('emulation = "reduced"', 'emulation = "off"')
+    (tmp_path / "notebooks").mkdir()
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path / "notebooks")}}).execute()
+    assert (tmp_path / "scratch" / "004" / "ledger.csv").exists()
+    assert _tree(figures) == before  # nothing under figures/ written, moved or touched
+    assert [p for f in complete for p in manifest.problems(f)] == []

@@ -29,7 +29,7 @@ def test_every_page_is_written(site):
                      "paper-002.html", "paper-003.html", "paper-004.html"]
     assert (out / "ledger_overview.png").exists()
     # every explorer along every axis
-    assert len(list((out / "explorers").glob("*.png"))) == sum(len(explore.explorer(n).axes) for n in explore.EXPLORERS)
+    assert len(list((out / "explorers").glob("*.png"))) == sum(len(e.axes) for e in _with_data(explore))
 
 
 def test_nothing_comes_from_the_network(site):
@@ -94,3 +94,14 @@ def test_same_inputs_same_bytes_and_partial_ledgers(site, tmp_path):
         (figures / "ledger.csv.bak").rename(figures / "ledger.csv")
     n = len(pd.read_csv(figures / "ledger.csv", dtype=str))
     assert (partial / "ledger.html").read_text().count("<tr class=") == n
+
+
+def _with_data(explore):
+    """Return the explorers that have data (001's reads the sweep cache, which a fresh checkout lacks)."""
+    out = []
+    for name in explore.EXPLORERS:
+        try:
+            out.append(explore.explorer(name))
+        except explore.NoData:
+            pass
+    return out

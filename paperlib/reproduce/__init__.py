@@ -17,6 +17,8 @@ Every paper package has these modules (a part a paper does not have is absent, n
 ``what_if``            ``check(**parameters)`` for the notebook's parameters and the what-if
                        grids the parameters span
 ``figures``            the notebook's plotting helpers (colours from :func:`paperlib.figures.style`)
+``explore``            ``explorer()``: the paper's interactive explorer (:class:`paperlib.explore.Explorer`),
+                       found by :mod:`paperlib.explore` by its file
 =====================  ===================================================================
 
 plus the parts only one paper has, named for what they are (``emulated`` for a real-stack

@@ -18,6 +18,8 @@ Modules (the layout of :mod:`paperlib.reproduce`):
 ``claims``             ``CLAIMS``: one function per claim id of ``data/000/claims.csv``
 ``ledger_rows``        the 144 printed cells and the claims as ledger rows
 ``what_if``            ``check`` of the notebook's parameters; W against m at a what-if point
+``explore``            the interactive explorer: W or turnaround time against m, p or the rate
+                       (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures
 ``ns3``                m users in ns-3 (TCP), their ledger rows (``T_{tcp} (ns-3)``, one claim)
 ``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link

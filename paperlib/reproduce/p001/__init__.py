@@ -20,6 +20,8 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
                        the confidence-interval rule ``RULE`` across replications
 ``ledger_rows``        every ledger row: Table 3, the calibration line, the text's numbers, claims
 ``what_if``            ``check(**parameters)`` and the run's profile from the notebook's overrides
+``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
+                       set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures
 =====================  ===================================================================
 

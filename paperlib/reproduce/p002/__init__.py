@@ -15,6 +15,8 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 ``claims``             ``CLAIMS``: one function per claim id of ``data/002/claims.csv``
 ``ledger_rows``        every ledger row: the 32 printed cells and the claims
 ``what_if``            ``check`` of the notebook's parameters; the what-if curve against p
+``explore``            the interactive explorer: mean response time against p, the RTT or the rate
+                       (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures
 ``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
 ``emulated``           Tables II-III's experiments on real stacks through the emulated link,
@@ -26,6 +28,6 @@ distinct printed TCP point x ``repetitions`` (``ns3.run``); Linux TCP and usrsct
 package's link emulator (``emulated.points``, run by :func:`paperlib.emulation.notebook.run`).
 
 Other tests that exercise this package: ``tests/test_models_http_response_time.py`` (the model),
-``tests/test_ledger_coverage.py``, ``tests/test_emulation_experiments.py``, ``tests/test_explore.py``,
+``tests/test_ledger_coverage.py``, ``tests/test_emulation_experiments.py``, ``tests/test_reproduce_p002_explore.py``,
 ``tests/test_run_notebook.py``, ``tests/test_notebooks.py`` and ``tests/test_nbval.py`` (the notebook).
 """

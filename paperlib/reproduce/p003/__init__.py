@@ -17,6 +17,8 @@ Modules (no re-exports: import the module that holds a name):
 ``ledger_rows``        every ledger row: derived numbers, the results table, the claims
 ``what_if``            ``check(**parameters)`` of the notebook's parameters
 ``ns3``                the ABR experiment re-posed as TCP over a FIFO bottleneck in ns-3
+``explore``            the interactive explorer: load per user against the think time and the share
+                       of the largest class (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures (colours from :func:`paperlib.figures.style`)
 =====================  ===================================================================
 

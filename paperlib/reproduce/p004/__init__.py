@@ -14,6 +14,8 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
 ``ledger_rows``        Table II's 20 cells, Fig. 1's alpha, the claims; with the real stacks' column
 ``what_if``            ``check`` of the notebook's parameters; latency against rate and initial window,
                        the closed form against the schedule
+``explore``            the interactive explorer: latency against the rate, T_r, the object size or x
+                       (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            latency vs bandwidth, vs initial window, the real stacks' Table II
 ``emulated``           Table II's experiment re-run on Linux TCP and usrsctp through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`), and the
