@@ -131,3 +131,17 @@ def test_paragraph_says_what_reproduces_and_what_does_not(ledger_004):
     text = v.paragraph()
     assert "**Reproduces:** 8 of 10" in text and "**Does not:**" in text and "**Why:**" in text
     assert "reproduced" in text.split("**Ledger:**")[1]
+
+
+def test_a_paper_without_its_own_wording_gets_the_ledger_counts(ledger_004):
+    words = verdicts.counts_only(verdicts.PaperRows("004", ledger_004))
+    # 21 published numbers: Table II's 20 cells and Fig. 1's alpha; 8 model cells and alpha reproduce.
+    assert words.reproduces == "9 of 21 published numbers reproduced or within 5%"
+    assert words.does_not == "2 differ, 10 not regenerable"
+    assert words.headline == "1 of 2 claims supported, 1 refuted"
+
+
+def test_citation_takes_the_title_from_the_datapackage():
+    # data/004/datapackage.json's title ends with "(Lee & Atiquzzaman)", an author note, not part of the title.
+    assert verdicts.title("004") == "Web object transfer latency over SCTP in the initial slow-start phase"
+    assert verdicts.citation("004").startswith("Y.-J. Lee, M. Atiquzzaman, *Web object transfer latency")
