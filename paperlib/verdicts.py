@@ -403,11 +403,13 @@ def title(paper: str, root: Path | str = DATA_DIR) -> str:
 
 
 def citation(paper: str, root: Path | str = DATA_DIR) -> str:
-    """Return the paper's citation in Markdown: authors, *title*, venue, year."""
+    """Return the paper's citation in Markdown: authors (the first "et al." beyond three), *title*, venue, year."""
     c = CITATIONS.get(paper)
     if c is None:
         return f"*{title(paper, root)}*"
-    return f"{c.authors}, *{title(paper, root)}*, {c.venue}, {c.year}"
+    names = c.authors.split(", ")
+    authors = c.authors if len(names) <= 3 else f"{names[0]} et al."
+    return f"{authors}, *{title(paper, root)}*, {c.venue}, {c.year}"
 
 
 def paper_verdicts(ledger: pd.DataFrame, root: Path | str = DATA_DIR) -> list[PaperVerdict]:
