@@ -549,7 +549,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.ledger.exists():
         sys.stderr.write(f"{args.ledger}: no ledger (run make reproduce first)\n")
         return 2
-    frame = ledger_file.read(args.ledger)
+    try:
+        frame = ledger_file.read(args.ledger)
+    except (ledger_file.LedgerError, pd.errors.ParserError) as err:
+        sys.stderr.write(f"{args.ledger}: {err}\n")
+        return 2
     target = args.check or args.write
     try:
         text = target.read_text(encoding="utf-8")

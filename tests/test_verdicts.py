@@ -145,3 +145,12 @@ def test_citation_takes_the_title_from_the_datapackage():
     # data/004/datapackage.json's title ends with "(Lee & Atiquzzaman)", an author note, not part of the title.
     assert verdicts.title("004") == "Web object transfer latency over SCTP in the initial slow-start phase"
     assert verdicts.citation("004").startswith("Y.-J. Lee, M. Atiquzzaman, *Web object transfer latency")
+
+
+def test_cli_names_a_malformed_ledger(tmp_path, ledger_004, capsys):
+    path = tmp_path / "ledger.csv"
+    ledger_004.drop(columns=["status"]).to_csv(path, index=False)
+    readme = tmp_path / "README.md"
+    readme.write_text(readme_with(""), encoding="utf-8")
+    assert verdicts.main(["--ledger", str(path), "--check", str(readme)]) == 2
+    assert "missing columns ['status']" in capsys.readouterr().err
