@@ -154,3 +154,39 @@ def test_cli_names_a_malformed_ledger(tmp_path, ledger_004, capsys):
     readme.write_text(readme_with(""), encoding="utf-8")
     assert verdicts.main(["--ledger", str(path), "--check", str(readme)]) == 2
     assert "missing columns ['status']" in capsys.readouterr().err
+
+
+def row(source, row_, column, published, regenerated, status, reason):
+    """Return one ledger row (no provenance) as a dict."""
+    return dict(paper="001", source=source, row=row_, column=column, published=published, regenerated=regenerated,
+                rel_error="", status=status, reason=reason, commit="", dirty="", notebook="", parameters="", seed="",
+                environment="")
+
+
+def test_001_wording_reads_table3_the_slope_and_the_claims():
+    link = "inverted with y in units of 1000 bit/s of a 10 Mbit/s link"
+    frame = pd.DataFrame([
+        row("Table 3", "80%", "The Number of Browsers", "2770", "2770.00", "reproduced", link),
+        row("Table 3", "90%", "The Number of Browsers", "3111", "3111.00", "reproduced", link),
+        row("Table 3", "95%", "The Number of Browsers", "3384", "3384.00", "reproduced", link),
+        row("Table 3", "row 3", "Traffic Load", "95%", "98.00", "typo",
+            "typo: printed '95%', corrected reading 98 reproduces; ..."),
+        row("Section 2.2 (calibration line)", "y", "slope", "2.9327", "0.089239", "differs", "OLS fit"),
+        row("Section 3", "fifo_80_short_p90", "p90", "500", "510", "close", "the paper reads the number off a CDF"),
+        row("Section 3", "red_98_long", "p90", "1500", "900", "differs", "the paper reads the number off a CDF"),
+        row("Section 3", "a", "claim", "", "", "supported",
+            "[scaled workload] [other workload: untestable; the verdict depends on the workload] margin ..."),
+        row("Section 3", "b", "claim", "", "", "refuted", "[scaled workload] [same verdict on the other workload] ..."),
+        row("Section 3", "c", "claim", "", "", "untestable",
+            "[scaled workload] [other workload: supported; the verdict depends on the workload] ..."),
+    ])
+    (v,) = verdicts.paper_verdicts(frame)
+    assert v.reproduces == ("3 of 3 browser counts of Table 3, reading the line's y in kbit/s of a 10 Mbit/s link; "
+                            "the row printed '95%' is the text's 98% (a typo)")
+    # 2.9327 / 0.089239 = 32.9, so "33 times lower"; one of the two read-off numbers is more than 5% off.
+    assert v.does_not == ("the calibration slope: 0.0892 kbit/s per browser on Mah's measured workload against the "
+                          "printed 2.9327 (33 times lower); 1 of 2 numbers the text reads off its figures (more than "
+                          "5% from the testbed)")
+    assert v.headline.startswith("on Mah's measured workload 1 of 3 claims supported, 1 refuted, 1 untestable")
+    # Claims a and c depend on the workload; neither pairs supported with refuted.
+    assert v.headline.endswith("2 verdicts depend on the workload, 0 between supported and refuted")
