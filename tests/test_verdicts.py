@@ -190,3 +190,16 @@ def test_001_wording_reads_table3_the_slope_and_the_claims():
     assert v.headline.startswith("on Mah's measured workload 1 of 3 claims supported, 1 refuted, 1 untestable")
     # Claims a and c depend on the workload; neither pairs supported with refuted.
     assert v.headline.endswith("2 verdicts depend on the workload, 0 between supported and refuted")
+
+
+def test_004_real_stack_claims_enter_the_headline(ledger_004):
+    claims = ledger_004[ledger_004["status"].isin(ledger.CLAIM_STATUSES)].copy()
+    claims["column"] = verdicts.REAL_STACKS
+    claims["status"] = "refuted"
+    # within_4_percent first, then tcp_two_rtt_larger (claims.csv order): 10.3% off; TCP 1.42 T_r *faster*.
+    claims["regenerated"] = ["10.3426", "-1.4248"]
+    (v,) = verdicts.paper_verdicts(pd.concat([ledger_004, claims], ignore_index=True))
+    assert v.headline.endswith("on today's real stacks 'within 4%' is refuted (10.3%); SCTP is the slower stack, "
+                               "TCP - SCTP = -1.42 T_r ('2 RTT' refuted)")
+    # The published-table verdicts are unchanged by the extra rows.
+    assert "'within 4%': 4.89% on the paper's own table" in v.does_not
