@@ -325,7 +325,9 @@ def http_sctp_response(rows: PaperRows) -> Finding:
     if value_of(gain) is not None:
         headline = f"'SCTP is 20% faster' is refuted: the printed pairs differ by {value_of(gain):.1f}% on average"
     if value_of(real) is not None:
-        headline = clauses(headline, f"on today's real stacks by {value_of(real):.1f}%")
+        ci = re.search(r"\+/- ([\d.]+)% \(95% CI\)", real["reason"])
+        headline = clauses(headline, f"on today's real stacks by {value_of(real):.1f}%"
+                           + (f" +/- {ci.group(1)}%" if ci else "") + f" ({real['status']})")
     exact = int((table2["status"] == "reproduced").sum())
     return Finding(
         reproduces=clauses(f"{within_5pct(table2)} of {len(table2)} model cells of Table II within 5% ({exact} "
