@@ -199,7 +199,9 @@ def test_004_real_stack_claims_enter_the_headline(ledger_004):
     # within_4_percent first, then tcp_two_rtt_larger (claims.csv order): 10.3% off; TCP 1.42 T_r *faster*.
     claims["regenerated"] = ["10.3426", "-1.4248"]
     (v,) = verdicts.paper_verdicts(pd.concat([ledger_004, claims], ignore_index=True))
-    assert v.headline.endswith("on today's real stacks 'within 4%' is refuted (10.3%); SCTP is the slower stack, "
-                               "TCP - SCTP = -1.42 T_r ('2 RTT' refuted)")
+    # Real-time measurements move from run to run: their statuses are stated, not their numbers.
+    assert v.headline.endswith("on today's real stacks 'within 4%' is refuted; 'TCP is 2 RTT slower' is refuted, "
+                               "SCTP being the slower stack")
+    assert "10.3" not in v.headline and "1.42" not in v.headline
     # The published-table verdicts are unchanged by the extra rows.
     assert "'within 4%': 4.89% on the paper's own table" in v.does_not
