@@ -152,7 +152,8 @@ lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (
 	@echo "Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
 	$(VENV)/bin/jupyter lab --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
 
-validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs
+validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs; check README against the ledger
+	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md
 	$(PY) tools/nbval_run.py --executed
 
 nbval-fixtures: $(STAMP) ## regenerate tests/nbval/*.ipynb, the small runs make test checks with nbval (~2 min)

@@ -1,6 +1,6 @@
 """Tests mirror the modules: every ``paperlib`` module has one test module named after it.
 
-The convention (also in ``paperlib/reproduce/__init__.py`` and the README's "Test layout"):
+The convention (also in ``paperlib/reproduce/__init__.py`` and docs/testing.md, "Test layout"):
 ``paperlib/<module>.py`` -> ``tests/test_<module>.py`` and ``paperlib/<sub>/<module>.py`` ->
 ``tests/test_<sub>_<module>.py`` (``paperlib/models/slow_start_latency.py`` ->
 ``tests/test_models_slow_start_latency.py``; ``paperlib/reproduce/p004/tables.py`` ->

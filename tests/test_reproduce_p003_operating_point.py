@@ -17,7 +17,7 @@ def test_every_combination_is_scored_on_every_printed_number(search):
     n = 1
     for candidates in axes.values():
         n *= len(candidates)
-    assert len(search) == n == 6912  # the README's "6,912 combinations"
+    assert len(search) == n == 6912  # docs/papers/003.md: "6,912 combinations"
     assert (search["cells"] == 23).all()
 
 

@@ -17,5 +17,5 @@ def test_derived_table_puts_each_print_beside_its_regenerated_value():
 
 def test_corrections_table_lists_the_three_corrections_of_the_print():
     t = tables.corrections_table()
-    # 120.2 kB read as kb, "100 kb" read as 100 kB, "93/2%" read as 93.2% (README, paper 003)
+    # 120.2 kB read as kb, "100 kb" read as 100 kB, "93/2%" read as 93.2% (docs/papers/003.md)
     assert len(t) == 3 and set(t["paper"]) == {"003"}

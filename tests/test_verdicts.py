@@ -1,0 +1,207 @@
+"""Tests of paperlib/verdicts.py: verdicts computed from the ledger, the README's results block checked against it.
+
+The ledger used here is regenerated in-process: seed 004's model rows (Table II, Fig. 1's alpha, the claims on
+the published table), deterministic and quick. The README's 004 numbers are checked against them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from paperlib import ledger, verdicts
+from paperlib.data import load_paper
+from paperlib.reproduce.p004 import ledger_rows
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+@pytest.fixture(scope="module")
+def ledger_004() -> pd.DataFrame:
+    """Return seed 004's model ledger rows as a ledger table (provenance columns empty)."""
+    frame = pd.DataFrame([asdict(r) for r in ledger_rows.rows(load_paper("004"))])
+    for column in ledger.PROVENANCE_COLUMNS:
+        frame[column] = ""
+    return frame[list(ledger.ALL_COLUMNS)]
+
+
+def readme_with(table: str) -> str:
+    """Return a small README whose results block holds ``table``."""
+    return f"# title\n\nintro\n\n{verdicts.BEGIN}\n{table}{verdicts.END}\n\nmore text\n"
+
+
+def test_004_verdict_numbers_come_from_the_ledger(ledger_004):
+    (v,) = verdicts.paper_verdicts(ledger_004)
+    assert v.paper == "004"
+    # Table II has 10 model cells (5 rates x Model(SCTP), Model(TCP)); the chosen convention misses the
+    # 10 Mbps row (printed 0.84 and 1.24 s), so 8 of 10 reproduce.
+    assert v.reproduces.startswith("8 of 10 model cells of Table II")
+    assert "the 10 Mbps row (printed 0.84 / 1.24 s" in v.does_not
+    # "within 4%": mean |M-E|/E over the 10 printed pairs is 4.89% (the claim row's regenerated value).
+    assert "4.89%" in v.does_not
+    assert "floor" in v.headline and "ceiling" in v.headline
+
+
+def test_a_changed_ledger_changes_the_verdict(ledger_004):
+    # Turn the 10 Mbps Model(SCTP) cell into a reproduction: the count must follow (9 of 10).
+    frame = ledger_004.copy()
+    hit = (frame["row"] == "10 Mbps") & (frame["column"] == "Model(SCTP)")
+    frame.loc[hit, "status"] = "reproduced"
+    (v,) = verdicts.paper_verdicts(frame)
+    assert v.reproduces.startswith("9 of 10 model cells")
+    assert "printed 1.24 s" in v.does_not
+
+
+def test_write_then_check_round_trip(ledger_004):
+    table = verdicts.results_table(verdicts.paper_verdicts(ledger_004))
+    text = verdicts.with_results(readme_with("old table\n"), table)
+    assert "old table" not in text and text.startswith("# title") and text.endswith("more text\n")
+    assert verdicts.check_readme(text, ledger_004) == []
+    # Writing twice gives the same text.
+    assert verdicts.with_results(text, table) == text
+
+
+def test_a_changed_readme_number_is_named(ledger_004):
+    text = verdicts.with_results(readme_with(""), verdicts.results_table(verdicts.paper_verdicts(ledger_004)))
+    wrong = text.replace("8 of 10 model cells", "7 of 10 model cells")
+    problems = verdicts.check_readme(wrong, ledger_004)
+    assert problems == ["paper 004, reproduces: the README says 7 where the ledger gives 8"]
+
+
+def test_changed_words_with_the_same_numbers_are_reported(ledger_004):
+    text = verdicts.with_results(readme_with(""), verdicts.results_table(verdicts.paper_verdicts(ledger_004)))
+    problems = verdicts.check_readme(text.replace("model cells of Table II", "cells of Table II"), ledger_004)
+    assert len(problems) == 1 and problems[0].startswith("paper 004, reproduces: same numbers, other words")
+
+
+def test_missing_block_and_missing_row_are_reported(ledger_004):
+    assert verdicts.check_readme("# no block\n", ledger_004)[0].startswith("no results block")
+    problems = verdicts.check_readme(readme_with("| paper | x |\n|---|---|\n"), ledger_004)
+    assert problems == ["paper 004: no row in the README's results table"]
+    with pytest.raises(verdicts.VerdictError, match="results:begin"):
+        verdicts.with_results("# no block\n", "table")
+
+
+def test_papers_come_in_paper_order_from_the_ledger(ledger_004):
+    other = ledger_004.copy()
+    other["paper"] = "003"
+    both = pd.concat([ledger_004, other], ignore_index=True)
+    assert [v.paper for v in verdicts.paper_verdicts(both)] == ["003", "004"]
+
+
+def test_readme_states_the_004_model_numbers(ledger_004):
+    # The README's results table was written from a full ledger; every number of the 004 verdict computed
+    # from the regenerated model rows alone must be in the README's 004 row.
+    problems = verdicts.check_readme(README.read_text(encoding="utf-8"), ledger_004, partial=True)
+    assert problems == []
+
+
+def test_partial_check_names_a_missing_number(ledger_004):
+    text = README.read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| **004**"))
+    wrong = text.replace(row, row.replace("4.89%", "4.98%"))
+    problems = verdicts.check_readme(wrong, ledger_004, partial=True)
+    assert len(problems) == 1 and problems[0].startswith("paper 004, does not reproduce: the ledger gives 4.89")
+
+
+def test_cli_check_fails_then_write_fixes(tmp_path, ledger_004, capsys):
+    path = tmp_path / "ledger.csv"
+    ledger_004.to_csv(path, index=False)
+    readme = tmp_path / "README.md"
+    readme.write_text(readme_with("| **004** stale | 1 | 2 | 3 |\n"), encoding="utf-8")
+    assert verdicts.main(["--ledger", str(path), "--check", str(readme)]) == 1
+    assert "paper 004" in capsys.readouterr().out
+    assert verdicts.main(["--ledger", str(path), "--write", str(readme)]) == 0
+    assert verdicts.main(["--ledger", str(path), "--check", str(readme)]) == 0
+    assert readme.read_text(encoding="utf-8").endswith("more text\n")
+
+
+def test_cli_names_a_missing_ledger(tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text(readme_with(""), encoding="utf-8")
+    assert verdicts.main(["--ledger", str(tmp_path / "none.csv"), "--check", str(readme)]) == 2
+    assert "none.csv: no ledger" in capsys.readouterr().err
+
+
+def test_paragraph_says_what_reproduces_and_what_does_not(ledger_004):
+    (v,) = verdicts.paper_verdicts(ledger_004)
+    text = v.paragraph()
+    assert "**Reproduces:** 8 of 10" in text and "**Does not:**" in text and "**Why:**" in text
+    assert "reproduced" in text.split("**Ledger:**")[1]
+
+
+def test_a_paper_without_its_own_wording_gets_the_ledger_counts(ledger_004):
+    words = verdicts.counts_only(verdicts.PaperRows("004", ledger_004))
+    # 21 published numbers: Table II's 20 cells and Fig. 1's alpha; 8 model cells and alpha reproduce.
+    assert words.reproduces == "9 of 21 published numbers reproduced or within 5%"
+    assert words.does_not == "2 differ, 10 not regenerable"
+    assert words.headline == "1 of 2 claims supported, 1 refuted"
+
+
+def test_citation_takes_the_title_from_the_datapackage():
+    # data/004/datapackage.json's title ends with "(Lee & Atiquzzaman)", an author note, not part of the title.
+    assert verdicts.title("004") == "Web object transfer latency over SCTP in the initial slow-start phase"
+    assert verdicts.citation("004").startswith("Y.-J. Lee, M. Atiquzzaman, *Web object transfer latency")
+
+
+def test_cli_names_a_malformed_ledger(tmp_path, ledger_004, capsys):
+    path = tmp_path / "ledger.csv"
+    ledger_004.drop(columns=["status"]).to_csv(path, index=False)
+    readme = tmp_path / "README.md"
+    readme.write_text(readme_with(""), encoding="utf-8")
+    assert verdicts.main(["--ledger", str(path), "--check", str(readme)]) == 2
+    assert "missing columns ['status']" in capsys.readouterr().err
+
+
+def row(source, row_, column, published, regenerated, status, reason):
+    """Return one ledger row (no provenance) as a dict."""
+    return dict(paper="001", source=source, row=row_, column=column, published=published, regenerated=regenerated,
+                rel_error="", status=status, reason=reason, commit="", dirty="", notebook="", parameters="", seed="",
+                environment="")
+
+
+def test_001_wording_reads_table3_the_slope_and_the_claims():
+    link = "inverted with y in units of 1000 bit/s of a 10 Mbit/s link"
+    frame = pd.DataFrame([
+        row("Table 3", "80%", "The Number of Browsers", "2770", "2770.00", "reproduced", link),
+        row("Table 3", "90%", "The Number of Browsers", "3111", "3111.00", "reproduced", link),
+        row("Table 3", "95%", "The Number of Browsers", "3384", "3384.00", "reproduced", link),
+        row("Table 3", "row 3", "Traffic Load", "95%", "98.00", "typo",
+            "typo: printed '95%', corrected reading 98 reproduces; ..."),
+        row("Section 2.2 (calibration line)", "y", "slope", "2.9327", "0.089239", "differs", "OLS fit"),
+        row("Section 3", "fifo_80_short_p90", "p90", "500", "510", "close", "the paper reads the number off a CDF"),
+        row("Section 3", "red_98_long", "p90", "1500", "900", "differs", "the paper reads the number off a CDF"),
+        row("Section 3", "a", "claim", "", "", "supported",
+            "[scaled workload] [other workload: untestable; the verdict depends on the workload] margin ..."),
+        row("Section 3", "b", "claim", "", "", "refuted", "[scaled workload] [same verdict on the other workload] ..."),
+        row("Section 3", "c", "claim", "", "", "untestable",
+            "[scaled workload] [other workload: supported; the verdict depends on the workload] ..."),
+    ])
+    (v,) = verdicts.paper_verdicts(frame)
+    assert v.reproduces == ("3 of 3 browser counts of Table 3, reading the line's y in kbit/s of a 10 Mbit/s link; "
+                            "the row printed '95%' is the text's 98% (a typo)")
+    # 2.9327 / 0.089239 = 32.9, so "33 times lower"; one of the two read-off numbers is more than 5% off.
+    assert v.does_not == ("the calibration slope: 0.0892 kbit/s per browser on Mah's measured workload against the "
+                          "printed 2.9327 (33 times lower); 1 of 2 numbers the text reads off its figures (more than "
+                          "5% from the testbed)")
+    assert v.headline.startswith("on Mah's measured workload 1 of 3 claims supported, 1 refuted, 1 untestable")
+    # Claims a and c depend on the workload; neither pairs supported with refuted.
+    assert v.headline.endswith("2 verdicts depend on the workload, 0 between supported and refuted")
+
+
+def test_004_real_stack_claims_enter_the_headline(ledger_004):
+    claims = ledger_004[ledger_004["status"].isin(ledger.CLAIM_STATUSES)].copy()
+    claims["column"] = verdicts.REAL_STACKS
+    claims["status"] = "refuted"
+    # within_4_percent first, then tcp_two_rtt_larger (claims.csv order): 10.3% off; TCP 1.42 T_r *faster*.
+    claims["regenerated"] = ["10.3426", "-1.4248"]
+    (v,) = verdicts.paper_verdicts(pd.concat([ledger_004, claims], ignore_index=True))
+    # Real-time measurements move from run to run: their statuses are stated, not their numbers.
+    assert v.headline.endswith("on today's real stacks 'within 4%' is refuted; 'TCP is 2 RTT slower' is refuted, "
+                               "SCTP being the slower stack")
+    assert "10.3" not in v.headline and "1.42" not in v.headline
+    # The published-table verdicts are unchanged by the extra rows.
+    assert "'within 4%': 4.89% on the paper's own table" in v.does_not
