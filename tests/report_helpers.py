@@ -2,7 +2,8 @@
 
 The executed notebooks are the nbval fixtures (tests/nbval/, small parameters); papers 000 and
 004 get their real ledger rows (``p000.ledger_rows``, ``p004.ledger_rows.rows``), provenance.json and one model figure;
-001-003 have a notebook only, as after a partial reproduction.
+001-003 have a notebook only, as after a partial reproduction. ``small_docs`` writes a docs/ tree
+with a subfolder, links and mathematics.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ NOTEBOOK_NAMES = {"000": "000_multiuser_waiting", "004": "004_slow_start_latency
 
 def small_figures(root: Path, *, merged: bool = True) -> Path:
     """Write a figures/ tree under ``root``; with ``merged`` also figures/ledger.csv; return the tree."""
+    verdicts_module()
     figures = root / "figures"
     (figures / "executed").mkdir(parents=True)
     for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
@@ -43,3 +45,72 @@ def small_figures(root: Path, *, merged: bool = True) -> Path:
         ledger.main(["merge", *map(str, partials), "--out", str(figures / "ledger.csv"),
                      "--summary", str(figures / "ledger-summary.md")])
     return figures
+
+
+def small_docs(root: Path) -> Path:
+    """Write a docs/ tree under ``root`` (two documents, one in a subfolder, linking each other); return it."""
+    docs = root / "docs"
+    (docs / "notes").mkdir(parents=True)
+    (docs / "guide.md").write_text(
+        "# A guide\n\nThe waiting time $W_{tcp}=(m-1)(2n-1)\\tau/2$ of [the note](notes/deep.md#a-long-heading),\n"
+        "[the front page](../README.md), [a source file](../paperlib/ledger.py), [a site](https://example.org/).\n\n"
+        "$$\nT = \\sum_{k=1}^{\\alpha} E(T^k)\n$$\n\n```\nmake report  # costs $5\n```\n", encoding="utf-8")
+    (docs / "notes" / "deep.md").write_text(
+        "# The note\n\n## A long heading\n\nBack to [the guide](../guide.md#a-guide).\n", encoding="utf-8")
+    return docs
+
+
+def verdicts_module():
+    """Return ``paperlib.verdicts``; where the package has none yet, a stand-in with its API, registered.
+
+    The stand-in (this test helper only; the report itself always imports the package's module)
+    counts the ledger's statuses per paper, enough to check where the report puts a paper's
+    verdict paragraph and the results table and that they come from the ledger it shows.
+    """
+    try:
+        import paperlib.verdicts as real
+        return real
+    except ModuleNotFoundError as err:
+        if err.name != "paperlib.verdicts":
+            raise
+    import sys
+    import types
+    from dataclasses import dataclass
+
+    import pandas as pd
+
+    from paperlib.data import PAPERS
+
+    @dataclass(frozen=True)
+    class PaperVerdict:
+        paper: str
+        citation: str
+        reproduces: str
+        does_not: str
+        headline: str
+
+        def paragraph(self) -> str:
+            return (f"**Paper {self.paper}: {self.headline}.** Reproduces: {self.reproduces}. "
+                    f"Does not: {self.does_not}. Within $\\pm 5\\%$ counts as reproduced.")
+
+    def paper_verdicts(frame: pd.DataFrame) -> list[PaperVerdict]:
+        out = []
+        for paper in [p for p in PAPERS if p in set(frame["paper"])]:
+            counts = frame[frame["paper"] == paper]["status"].value_counts()
+            n_ok = int(counts.get("reproduced", 0))
+            n_bad = int(counts.sum() - n_ok)
+            out.append(PaperVerdict(paper, f"seed {paper}", f"{n_ok} rows reproduced", f"{n_bad} rows other",
+                                    f"{n_ok} of {int(counts.sum())} rows reproduced"))
+        return out
+
+    def results_table(verdicts: list[PaperVerdict]) -> str:
+        lines = ["| paper | verdict | reproduces | does not |", "|---|---|---|---|"]
+        lines += [f"| {v.paper} | {v.headline} | {v.reproduces} | {v.does_not} |" for v in verdicts]
+        return "\n".join(lines) + "\n"
+
+    stub = types.ModuleType("paperlib.verdicts")
+    stub.PaperVerdict, stub.paper_verdicts, stub.results_table = PaperVerdict, paper_verdicts, results_table
+    sys.modules["paperlib.verdicts"] = stub
+    import paperlib
+    paperlib.verdicts = stub
+    return stub

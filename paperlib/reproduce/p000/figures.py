@@ -6,6 +6,7 @@ figure, writes it with :func:`paperlib.figures.save_figure` (stamped) and return
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -81,18 +82,46 @@ def emulated_rows_shown(emu_table: pd.DataFrame) -> pd.DataFrame:
     return ran if len(ran) else emu_table[emu_table["m"] == 5]
 
 
+#: Why an emulated waiting time can be negative, written on the figure that shows one.
+NEGATIVE_W_NOTE = ("emulated W = mean turnaround of the m users - mean single-user response T(1), both measured; "
+                   "W < 0 where the single-user runs took longer than the m users' mean (as when a single-user run "
+                   "loses a packet and waits out a retransmission timeout).")
+
+
 def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None, path: Path | str,
                           stamp: Stamp) -> Path:
-    """Draw the published experiment, the model, ns-3 (TCP, where run) and the real stacks per printed row."""
+    """Draw :func:`emulated_vs_published_figure` into ``path`` (stamped PNG); return ``path``."""
+    return save_figure(emulated_vs_published_figure(emu_table, ns3_table), path, stamp)
+
+
+def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None):
+    """Return the figure of the published experiment, the model, ns-3 (TCP, where run) and the real stacks per
+    printed row (``emu_table``: :func:`paperlib.reproduce.p000.emulated.summary`).
+
+    Upper panel: mean waiting times on a log axis; an emulated W that is not positive cannot be drawn
+    there and is marked at the panel's foot (open triangle). Lower panel: the two measured means the
+    emulated W is the difference of (turnaround of the m users, single-user response time), both
+    positive, under the note :data:`NEGATIVE_W_NOTE` saying why their difference can be negative.
+    """
     shown = emulated_rows_shown(emu_table)
-    fig, ax = plt.subplots(figsize=(10, 4.5))
+    fig, (ax, low) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, height_ratios=[3, 2])
     x = np.arange(len(shown))
+    not_positive = {}
     for proto in ("sctp", "tcp"):
         big = proto.upper()
         ax.plot(x, shown[f"published T_{{{proto}}}"], **style(proto, "experiment"))
         ax.plot(x, shown[f"model W_{{{proto}}}"],
                 **{**style(proto, "published_model"), "label": f"{big}, model W (regenerated)"})
-        emu_nb.errorbars(ax, x, shown[f"emulated W {big} (s)"], shown[f"CI95 {big} (s)"], proto)
+        w = shown[f"emulated W {big} (s)"].to_numpy(float)
+        half = shown[f"CI95 {big} (s)"].to_numpy(float)
+        positive = np.isfinite(w) & (w > 0)
+        # a CI reaching 0 or below stops just above 0 (a log axis has no 0)
+        emu_nb.errorbars(ax, x[positive], w[positive], np.minimum(half[positive], 0.999 * w[positive]), proto)
+        not_positive[proto] = x[np.isfinite(w) & ~positive]
+        single = shown[f"emulated single {big} (s)"].to_numpy(float)
+        low.plot(x, w + single, **{**style(proto, "emulation"), "label": f"{big}, emulated mean turnaround, m users"})
+        low.plot(x, single, **{**style(proto, "emulation"), "fillstyle": "none",
+                               "label": f"{big}, emulated single-user response T(1)"})
     if ns3_table is not None:  # ns-3 TCP at the same rows
         keys = {v: k for k, v in SOURCES.items()}
         sim = ns3_table.set_index(["table", "block", "m"])
@@ -102,13 +131,29 @@ def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | Non
             ax.errorbar(x[ok], [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o],
                         yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
                         **style("tcp", "simulation"))
-    ax.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
-                  rotation=45, ha="right", fontsize=7)
-    # an emulated W can be negative at high rates (a loss in the single-user run)
-    ax.set_yscale("symlog", linthresh=1.0)
-    ax.set(ylabel="mean waiting time (s)",
+    ax.set_yscale("log")
+    bottom, top = ax.get_ylim()
+    if any(len(at) for at in not_positive.values()):
+        bottom /= 2  # a strip below every drawn value holds the marks of W <= 0
+    for proto, at in not_positive.items():
+        if len(at):
+            ax.plot(at, np.full(len(at), bottom * 1.3), marker="v", linestyle="none", fillstyle="none",
+                    color=style(proto, "emulation")["color"], label=f"{proto.upper()}, emulated W <= 0 (lower panel)")
+    ax.set_ylim(bottom, top)
+    ax.set(ylabel="mean waiting time W (s), log scale",
            title="Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    measured = np.isfinite(shown[["emulated single SCTP (s)", "emulated single TCP (s)"]].to_numpy(float)).any()
+    if measured:
+        low.set_yscale("log")
+        low.legend(fontsize=7, ncol=2)
+    else:
+        low.text(0.5, 0.5, "real stacks not run", transform=low.transAxes, ha="center", va="center")
+    low.set_ylabel("measured mean time (s)" + (", log scale" if measured else ""))
+    low.set_title(textwrap.fill(NEGATIVE_W_NOTE, 130), fontsize=8, loc="left")
+    low.grid(True, which="both", alpha=0.3)
+    low.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
+                   rotation=45, ha="right", fontsize=7)
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
+    return fig
