@@ -1,10 +1,12 @@
-"""MathJax for the report, from a package installed with the environment (no network, no CDN).
+r"""MathJax for the report, from a package installed with the environment (no network, no CDN).
 
-``jupyter-server-mathjax`` (PyPI, BSD-3-Clause; Jupyter's own offline MathJax) ships MathJax 2.7
-with the TeX input, the HTML-CSS output and STIX-Web fonts. :func:`copy_mathjax` copies the part the
-report uses into the site; :data:`SCRIPT` is the page's configuration: ``$...$`` and ``\\(...\\)``
-inline, ``$$...$$`` and ``\\[...\\]`` displayed, ``\\$`` a dollar sign, nothing inside ``pre`` or
-``code``. MathJax runs in the reader's browser, so the HTML stays the same bytes for the same inputs.
+``jupyter-server-mathjax`` (PyPI, BSD-3-Clause; Jupyter's own offline MathJax) ships MathJax 2.7.
+:func:`copy_mathjax` copies the part the report uses into the site; :data:`SCRIPT` is the page's
+configuration: ``$...$`` and ``\(...\)`` inline, ``$$...$$`` and ``\[...\]`` displayed, ``\$`` a
+dollar sign, nothing inside ``pre`` or ``code``. The output is the browser's own MathML (MathJax's
+NativeMML output; Chromium, Firefox and Safari render MathML), so no web font is loaded: a page
+opened from disk (``file:``) may not load fonts at all. MathJax runs in the reader's browser, so the
+HTML stays the same bytes for the same inputs.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from pathlib import Path
 
 PACKAGE = "jupyter_server_mathjax"
 CONFIG = "TeX-AMS-MML_HTMLorMML-full"
-# What the TeX-AMS-MML_HTMLorMML-full configuration loads with HTML-CSS output and STIX-Web fonts
-# (the localization, the SVG fonts and the PNG fallbacks are left out).
-PARTS = ("MathJax.js", "LICENSE", "config", "extensions", "jax/input", "jax/element", "jax/output/HTML-CSS",
-         "fonts/HTML-CSS/STIX-Web/woff")
+# What the TeX-AMS-MML_HTMLorMML-full configuration loads for NativeMML output: its output jax are inside
+# the configuration file, but the HTML-CSS jax reads its font tables (JavaScript) at start-up whatever the
+# renderer. The web fonts themselves, the SVG output and the localization are left out.
+PARTS = ("MathJax.js", "LICENSE", "config", "extensions", "jax/input", "jax/element", "jax/output/HTML-CSS")
 SITE_FOLDER = "assets/mathjax"
 
 SCRIPT = """<script type="text/x-mathjax-config">
@@ -28,6 +30,7 @@ MathJax.Hub.Config({
   "HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont: null, preferredFont: null},
   messageStyle: "none", showMathMenu: false, menuSettings: {zoom: "None"}
 });
+MathJax.Hub.Register.StartupHook("End Jax", function () { return MathJax.Hub.setRenderer("NativeMML"); });
 MathJax.Hub.Register.StartupHook("End", function () { document.documentElement.dataset.mathjax = "done"; });
 </script>
 <script src="assets/mathjax/MathJax.js?config=%s"></script>
