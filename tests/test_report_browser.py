@@ -262,8 +262,9 @@ def _text_without_math(html: str) -> str:
     """Return the words of ``html`` as a browser shows them, minus the math (which MathJax replaces)."""
     from html import unescape
 
-    html = re.sub(r'<(span|div) class="math">.*?</\1>', " ", html, flags=re.S)
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    # as the DOM's textContent: tags and the removed math elements leave nothing, whitespace stays
+    html = re.sub(r'<(span|div) class="math">.*?</\1>', "", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 
 def test_every_paper_page_opens_with_its_verdict(site, browser):
@@ -288,8 +289,9 @@ def _markdown_table(text: str) -> list[list[str]]:
     """Return the body rows of the first Markdown table in ``text``, each cell as the browser shows it."""
     from paperlib.report.markdown import to_html
 
-    rows = [line.strip().strip("|").split("|") for line in text.splitlines() if line.strip().startswith("|")]
-    return [[_text_without_math(to_html(cell.strip())) for cell in row] for row in rows[2:]]
+    rows = [re.split(r"(?<!\\)\|", line.strip().strip("|")) for line in text.splitlines()
+            if line.strip().startswith("|")]
+    return [[_text_without_math(to_html(cell.strip().replace("\\|", "|"))) for cell in row] for row in rows[2:]]
 
 
 def test_index_results_table_agrees_with_the_ledger(site, browser):
