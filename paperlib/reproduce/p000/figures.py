@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
 
@@ -106,17 +107,19 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
     shown = emulated_rows_shown(emu_table)
     fig, (ax, low) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, height_ratios=[3, 2])
     x = np.arange(len(shown))
-    not_positive = {}
+    not_positive, drawn = {}, []
     for proto in ("sctp", "tcp"):
         big = proto.upper()
         ax.plot(x, shown[f"published T_{{{proto}}}"], **style(proto, "experiment"))
         ax.plot(x, shown[f"model W_{{{proto}}}"],
                 **{**style(proto, "published_model"), "label": f"{big}, model W (regenerated)"})
+        drawn += [shown[f"published T_{{{proto}}}"].to_numpy(float), shown[f"model W_{{{proto}}}"].to_numpy(float)]
         w = shown[f"emulated W {big} (s)"].to_numpy(float)
         half = shown[f"CI95 {big} (s)"].to_numpy(float)
         positive = np.isfinite(w) & (w > 0)
-        # a CI reaching 0 or below stops just above 0 (a log axis has no 0)
+        # a CI reaching 0 or below runs off the foot of the log axis
         emu_nb.errorbars(ax, x[positive], w[positive], np.minimum(half[positive], 0.999 * w[positive]), proto)
+        drawn.append(w[positive])
         not_positive[proto] = x[np.isfinite(w) & ~positive]
         single = shown[f"emulated single {big} (s)"].to_numpy(float)
         low.plot(x, w + single, **{**style(proto, "emulation"), "label": f"{big}, emulated mean turnaround, m users"})
@@ -128,26 +131,36 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
         at = [(keys[t], b, m) for t, b, m in zip(shown["table"], shown["block"], shown["m"])]
         ok = [k in sim.index for k in at]
         if any(ok):
-            ax.errorbar(x[ok], [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o],
-                        yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
+            sim_w = [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o]
+            ax.errorbar(x[ok], sim_w, yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
                         **style("tcp", "simulation"))
+            drawn.append(np.asarray(sim_w, float))
     ax.set_yscale("log")
-    bottom, top = ax.get_ylim()
-    if any(len(at) for at in not_positive.values()):
-        bottom /= 2  # a strip below every drawn value holds the marks of W <= 0
+    # the axis spans the values drawn (not their CIs, which may reach 0), with a strip below them for the
+    # marks of W <= 0
+    values = np.concatenate(drawn) if drawn else np.array([])
+    values = values[np.isfinite(values) & (values > 0)]
+    if len(values):
+        ax.set_ylim(values.min() / 4, values.max() * 2)
+    bottom = ax.get_ylim()[0]
     for proto, at in not_positive.items():
         if len(at):
-            ax.plot(at, np.full(len(at), bottom * 1.3), marker="v", linestyle="none", fillstyle="none",
+            shift = -0.08 if proto == "sctp" else 0.08  # side by side where both stacks are <= 0
+            ax.plot(at + shift, np.full(len(at), bottom * 1.5), marker="v", linestyle="none", fillstyle="none",
                     color=style(proto, "emulation")["color"], label=f"{proto.upper()}, emulated W <= 0 (lower panel)")
-    ax.set_ylim(bottom, top)
-    ax.set(ylabel="mean waiting time W (s), log scale",
-           title="Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
+    ax.set(ylabel="mean waiting time W (s), log scale")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.suptitle("Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
     measured = np.isfinite(shown[["emulated single SCTP (s)", "emulated single TCP (s)"]].to_numpy(float)).any()
     if measured:
         low.set_yscale("log")
-        low.legend(fontsize=7, ncol=2)
+        means = low.get_ylim()
+        low.set_ylim(means[0], means[1] * 3)  # headroom for the legend
+        low.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        low.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        low.yaxis.set_minor_formatter(NullFormatter())
+        low.legend(fontsize=7, ncol=2, loc="upper center")
     else:
         low.text(0.5, 0.5, "real stacks not run", transform=low.transAxes, ha="center", va="center")
     low.set_ylabel("measured mean time (s)" + (", log scale" if measured else ""))
