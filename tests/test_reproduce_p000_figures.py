@@ -70,10 +70,10 @@ def test_emulated_figure_shows_a_negative_waiting_time_and_why():
     upper, lower = fig.axes
     # no axis mixes linear and log ranges (a symlog axis reads a negative W as a small one)
     assert upper.get_yscale() == "log" and lower.get_yscale() == "log"
-    # the negative W is an open triangle at the upper panel's foot, at its row (x = 1) ...
+    # the negative W is an open triangle at the upper panel's foot, at its row (x = 1, TCP's mark 0.08 to the right)
     marks = [ln for ln in upper.lines if ln.get_label() == "TCP, emulated W <= 0 (lower panel)"]
-    assert len(marks) == 1 and marks[0].get_xdata().tolist() == [1]
-    assert marks[0].get_ydata()[0] < min(upper.get_lines()[0].get_ydata())
+    assert len(marks) == 1 and marks[0].get_xdata().tolist() == [1.08]
+    assert upper.get_ylim()[0] < marks[0].get_ydata()[0] < min(upper.get_lines()[0].get_ydata())
     # ... and the lower panel shows the two measured means it is the difference of: turnaround = W + T(1)
     # (14 = 10 + 4, 7 = -2 + 9) and T(1) itself, with the note saying why the difference can be negative
     turnaround = next(ln for ln in lower.lines if ln.get_label() == "TCP, emulated mean turnaround, m users")
