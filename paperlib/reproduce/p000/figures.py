@@ -140,8 +140,10 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
     # marks of W <= 0
     values = np.concatenate(drawn) if drawn else np.array([])
     values = values[np.isfinite(values) & (values > 0)]
+    marks = any(len(at) for at in not_positive.values())
     if len(values):
-        ax.set_ylim(values.min() / 4, values.max() * 2)
+        ax.set_ylim(values.min() / (4 if marks else 1.5), values.max() * 2)
+    _plain_log_ticks(ax)
     bottom = ax.get_ylim()[0]
     for proto, at in not_positive.items():
         if len(at):
@@ -157,12 +159,11 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
         low.set_yscale("log")
         means = low.get_ylim()
         low.set_ylim(means[0], means[1] * 3)  # headroom for the legend
-        low.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
-        low.yaxis.set_major_formatter(FormatStrFormatter("%g"))
-        low.yaxis.set_minor_formatter(NullFormatter())
+        _plain_log_ticks(low)
         low.legend(fontsize=7, ncol=2, loc="upper center")
     else:
         low.text(0.5, 0.5, "real stacks not run", transform=low.transAxes, ha="center", va="center")
+        low.set_yticks([])
     low.set_ylabel("measured mean time (s)" + (", log scale" if measured else ""))
     low.set_title(textwrap.fill(NEGATIVE_W_NOTE, 130), fontsize=8, loc="left")
     low.grid(True, which="both", alpha=0.3)
@@ -170,3 +171,10 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
                    rotation=45, ha="right", fontsize=7)
     fig.tight_layout()
     return fig
+
+
+def _plain_log_ticks(ax) -> None:
+    """Label the log y axis of ``ax`` at 1, 2, 5 times the powers of ten, as plain numbers (0.2, 1, 50)."""
+    ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
