@@ -6,7 +6,7 @@ row per row of the ledger CSV, and filtering by a status (select, or ?status= in
 exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
 source. Every paper page with ledger rows opens with its verdict paragraph, and the index's results
 table is the one the ledger gives. Skipped, with the reason, where no Chromium is installed (CI installs
-Debian's chromium: .ci/run). About 30 s (the site is built from tests/report_helpers.py's tree).
+Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations

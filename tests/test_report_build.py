@@ -1,7 +1,7 @@
 """make report: the site builds from whatever figures/ holds, offline, with provenance on every page,
 each paper's verdict, the results table and the docs/ pages.
 
-Built from a small tree (tests/report_helpers.py); about 25 s. The browser checks are in
+Built from a small tree (tests/report_helpers.py); about a minute. The browser checks are in
 tests/test_report_browser.py.
 """
 

@@ -19,8 +19,10 @@ PACKAGE = "jupyter_server_mathjax"
 CONFIG = "TeX-AMS-MML_HTMLorMML-full"
 # What the TeX-AMS-MML_HTMLorMML-full configuration loads for NativeMML output: its output jax are inside
 # the configuration file, but the HTML-CSS jax reads its font tables (JavaScript) at start-up whatever the
-# renderer. The web fonts themselves, the SVG output and the localization are left out.
+# renderer. The web fonts themselves, the SVG output, the localization and the accessibility extension's
+# speech rules (half of the package's size; the math menu that would load them is off) are left out.
 PARTS = ("MathJax.js", "LICENSE", "config", "extensions", "jax/input", "jax/element", "jax/output/HTML-CSS")
+LEFT_OUT = ("a11y",)
 SITE_FOLDER = "assets/mathjax"
 
 SCRIPT = """<script type="text/x-mathjax-config">
@@ -57,7 +59,7 @@ def copy_mathjax(site: Path) -> Path:
     for part in PARTS:
         src = root / part
         if src.is_dir():
-            shutil.copytree(src, dest / part)
+            shutil.copytree(src, dest / part, ignore=shutil.ignore_patterns(*LEFT_OUT))
         else:
             (dest / part).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest / part)
