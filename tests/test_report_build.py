@@ -164,3 +164,14 @@ def test_missing_mathjax_package_is_named(monkeypatch):
     monkeypatch.setattr(mathjax, "PACKAGE", "no_such_mathjax_package")
     with pytest.raises(RuntimeError, match="no-such-mathjax-package"):
         mathjax.mathjax_root()
+
+
+def test_two_documents_with_one_page_name_fail_naming_them(tmp_path):
+    from paperlib.report.build import collect_docs
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a-b.md").write_text("# one\n")
+    (tmp_path / "a" / "b.md").write_text("# two\n")
+    # docs/a-b.md and docs/a/b.md would both be doc-a-b.html
+    with pytest.raises(ValueError, match=r"docs/a-b\.md.*docs/a/b\.md"):
+        collect_docs(tmp_path)

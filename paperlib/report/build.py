@@ -158,8 +158,10 @@ def collect_docs(docs: Path) -> list[DocPage]:
     paths = sorted(docs.rglob("*.md"))
     sources = {p: "docs/" + p.relative_to(docs).as_posix() for p in paths}
     names = {src: doc_page_name(src) for src in sources.values()}
-    if len(set(names.values())) != len(names):
-        raise ValueError(f"{docs}: two documents map to the same page name: {sorted(names)}")
+    clashes = {page: sorted(src for src, p in names.items() if p == page) for page in names.values()}
+    clashes = {page: srcs for page, srcs in clashes.items() if len(srcs) > 1}
+    if clashes:
+        raise ValueError(f"{docs}: documents that would be the same page of the report: {clashes}")
     pages_of = {**names, "README.md": "index.html"}
     out = []
     for path, src in sources.items():
