@@ -159,12 +159,12 @@ validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) 
 nbval-fixtures: $(STAMP) ## regenerate tests/nbval/*.ipynb, the small runs make test checks with nbval (~2 min)
 	$(PY) tools/nbval_fixtures.py
 
-# What the report reads, minus the files other rules make (the ledgers): listing those would make `make report`
+# What the report reads (the outputs, its templates, the docs), minus the files other rules make (the ledgers): listing those would make `make report`
 # re-run a stale notebook instead of reporting what figures/ holds. A notebook run rewrites its provenance.json
 # and .run-manifest.json, and the merged ledger follows the partial ones, so these stand for the ledgers.
 REPORT_INPUTS := $(wildcard figures/[0-9][0-9][0-9]/*.png figures/[0-9][0-9][0-9]/provenance.json \
   figures/[0-9][0-9][0-9]/.run-manifest.json figures/executed/*.ipynb \
-  paperlib/report/templates/* paperlib/report/static/*)
+  paperlib/report/templates/* paperlib/report/static/* docs/*.md docs/*/*.md)
 figures/report/index.html: $(REPORT_INPUTS) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.report --figures figures --out figures/report
 

@@ -2,7 +2,8 @@
 
 The executed notebooks are the nbval fixtures (tests/nbval/, small parameters); papers 000 and
 004 get their real ledger rows (``p000.ledger_rows``, ``p004.ledger_rows.rows``), provenance.json and one model figure;
-001-003 have a notebook only, as after a partial reproduction.
+001-003 have a notebook only, as after a partial reproduction. ``small_docs`` writes a docs/ tree
+with a subfolder, links and mathematics.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ NOTEBOOK_NAMES = {"000": "000_multiuser_waiting", "004": "004_slow_start_latency
 
 def small_figures(root: Path, *, merged: bool = True) -> Path:
     """Write a figures/ tree under ``root``; with ``merged`` also figures/ledger.csv; return the tree."""
+    verdicts_module()
     figures = root / "figures"
     (figures / "executed").mkdir(parents=True)
     for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
@@ -43,3 +45,23 @@ def small_figures(root: Path, *, merged: bool = True) -> Path:
         ledger.main(["merge", *map(str, partials), "--out", str(figures / "ledger.csv"),
                      "--summary", str(figures / "ledger-summary.md")])
     return figures
+
+
+def small_docs(root: Path) -> Path:
+    """Write a docs/ tree under ``root`` (two documents, one in a subfolder, linking each other); return it."""
+    docs = root / "docs"
+    (docs / "notes").mkdir(parents=True)
+    (docs / "guide.md").write_text(
+        "# A guide\n\nThe waiting time $W_{tcp}=(m-1)(2n-1)\\tau/2$ of [the note](notes/deep.md#a-long-heading),\n"
+        "[the front page](../README.md), [a source file](../paperlib/ledger.py), [a site](https://example.org/).\n\n"
+        "$$\nT = \\sum_{k=1}^{\\alpha} E(T^k)\n$$\n\n```\nmake report  # costs $5\n```\n", encoding="utf-8")
+    (docs / "notes" / "deep.md").write_text(
+        "# The note\n\n## A long heading\n\nBack to [the guide](../guide.md#a-guide).\n", encoding="utf-8")
+    return docs
+
+
+def verdicts_module():
+    """Return ``paperlib.verdicts``, the one source of the verdicts the report shows."""
+    import paperlib.verdicts as real
+
+    return real

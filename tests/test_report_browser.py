@@ -3,8 +3,10 @@
 Every page loads without console errors, exceptions or failed loads and fetches nothing from the
 network; no image and no internal link (file or #fragment) is broken; the ledger page shows one
 row per row of the ledger CSV, and filtering by a status (select, or ?status= in the URL) leaves
-exactly that status's rows. Skipped, with the reason, where no Chromium is installed (CI installs
-Debian's chromium: .ci/run). About 30 s (the site is built from tests/report_helpers.py's tree).
+exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
+source. Every paper page with ledger rows opens with its verdict paragraph, and the index's results
+table is the one the ledger gives. Skipped, with the reason, where no Chromium is installed (CI installs
+Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations
@@ -136,10 +138,11 @@ def ids_of(path: Path) -> set[str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     from paperlib.report.build import build
-    from report_helpers import small_figures
+    from report_helpers import small_docs, small_figures
 
-    figures = small_figures(tmp_path_factory.mktemp("browser"))
-    return figures, build(figures)
+    root = tmp_path_factory.mktemp("browser")
+    figures = small_figures(root)
+    return figures, build(figures, docs=small_docs(root))
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +155,7 @@ def browser(tmp_path_factory):
 def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
     _, out = site
     pages = sorted(out.glob("*.html"))
-    assert len(pages) == 8
+    assert len(pages) == 10
     for page in pages:
         events = browser.load(page.as_uri())
         assert problems(events) == [], page.name
@@ -161,7 +164,7 @@ def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
         assert broken == [], f"{page.name}: broken images {broken}"
         n_images = browser.eval("document.images.length")
         assert n_images > 0 or page.name in ("ledger.html", "paper-001.html", "paper-002.html",
-                                             "paper-003.html"), page.name
+                                             "paper-003.html") or page.name.startswith("doc-"), page.name
         for href in browser.eval("Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"):
             parts = urlsplit(href)
             if parts.scheme != "file":
@@ -216,3 +219,94 @@ def test_status_colours_are_applied(site, browser):
     for status, css in colours.items():
         r, g, b = (int(STATUS_COLORS[status][i:i + 2], 16) for i in (1, 3, 5))
         assert re.match(rf"rgba\({r}, {g}, {b}, 0\.1\d*\)", css), (status, css)
+
+
+def wait_for_mathjax(browser, page: Path) -> None:
+    """Load ``page`` and wait until MathJax has typeset it (its startup's "End" hook marks the document)."""
+    assert problems(browser.load(page.as_uri())) == [], page.name
+    deadline = time.monotonic() + 120
+    while browser.eval("document.documentElement.dataset.mathjax || ''") != "done":
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{page.name}: MathJax did not finish in 120 s")
+        time.sleep(0.2)
+
+
+# Text nodes outside code, scripts and MathJax's own output that still hold TeX source: a $...$ pair,
+# $$, \( or \[ (a lone "$5" is text).
+RAW_MATH = r"""(() => {
+  const skip = n => n.closest('pre, code, script, style, textarea, math, .MathJax_MathML, .MathJax_Preview');
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const raw = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!skip(n.parentElement) && /\$[^$\s][^$]*\$|\$\$|\\\(|\\\[/.test(n.textContent))
+      raw.push(n.textContent.trim().slice(0, 80));
+  }
+  return raw;
+})()"""
+
+
+def test_math_is_typeset_offline_on_every_page(site, browser):
+    _, out = site
+    typeset = {}
+    for page in sorted(out.glob("*.html")):
+        wait_for_mathjax(browser, page)
+        assert browser.eval(RAW_MATH) == [], page.name
+        assert browser.eval("document.querySelectorAll('.MathJax_Error, .MathJax_Preview:not(:empty)').length") == 0
+        typeset[page.name] = browser.eval("document.querySelectorAll('math').length")  # MathML, as typeset
+    # the doc's inline and displayed formulas, the notebooks' prose (both papers with a notebook page), the verdicts
+    assert typeset["doc-guide.html"] == 2
+    assert typeset["paper-000.html"] > 10 and typeset["paper-004.html"] > 10
+
+
+def _text_without_math(html: str) -> str:
+    """Return the words of ``html`` as a browser shows them, minus the math (which MathJax replaces)."""
+    from html import unescape
+
+    # as the DOM's textContent: tags and the removed math elements leave nothing, whitespace stays
+    html = re.sub(r'<(span|div) class="math">.*?</\1>', "", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def test_every_paper_page_opens_with_its_verdict(site, browser):
+    from paperlib import ledger
+    from paperlib.report.markdown import to_html
+    from report_helpers import verdicts_module
+
+    figures, out = site
+    verdicts = verdicts_module().paper_verdicts(ledger.read(figures / "ledger.csv"))
+    assert verdicts
+    for v in verdicts:
+        wait_for_mathjax(browser, out / f"paper-{v.paper}.html")
+        # the first element after the title is the verdict, and it says what the paragraph says
+        assert browser.eval("document.querySelector('main h1').nextElementSibling.id") == "verdict"
+        shown = browser.eval("(() => { const c = document.getElementById('verdict').cloneNode(true);"
+                             " c.querySelectorAll('.math, script').forEach(e => e.remove());"
+                             " return c.textContent.split(/\\s+/).filter(Boolean).join(' '); })()")
+        assert shown == _text_without_math(to_html(v.paragraph())), v.paper
+
+
+def _markdown_table(text: str) -> list[list[str]]:
+    """Return the body rows of the first Markdown table in ``text``, each cell as the browser shows it."""
+    from paperlib.report.markdown import to_html
+
+    rows = [re.split(r"(?<!\\)\|", line.strip().strip("|")) for line in text.splitlines()
+            if line.strip().startswith("|")]
+    return [[_text_without_math(to_html(cell.strip().replace("\\|", "|"))) for cell in row] for row in rows[2:]]
+
+
+def test_index_results_table_agrees_with_the_ledger(site, browser):
+    from paperlib import ledger
+    from report_helpers import verdicts_module
+
+    figures, out = site
+    v = verdicts_module()
+    verdicts = v.paper_verdicts(ledger.read(figures / "ledger.csv"))
+    expected = _markdown_table(v.results_table(verdicts))
+    wait_for_mathjax(browser, out / "index.html")
+    shown = browser.eval("Array.from(document.querySelectorAll('#results tbody tr')).map(r => Array.from(r.cells)"
+                         ".map(c => { const k = c.cloneNode(true); k.querySelectorAll('.math, script')"
+                         ".forEach(e => e.remove()); return k.textContent.split(/\\s+/).filter(Boolean).join(' '); }))")
+    assert shown == expected
+    # one row per paper of the ledger, in paper order (000 and 004 in the small tree)
+    papers = sorted(set(pd.read_csv(figures / "ledger.csv", dtype=str)["paper"]))
+    assert len(shown) == len(papers) and all(p in " ".join(row) for p, row in zip(papers, shown))

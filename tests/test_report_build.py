@@ -1,6 +1,7 @@
-"""make report: the site builds from whatever figures/ holds, offline, with provenance on every page.
+"""make report: the site builds from whatever figures/ holds, offline, with provenance on every page,
+each paper's verdict, the results table and the docs/ pages.
 
-Built from a small tree (tests/report_helpers.py); about 25 s. The browser checks are in
+Built from a small tree (tests/report_helpers.py); about a minute. The browser checks are in
 tests/test_report_browser.py.
 """
 
@@ -12,21 +13,23 @@ import pytest
 
 import paperlib.report.build as report_build
 from paperlib import explore, ledger
-from paperlib.report.build import build
-from report_helpers import small_figures
+from paperlib.report import markdown, mathjax
+from paperlib.report.build import build, doc_page_name
+from report_helpers import small_docs, small_figures, verdicts_module
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    figures = small_figures(tmp_path_factory.mktemp("report"))
-    return figures, build(figures)
+    root = tmp_path_factory.mktemp("report")
+    figures = small_figures(root)
+    return figures, build(figures, docs=small_docs(root))
 
 
 def test_every_page_is_written(site):
     _, out = site
     names = sorted(p.name for p in out.glob("*.html"))
-    assert names == ["explorers.html", "index.html", "ledger.html", "paper-000.html", "paper-001.html",
-                     "paper-002.html", "paper-003.html", "paper-004.html"]
+    assert names == ["doc-guide.html", "doc-notes-deep.html", "explorers.html", "index.html", "ledger.html",
+                     "paper-000.html", "paper-001.html", "paper-002.html", "paper-003.html", "paper-004.html"]
     assert (out / "ledger_overview.png").exists()
     # every explorer along every axis
     assert len(list((out / "explorers").glob("*.png"))) == sum(len(e.axes) for e in _with_data(explore))
@@ -34,7 +37,7 @@ def test_every_page_is_written(site):
 
 def test_nothing_comes_from_the_network(site):
     _, out = site
-    for path in [*out.glob("*.html"), *out.glob("assets/*")]:
+    for path in [*out.glob("*.html"), *(p for p in out.glob("assets/*") if p.is_file())]:
         text = path.read_text(encoding="utf-8")
         # no script, stylesheet, image or font is fetched from anywhere but the site itself
         # (links a reader may follow, <a href="https://...">, are not fetched)
@@ -82,7 +85,7 @@ def test_index_counts_and_status_meanings(site, monkeypatch):
 
 def test_same_inputs_same_bytes_and_partial_ledgers(site, tmp_path):
     figures, out = site
-    again = build(figures, tmp_path / "again")
+    again = build(figures, tmp_path / "again", docs=figures.parent / "docs")
     for page in out.rglob("*"):
         if page.is_file():
             assert (again / page.relative_to(out)).read_bytes() == page.read_bytes(), page.name
@@ -105,3 +108,81 @@ def _with_data(explore):
         except explore.NoData:
             pass
     return out
+
+
+def test_every_page_loads_the_local_mathjax(site):
+    _, out = site
+    assert (out / mathjax.SITE_FOLDER / "MathJax.js").is_file()
+    assert (out / mathjax.SITE_FOLDER / "config" / f"{mathjax.CONFIG}.js").is_file()
+    for page in out.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert f'<script src="assets/mathjax/MathJax.js?config={mathjax.CONFIG}"></script>' in html, page.name
+
+
+def test_paper_pages_open_with_their_verdict(site):
+    figures, out = site
+    frame = ledger.read(figures / "ledger.csv")
+    verdicts = verdicts_module().paper_verdicts(frame)
+    assert [v.paper for v in verdicts] == sorted(set(frame["paper"]))  # 000 and 004 in the small tree
+    for v in verdicts:
+        html = (out / f"paper-{v.paper}.html").read_text(encoding="utf-8")
+        # the verdict section follows the page's title directly, with the paragraph as markdown renders it
+        after_title = html.split("</h1>", 1)[1].lstrip()
+        assert after_title.startswith('<section id="verdict" class="verdict">'), v.paper
+        assert markdown.to_html(v.paragraph()) in after_title.split("</section>", 1)[0], v.paper
+    # a paper without ledger rows says why it has no verdict
+    assert "No ledger rows for this paper, so no verdict" in (out / "paper-001.html").read_text(encoding="utf-8")
+
+
+def test_index_has_the_results_table_of_the_ledger(site):
+    figures, out = site
+    v = verdicts_module()
+    table = markdown.to_html(v.results_table(v.paper_verdicts(ledger.read(figures / "ledger.csv"))))
+    html = (out / "index.html").read_text(encoding="utf-8")
+    section = html.split('<section id="results">', 1)[1].split("</section>", 1)[0]
+    assert table in section and "<table>" in table
+    # before the ledger summary: the index opens with what was found
+    assert html.index('<section id="results">') < html.index("<h2>Ledger summary</h2>")
+
+
+def test_docs_become_pages_with_their_links_resolved(site):
+    _, out = site
+    guide = (out / "doc-guide.html").read_text(encoding="utf-8")
+    assert '<a href="doc-notes-deep.html#a-long-heading">the note</a>' in guide
+    assert '<a href="index.html">the front page</a>' in guide
+    assert '<a href="https://example.org/">a site</a>' in guide
+    # a repository file has no copy in the site: its link is shown as text, not left broken
+    assert 'href="../paperlib/ledger.py"' not in guide and ">a source file</span>" in guide
+    # math is left for MathJax, untouched by emphasis; a dollar in code stays code
+    assert r"\(W_{tcp}=(m-1)(2n-1)\tau/2\)" in guide and "<em>" not in guide
+    assert "$$\nT = \\sum_{k=1}^{\\alpha} E(T^k)\n$$" in guide
+    assert "make report  # costs $5" in guide
+    deep = (out / "doc-notes-deep.html").read_text(encoding="utf-8")
+    assert '<h2 id="a-long-heading">A long heading</h2>' in deep and '<a href="doc-guide.html#a-guide">' in deep
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<a href="doc-guide.html">A guide</a>' in index and '<a href="doc-notes-deep.html">The note</a>' in index
+
+
+def test_doc_page_names_and_heading_slugs():
+    assert doc_page_name("docs/a/b c.md") == "doc-a-b-c.html"
+    assert doc_page_name("docs/001-workload.md") == "doc-001-workload.html"
+    # GitHub's anchors: lower case, punctuation dropped, spaces to hyphens (so "Eqs. (3)-(8)" -> "eqs-3-8")
+    assert markdown.slug("Eqs. (3)-(8)") == "eqs-3-8"
+    assert markdown.slug("The `code` and <em>tags</em>") == "the-code-and-tags"
+
+
+def test_missing_mathjax_package_is_named(monkeypatch):
+    monkeypatch.setattr(mathjax, "PACKAGE", "no_such_mathjax_package")
+    with pytest.raises(RuntimeError, match="no-such-mathjax-package"):
+        mathjax.mathjax_root()
+
+
+def test_two_documents_with_one_page_name_fail_naming_them(tmp_path):
+    from paperlib.report.build import collect_docs
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a-b.md").write_text("# one\n")
+    (tmp_path / "a" / "b.md").write_text("# two\n")
+    # docs/a-b.md and docs/a/b.md would both be doc-a-b.html
+    with pytest.raises(ValueError, match=r"docs/a-b\.md.*docs/a/b\.md"):
+        collect_docs(tmp_path)

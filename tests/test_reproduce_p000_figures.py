@@ -33,7 +33,8 @@ def _emu_table(n_tcp):
                          "model W_{sctp}": [14.0, 30.0], "model W_{tcp}": [15.0, 32.0],
                          "emulated W SCTP (s)": [np.nan, np.nan], "CI95 SCTP (s)": [np.nan, np.nan],
                          "n SCTP": [0, 0], "emulated W TCP (s)": [10.0, np.nan], "CI95 TCP (s)": [1.0, np.nan],
-                         "n TCP": n_tcp})
+                         "n TCP": n_tcp, "emulated single SCTP (s)": [np.nan, np.nan],
+                         "emulated single TCP (s)": [4.0, np.nan]})
 
 
 def test_emulated_rows_shown():
@@ -56,3 +57,27 @@ def test_ns3_waiting(paper, conv, tmp_path):
     table = ns3.ns3_tables(paper, conv, empty)
     table["ns3 W"], table["ns3 W ci95"] = table["model W Eq. (4)"], 1.0
     assert _png(figures.ns3_waiting(table, 2, tmp_path / "n.png", STAMP))
+
+
+def test_emulated_figure_shows_a_negative_waiting_time_and_why():
+    # three emulated rows: W = 10 s, W = -2 s (single-user runs slower than the m users' mean), not run
+    table = pd.concat([_emu_table([3, 3]), _emu_table([3, 0]).iloc[:1]], ignore_index=True)
+    table["m"] = [5, 10, 20]
+    table["emulated W TCP (s)"] = [10.0, -2.0, np.nan]
+    table["emulated single TCP (s)"] = [4.0, 9.0, np.nan]
+    table["n TCP"] = [3, 3, 0]
+    fig = figures.emulated_vs_published_figure(table, None)
+    upper, lower = fig.axes
+    # no axis mixes linear and log ranges (a symlog axis reads a negative W as a small one)
+    assert upper.get_yscale() == "log" and lower.get_yscale() == "log"
+    # the negative W is an open triangle at the upper panel's foot, at its row (x = 1, TCP's mark 0.08 to the right)
+    marks = [ln for ln in upper.lines if ln.get_label() == "TCP, emulated W <= 0 (lower panel)"]
+    assert len(marks) == 1 and marks[0].get_xdata().tolist() == [1.08]
+    assert upper.get_ylim()[0] < marks[0].get_ydata()[0] < min(upper.get_lines()[0].get_ydata())
+    # ... and the lower panel shows the two measured means it is the difference of: turnaround = W + T(1)
+    # (14 = 10 + 4, 7 = -2 + 9) and T(1) itself, with the note saying why the difference can be negative
+    turnaround = next(ln for ln in lower.lines if ln.get_label() == "TCP, emulated mean turnaround, m users")
+    single = next(ln for ln in lower.lines if ln.get_label() == "TCP, emulated single-user response T(1)")
+    assert turnaround.get_ydata()[:2].tolist() == [14.0, 7.0] and single.get_ydata()[:2].tolist() == [4.0, 9.0]
+    assert "W < 0 where the single-user runs took longer" in lower.get_title(loc="left").replace("\n", " ")
+    figures.plt.close(fig)

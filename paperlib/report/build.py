@@ -5,15 +5,21 @@ ledger (``figures/ledger.csv``, or the partial ledgers ``figures/<paper>/ledger.
 one is missing), the executed notebooks ``figures/executed/<paper>_*.ipynb``, the PNGs and
 ``provenance.json`` of every ``figures/<paper>/``, and writes a static site:
 
-* ``index.html``: ledger summary (rows by paper and status, each count a link to the filtered
-  ledger), what each status means, the ledger overview figure, the papers, the explorers;
-* ``paper-<id>.html``: the paper's executed notebook (nbconvert, ``basic`` template), its figures
-  and its ledger rows coloured by status;
+* ``index.html``: what was found (the README's results table, one row per paper, from
+  ``paperlib.verdicts``), the ledger summary (rows by paper and status, each count a link to the
+  filtered ledger), what each status means, the ledger overview figure, the papers, the
+  documentation, the explorers;
+* ``paper-<id>.html``: the paper's verdict paragraph (``paperlib.verdicts``: what reproduces, what
+  does not, why, the key numbers), its ledger rows coloured by status, its figures and its executed
+  notebook (nbconvert, ``basic`` template);
+* ``doc-<name>.html``: every ``docs/**/*.md`` (``paperlib.report.markdown``);
 * ``ledger.html``: every ledger row, filterable by paper and status and searchable (local JS);
 * ``explorers.html``: the interactive explorers of ``notebooks/explorers.ipynb`` as static figures.
 
 Every page carries the provenance: the commit of the outputs (and of the build), the parameters
-of every notebook run it shows, and the package versions. Nothing comes from the network. The
+of every notebook run it shows, and the package versions. Mathematics (``$...$`` in the notebooks'
+prose, the docs and the verdicts) is typeset in the browser by a MathJax copied into the site from an
+installed package (``paperlib.report.mathjax``). Nothing comes from the network. The
 site replaces ``--out`` atomically (built in a sibling folder, then swapped); the same inputs give
 the same bytes.
 """
@@ -35,6 +41,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from paperlib import ledger
 from paperlib.data import PAPERS
 from paperlib.provenance import REPO_ROOT, Stamp, git_state, package_versions
+from paperlib.report import markdown
+from paperlib.report.mathjax import SCRIPT as MATHJAX_SCRIPT
+from paperlib.report.mathjax import copy_mathjax
 
 HERE = Path(__file__).resolve().parent
 STAMP = Stamp(notebook="paperlib/report")
@@ -50,6 +59,7 @@ class PaperPage:
     figures: list[Path] = field(default_factory=list)
     provenance: dict = field(default_factory=dict)
     rows: pd.DataFrame | None = None
+    verdict_html: str | None = None
 
     @property
     def href(self) -> str:
@@ -121,6 +131,46 @@ def render_notebook(path: Path) -> str:
     return body
 
 
+@dataclass(frozen=True)
+class DocPage:
+    """One document of ``docs/`` as a page of the site."""
+
+    source: str  # path in the repository, e.g. docs/001-workload.md
+    href: str
+    title: str
+    html: str
+
+
+def doc_page_name(source: str) -> str:
+    """Return the site's page name of a ``docs/`` document: ``docs/a/b.md`` -> ``doc-a-b.html``."""
+    stem = source.removeprefix("docs/").removesuffix(".md")
+    return "doc-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", stem) + ".html"
+
+
+def collect_docs(docs: Path) -> list[DocPage]:
+    """Return every ``*.md`` under ``docs`` (subfolders too, sorted by path) rendered as a page.
+
+    Links between documents lead to their pages, ``README.md`` to the index, other repository
+    files show as text (see :mod:`paperlib.report.markdown`).
+    """
+    if not docs.is_dir():
+        return []
+    paths = sorted(docs.rglob("*.md"))
+    sources = {p: "docs/" + p.relative_to(docs).as_posix() for p in paths}
+    names = {src: doc_page_name(src) for src in sources.values()}
+    clashes = {page: sorted(src for src, p in names.items() if p == page) for page in names.values()}
+    clashes = {page: srcs for page, srcs in clashes.items() if len(srcs) > 1}
+    if clashes:
+        raise ValueError(f"{docs}: documents that would be the same page of the report: {clashes}")
+    pages_of = {**names, "README.md": "index.html"}
+    out = []
+    for path, src in sources.items():
+        text = path.read_text(encoding="utf-8")
+        html = markdown.to_html(text, markdown.doc_resolver(src, pages_of))
+        out.append(DocPage(source=src, href=names[src], title=markdown.first_heading(text) or src, html=html))
+    return out
+
+
 def summary_table(frame: pd.DataFrame, statuses: list[str]) -> pd.DataFrame:
     """Return rows per paper (index) and status (columns), with totals."""
     if not len(frame):
@@ -161,14 +211,27 @@ def _status_css(statuses: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None) -> Path:
-    """Build the site from ``figures`` into ``out`` (default ``figures/report``); return ``out``."""
+def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None,
+          docs: Path | str = REPO_ROOT / "docs") -> Path:
+    """Build the site from ``figures`` (and the documents of ``docs``) into ``out`` (default ``figures/report``).
+
+    Return ``out``.
+    """
+    from paperlib.verdicts import paper_verdicts, results_table
+
     figures = Path(figures).resolve()
     out = Path(out).resolve() if out is not None else figures / "report"
     frame, ledger_source = load_ledger(figures)
     meanings = status_meanings()
     statuses = list(dict.fromkeys([*meanings, *ledger.STATUSES]))
     pages = collect(figures, frame)
+    verdicts = paper_verdicts(frame) if len(frame) else []
+    by_paper = {v.paper: v for v in verdicts}
+    for page in pages:
+        if page.paper in by_paper:
+            page.verdict_html = markdown.to_html(by_paper[page.paper].paragraph())
+    results_html = markdown.to_html(results_table(verdicts)) if verdicts else None
+    doc_pages = collect_docs(Path(docs))
     commit, dirty = git_state()
     output_commits = sorted(set(frame["commit"])) if len(frame) else []
     for page in pages:
@@ -184,6 +247,7 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
         for name in ("report.css", "ledger.js"):
             shutil.copyfile(HERE / "static" / name, tmp / "assets" / name)
         (tmp / "assets" / "status.css").write_text(_status_css(statuses))
+        copy_mathjax(tmp)
 
         from paperlib import explore, plots
         from paperlib.figures import save_figure
@@ -210,6 +274,8 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
             "output_commits": output_commits,
             "versions": versions,
             "ledger_source": ledger_source,
+            "docs": doc_pages,
+            "mathjax": MATHJAX_SCRIPT,
         }
 
         def write(name: str, template: str, shown: list[PaperPage], **context) -> None:
@@ -218,13 +284,15 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
 
         present = [p for p in pages if p.present]
         write("index.html", "index.html.j2", present, summary=summary_table(frame, statuses), total=len(frame),
-              overview=overview, explorers=explorers)
+              overview=overview, explorers=explorers, results_html=results_html)
         write("ledger.html", "ledger.html.j2", present, frame=frame,
               papers=sorted(set(frame["paper"])) if len(frame) else [])
         write("explorers.html", "explorers.html.j2", [], explorers=explorers)
         for page in present:
             notebook_html = render_notebook(page.notebook) if page.notebook else None
             write(page.href, "paper.html.j2", [page], page=page, notebook_html=notebook_html)
+        for doc in doc_pages:
+            write(doc.href, "doc.html.j2", [], doc=doc)
         _swap(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -249,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", type=Path, default=REPO_ROOT / "figures",
                         help="outputs to read (default figures/)")
     parser.add_argument("--out", type=Path, default=None, help="site folder (default <figures>/report)")
+    parser.add_argument("--docs", type=Path, default=REPO_ROOT / "docs",
+                        help="documents to render as pages, subfolders too (default docs/)")
     args = parser.parse_args(argv)
-    out = build(args.figures, args.out)
+    out = build(args.figures, args.out, args.docs)
     print(f"report: {out / 'index.html'}")
     return 0

@@ -6,9 +6,11 @@ figure, writes it with :func:`paperlib.figures.save_figure` (stamped) and return
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
 
@@ -81,34 +83,98 @@ def emulated_rows_shown(emu_table: pd.DataFrame) -> pd.DataFrame:
     return ran if len(ran) else emu_table[emu_table["m"] == 5]
 
 
+#: Why an emulated waiting time can be negative, written on the figure that shows one.
+NEGATIVE_W_NOTE = ("emulated W = mean turnaround of the m users - mean single-user response T(1), both measured; "
+                   "W < 0 where the single-user runs took longer than the m users' mean (as when a single-user run "
+                   "loses a packet and waits out a retransmission timeout).")
+
+
 def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None, path: Path | str,
                           stamp: Stamp) -> Path:
-    """Draw the published experiment, the model, ns-3 (TCP, where run) and the real stacks per printed row."""
+    """Draw :func:`emulated_vs_published_figure` into ``path`` (stamped PNG); return ``path``."""
+    return save_figure(emulated_vs_published_figure(emu_table, ns3_table), path, stamp)
+
+
+def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None):
+    """Return the figure of the published experiment, the model, ns-3 (TCP, where run) and the real stacks per
+    printed row (``emu_table``: :func:`paperlib.reproduce.p000.emulated.summary`).
+
+    Upper panel: mean waiting times on a log axis; an emulated W that is not positive cannot be drawn
+    there and is marked at the panel's foot (open triangle). Lower panel: the two measured means the
+    emulated W is the difference of (turnaround of the m users, single-user response time), both
+    positive, under the note :data:`NEGATIVE_W_NOTE` saying why their difference can be negative.
+    """
     shown = emulated_rows_shown(emu_table)
-    fig, ax = plt.subplots(figsize=(10, 4.5))
+    fig, (ax, low) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, height_ratios=[3, 2])
     x = np.arange(len(shown))
+    not_positive, drawn = {}, []
     for proto in ("sctp", "tcp"):
         big = proto.upper()
         ax.plot(x, shown[f"published T_{{{proto}}}"], **style(proto, "experiment"))
         ax.plot(x, shown[f"model W_{{{proto}}}"],
                 **{**style(proto, "published_model"), "label": f"{big}, model W (regenerated)"})
-        emu_nb.errorbars(ax, x, shown[f"emulated W {big} (s)"], shown[f"CI95 {big} (s)"], proto)
+        drawn += [shown[f"published T_{{{proto}}}"].to_numpy(float), shown[f"model W_{{{proto}}}"].to_numpy(float)]
+        w = shown[f"emulated W {big} (s)"].to_numpy(float)
+        half = shown[f"CI95 {big} (s)"].to_numpy(float)
+        positive = np.isfinite(w) & (w > 0)
+        # a CI reaching 0 or below runs off the foot of the log axis
+        emu_nb.errorbars(ax, x[positive], w[positive], np.minimum(half[positive], 0.999 * w[positive]), proto)
+        drawn.append(w[positive])
+        not_positive[proto] = x[np.isfinite(w) & ~positive]
+        single = shown[f"emulated single {big} (s)"].to_numpy(float)
+        low.plot(x, w + single, **{**style(proto, "emulation"), "label": f"{big}, emulated mean turnaround, m users"})
+        low.plot(x, single, **{**style(proto, "emulation"), "fillstyle": "none",
+                               "label": f"{big}, emulated single-user response T(1)"})
     if ns3_table is not None:  # ns-3 TCP at the same rows
         keys = {v: k for k, v in SOURCES.items()}
         sim = ns3_table.set_index(["table", "block", "m"])
         at = [(keys[t], b, m) for t, b, m in zip(shown["table"], shown["block"], shown["m"])]
         ok = [k in sim.index for k in at]
         if any(ok):
-            ax.errorbar(x[ok], [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o],
-                        yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
+            sim_w = [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o]
+            ax.errorbar(x[ok], sim_w, yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
                         **style("tcp", "simulation"))
-    ax.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
-                  rotation=45, ha="right", fontsize=7)
-    # an emulated W can be negative at high rates (a loss in the single-user run)
-    ax.set_yscale("symlog", linthresh=1.0)
-    ax.set(ylabel="mean waiting time (s)",
-           title="Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+            drawn.append(np.asarray(sim_w, float))
+    ax.set_yscale("log")
+    # the axis spans the values drawn (not their CIs, which may reach 0), with a strip below them for the
+    # marks of W <= 0
+    values = np.concatenate(drawn) if drawn else np.array([])
+    values = values[np.isfinite(values) & (values > 0)]
+    marks = any(len(at) for at in not_positive.values())
+    if len(values):
+        ax.set_ylim(values.min() / (4 if marks else 1.5), values.max() * 2)
+    _plain_log_ticks(ax)
+    bottom = ax.get_ylim()[0]
+    for proto, at in not_positive.items():
+        if len(at):
+            shift = -0.08 if proto == "sctp" else 0.08  # side by side where both stacks are <= 0
+            ax.plot(at + shift, np.full(len(at), bottom * 1.5), marker="v", linestyle="none", fillstyle="none",
+                    color=style(proto, "emulation")["color"], label=f"{proto.upper()}, emulated W <= 0 (lower panel)")
+    ax.set(ylabel="mean waiting time W (s), log scale")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.suptitle("Tables 1-3: published experiment, model, ns-3 (TCP, where run) and real stacks")
+    measured = np.isfinite(shown[["emulated single SCTP (s)", "emulated single TCP (s)"]].to_numpy(float)).any()
+    if measured:
+        low.set_yscale("log")
+        means = low.get_ylim()
+        low.set_ylim(means[0], means[1] * 3)  # headroom for the legend
+        _plain_log_ticks(low)
+        low.legend(fontsize=7, ncol=2, loc="upper center")
+    else:
+        low.text(0.5, 0.5, "real stacks not run", transform=low.transAxes, ha="center", va="center")
+        low.set_yticks([])
+    low.set_ylabel("measured mean time (s)" + (", log scale" if measured else ""))
+    low.set_title(textwrap.fill(NEGATIVE_W_NOTE, 130), fontsize=8, loc="left")
+    low.grid(True, which="both", alpha=0.3)
+    low.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
+                   rotation=45, ha="right", fontsize=7)
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
+    return fig
+
+
+def _plain_log_ticks(ax) -> None:
+    """Label the log y axis of ``ax`` at 1, 2, 5 times the powers of ten, as plain numbers (0.2, 1, 50)."""
+    ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.yaxis.set_minor_formatter(NullFormatter())

@@ -73,5 +73,11 @@ def emulated_vs_published(emu_table: pd.DataFrame):
                         **style("tcp", "simulation"))
         ax.set(xlabel=xlabel, ylabel="mean response time (s)", title=f"{tname}: published, model, ns-3, real stacks")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+    # one legend below both panels, where it hides no point or interval
+    entries = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    fig.legend(entries.values(), entries.keys(), loc="lower center", ncol=4, fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
