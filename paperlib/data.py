@@ -51,6 +51,30 @@ def _ids_with_data(data_dir: Path) -> set[str]:
     return {p.parent.name for p in Path(data_dir).glob("*/datapackage.json") if PAPER_ID_RE.fullmatch(p.parent.name)}
 
 
+def pending_ids(data_dir: Path | str = DATA_DIR) -> tuple[str, ...]:
+    """Return the ids of papers whose data exists but whose notebook is still to be written, sorted.
+
+    Such a paper says so in its ``datapackage.json``: ``"notebook_pending"`` holds why (a non-empty
+    text). Its data is loaded and validated like any other paper's (``load_paper``, ``make
+    reproduce``'s data check), but it is not a paper of the pipeline (:data:`PAPERS`) until its
+    notebook exists and the key is removed.
+    """
+    out = []
+    for pid in sorted(_ids_with_data(Path(data_dir))):
+        path = Path(data_dir) / pid / "datapackage.json"
+        try:
+            pending = json.loads(path.read_text(encoding="utf-8")).get("notebook_pending")
+        except (OSError, ValueError) as err:
+            raise DataError(f"{path}: cannot be read as JSON ({err})") from err
+        if pending is None:
+            continue
+        if not isinstance(pending, str) or not pending.strip():
+            raise DataError(f"{path}: 'notebook_pending' must say why the notebook is pending (a non-empty text), "
+                            f"got {pending!r}")
+        out.append(pid)
+    return tuple(out)
+
+
 def paper_ids(data_dir: Path | str = DATA_DIR, notebooks_dir: Path | str = NOTEBOOKS_DIR, *,
               strict: bool = True) -> tuple[str, ...]:
     """Return the ids of the papers, sorted: every ``data/<id>/datapackage.json`` with its ``notebooks/<id>_*.ipynb``.
@@ -59,10 +83,13 @@ def paper_ids(data_dir: Path | str = DATA_DIR, notebooks_dir: Path | str = NOTEB
     paper ``005`` to the loader, the ledger, the report and the tests. With ``strict`` (the tests'
     check), a half-added paper (data without its notebook, a notebook without its data, or two
     notebooks of one id) raises a :class:`DataError` naming what is missing; without it, such a
-    paper is left out (so its data can be validated before its notebook exists).
+    paper is left out (so its data can be validated before its notebook exists). A paper whose data
+    declares its notebook pending (:func:`pending_ids`) is no paper yet and no problem either; a
+    notebook beside it is a problem (remove the key once the notebook exists).
     """
     data_dir, notebooks_dir = Path(data_dir), Path(notebooks_dir)
-    with_data = _ids_with_data(data_dir)
+    pending = set(pending_ids(data_dir))
+    with_data = _ids_with_data(data_dir) - pending
     notebooks: dict[str, list[str]] = {}
     for nb in notebooks_dir.glob("*_*.ipynb"):
         prefix = nb.name.split("_", 1)[0]
@@ -71,7 +98,9 @@ def paper_ids(data_dir: Path | str = DATA_DIR, notebooks_dir: Path | str = NOTEB
     problems = [f"{data_dir / p / 'datapackage.json'} has no notebook {notebooks_dir / p}_<name>.ipynb"
                 for p in sorted(with_data - set(notebooks))]
     problems += [f"{notebooks_dir / names[0]} has no published data {data_dir / p / 'datapackage.json'}"
-                 for p, names in sorted(notebooks.items()) if p not in with_data]
+                 for p, names in sorted(notebooks.items()) if p not in with_data and p not in pending]
+    problems += [f"{notebooks_dir / names[0]} exists, but {data_dir / p / 'datapackage.json'} says its notebook is "
+                 f"pending ('notebook_pending'): remove that key" for p, names in sorted(notebooks.items()) if p in pending]
     problems += [f"paper {p} has {len(names)} notebooks ({', '.join(sorted(names))}); keep one"
                  for p, names in sorted(notebooks.items()) if len(names) > 1]
     if problems and strict:
