@@ -100,7 +100,8 @@ def paper_ids(data_dir: Path | str = DATA_DIR, notebooks_dir: Path | str = NOTEB
     problems += [f"{notebooks_dir / names[0]} has no published data {data_dir / p / 'datapackage.json'}"
                  for p, names in sorted(notebooks.items()) if p not in with_data and p not in pending]
     problems += [f"{notebooks_dir / names[0]} exists, but {data_dir / p / 'datapackage.json'} says its notebook is "
-                 f"pending ('notebook_pending'): remove that key" for p, names in sorted(notebooks.items()) if p in pending]
+                 f"pending ('notebook_pending'): remove that key"
+                 for p, names in sorted(notebooks.items()) if p in pending]
     problems += [f"paper {p} has {len(names)} notebooks ({', '.join(sorted(names))}); keep one"
                  for p, names in sorted(notebooks.items()) if len(names) > 1]
     if problems and strict:
