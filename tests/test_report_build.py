@@ -166,15 +166,6 @@ def test_docs_become_pages_with_their_links_resolved(site):
 def test_doc_page_names_and_heading_slugs():
     assert doc_page_name("docs/a/b c.md") == "doc-a-b-c.html"
     assert doc_page_name("docs/001-workload.md") == "doc-001-workload.html"
-    # GitHub's anchors: lower case, punctuation dropped, spaces to hyphens (so "Eqs. (3)-(8)" -> "eqs-3-8")
-    assert markdown.slug("Eqs. (3)-(8)") == "eqs-3-8"
-    assert markdown.slug("The `code` and <em>tags</em>") == "the-code-and-tags"
-
-
-def test_missing_mathjax_package_is_named(monkeypatch):
-    monkeypatch.setattr(mathjax, "PACKAGE", "no_such_mathjax_package")
-    with pytest.raises(RuntimeError, match="no-such-mathjax-package"):
-        mathjax.mathjax_root()
 
 
 def test_two_documents_with_one_page_name_fail_naming_them(tmp_path):
