@@ -34,7 +34,7 @@ BROWSER_TEST ?= on
 # the emulator's compiled programs). A paper depends on it when its notebook declares `emulation` (below).
 EMULATION_STAMP := .cache/emulation-profile
 # What the operating system must provide, checked (and on a root Debian/Ubuntu machine installed) before any work.
-PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
+PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --venv "$(VENV)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 .DEFAULT_GOAL := help
 .PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE

@@ -79,7 +79,9 @@ def hooks(tmp_path: Path, uid=0, header=True, tun=True, netns="yes", os_id="debi
         tun_path.touch()
     os_release.write_text(f'PRETTY_NAME="x"\nID={os_id}\n')
     return {"PREREQS_FAKE_UID": str(uid), "PREREQS_USRSCTP_H": str(header_path), "PREREQS_TUN": str(tun_path),
-            "PREREQS_NETNS": netns, "PREREQS_OS_RELEASE": str(os_release), "PREREQS_PLATFORM": "Linux-x86_64"}
+            "PREREQS_NETNS": netns, "PREREQS_OS_RELEASE": str(os_release), "PREREQS_PLATFORM": "Linux-x86_64",
+            # tmp_path is under pytest's folder, whose name holds "test": check a path as a user's would be
+            "PREREQS_VENV_PATH": "/home/user/webperf-repro/.venv"}
 
 
 def run_script(bindir: Path, env: dict, *args: str) -> subprocess.CompletedProcess:
@@ -487,3 +489,20 @@ def test_make_rejects_a_bad_setting_before_anything(tmp_path, checkout, setting,
     proc = run_make(checkout, make_toolbox(tmp_path), hooks(tmp_path), "test", f"VENV={venv}", setting)
     assert proc.returncode != 0 and message in proc.stderr
     assert not venv.exists() and written(checkout) == []
+
+
+@pytest.mark.parametrize("venv, stops", [
+    ("/home/user/webperf-repro/.venv", False),
+    ("/home/user/tests/webperf-repro/.venv", True),    # a parent folder named tests
+    ("/srv/contest/webperf-repro/.venv", True),        # "test" inside a longer name counts too
+])
+def test_a_venv_with_test_in_its_path_is_refused_before_anything(tmp_path, venv, stops):
+    # ns-3's loader filters its libraries with `"test" not in path`: from such a venv it finds none
+    bindir = toolbox(tmp_path)
+    proc = run_script(bindir, {**hooks(tmp_path), "PREREQS_VENV_PATH": venv}, "--for", "venv")
+    if stops:
+        assert proc.returncode == 1
+        assert f"the virtual environment {venv} has \"test\" in its path" in proc.stderr
+        assert "make VENV=/path/to/venv" in proc.stderr
+    else:
+        assert (proc.returncode, proc.stderr) == (0, "")

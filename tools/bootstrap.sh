@@ -6,7 +6,7 @@ set -euo pipefail
 py=${1:-python3}
 venv=${2:-.venv}
 here=$(cd "$(dirname "$0")/.." && pwd)
-"$here/tools/prereqs.sh" --install --for venv --python "$py"
+"$here/tools/prereqs.sh" --install --for venv --python "$py" --venv "$venv"
 if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import sys' 2>/dev/null; then
   rm -rf "$venv"
   echo "creating $venv with $("$py" -V 2>&1)"

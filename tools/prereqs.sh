@@ -9,7 +9,7 @@
 # the equivalents of the packages named here, e.g. with PREREQS_NO_APT=1 to see the list).
 #
 # Usage: tools/prereqs.sh [--install] [--for venv|reproduce|test] [--emulation reduced|full|off]
-#                         [--browser on|off] [--python PYTHON]
+#                         [--browser on|off] [--python PYTHON] [--venv DIR]
 #   --install     install missing packages with apt-get when root (apt-get's own output goes to a log file,
 #                 shown only when it fails); without it, or not root, or no apt-get: only check and name them
 #   --for         what is about to run: `venv` (the package itself), `reproduce` (adds the emulated testbed of
@@ -17,6 +17,9 @@
 #   --emulation   off: the real-stack runs are not wanted (their packages and root are not required)
 #   --browser     off: the report's browser test is not wanted (Chromium is not required)
 #   --python      the interpreter the virtual environment is built with (default python3)
+#   --venv        the virtual environment's folder (default .venv): its absolute path must not contain
+#                 "test", because ns-3's loader drops every library whose path does (it filters out its
+#                 own test libraries by that substring), and `from ns import ns` then fails
 # Exit status: 0 when everything needed is present (after installing it); 1 otherwise, after naming each
 # missing prerequisite, the one command that installs it, and the opt-outs; 2 for a bad argument.
 #
@@ -34,6 +37,8 @@
 #                             instead of trying `unshare --net` (as root)
 #   PREREQS_OS_RELEASE=PATH   read the distribution from PATH instead of /etc/os-release
 #   PREREQS_PLATFORM=OS-ARCH  behave as if `uname -s`-`uname -m` printed OS-ARCH (e.g. Linux-aarch64)
+#   PREREQS_VENV_PATH=PATH    check PATH instead of the virtual environment's own absolute path (the tests'
+#                             folders are under pytest's, whose name contains "test")
 # A command looks missing when PATH does not reach it (tests run the script with a PATH of symlinks).
 set -u
 install=no
@@ -41,16 +46,18 @@ purpose=venv
 emulation=reduced
 browser=on
 py=python3
+venv=.venv
 while (($#)); do
   case $1 in
     --install) install=yes ;;
-    --for|--emulation|--browser|--python)
+    --for|--emulation|--browser|--python|--venv)
       if (($# < 2)); then echo "tools/prereqs.sh: $1 needs a value (see the usage at the top of the script)" >&2; exit 2; fi
       case $1 in
         --for) purpose=$2 ;;
         --emulation) emulation=$2 ;;
         --browser) browser=$2 ;;
         --python) py=$2 ;;
+        --venv) venv=$2 ;;
       esac
       shift ;;
     *) echo "tools/prereqs.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 2 ;;
@@ -69,6 +76,17 @@ platform=${PREREQS_PLATFORM:-$(uname -s)-$(uname -m)}
 if [[ $platform != Linux-x86_64 ]]; then
   echo "error: this machine is $platform; the package runs on Linux x86-64 only: the pinned wheels of" >&2
   echo "       requirements.lock (ns3==3.44.post0, the ns-3 simulator's bindings) exist only for it." >&2
+  exit 1
+fi
+
+# --- where the virtual environment lives: ns-3's loader cannot load its libraries from a path with "test" ---
+if [[ $venv == /* ]]; then venv_abs=$venv; else venv_abs=$PWD/$venv; fi
+venv_abs=${PREREQS_VENV_PATH:-$venv_abs}
+if [[ $venv_abs == *test* ]]; then
+  echo "error: the virtual environment $venv_abs has \"test\" in its path. ns-3's Python loader" >&2
+  echo "       (ns3==3.44.post0) drops every library whose path contains \"test\" (meant for its own test" >&2
+  echo "       libraries), so the simulations could not load. Clone the repository into a folder without" >&2
+  echo "       \"test\" in its path, or point make at another place: make VENV=/path/to/venv ..." >&2
   exit 1
 fi
 
