@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from paperlib.emulation import apps
+from paperlib.emulation import apps, netns
 from paperlib.validate import ParameterError
 
 
 def _skip_reason() -> str | None:
-    if not apps._usrsctp_header_present():
+    if not netns.usrsctp_header_present():
         return f"usrsctp headers missing (Debian package {apps.USRSCTP_PACKAGE})"
     if shutil.which("gcc") is None:
         return "no gcc"
@@ -67,7 +67,7 @@ def test_build_is_cached_by_source_hash(app, tmp_path):
 
 
 def test_build_names_the_debian_package_when_headers_are_missing(monkeypatch, tmp_path):
-    monkeypatch.setattr(apps, "_usrsctp_header_present", lambda: False)
+    monkeypatch.setattr(netns, "usrsctp_header_present", lambda: False)
     with pytest.raises(apps.AppBuildError, match="libusrsctp-dev"):
         apps.build_app(tmp_path)
 

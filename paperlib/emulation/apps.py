@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from paperlib.emulation import build
+from paperlib.emulation import build, netns
 from paperlib.provenance import REPO_ROOT
 from paperlib.validate import ParameterError
 
@@ -214,10 +214,6 @@ def app_source_sha() -> str:
     return h.hexdigest()[:16]
 
 
-def _usrsctp_header_present() -> bool:
-    return any(Path(d, "usrsctp.h").is_file() for d in ("/usr/include", "/usr/local/include"))
-
-
 def build_app(cache_dir: Path | str | None = None) -> Path:
     """Compile ``webperf_app`` once per source version and return the path of the binary.
 
@@ -228,7 +224,7 @@ def build_app(cache_dir: Path | str | None = None) -> Path:
     gcc = shutil.which("gcc") or shutil.which("cc")
     if gcc is None:
         raise AppBuildError("no C compiler: install Debian's gcc (apt-get install gcc)")
-    if not _usrsctp_header_present():
+    if not netns.usrsctp_header_present():
         raise AppBuildError(
             f"usrsctp.h not found: install the Debian package {USRSCTP_PACKAGE} "
             f"(apt-get install {USRSCTP_PACKAGE})"

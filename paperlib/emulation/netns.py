@@ -110,6 +110,11 @@ TESTBED_COMMANDS = {"ip": "iproute2", "gcc": "gcc", "tcpdump": "tcpdump"}
 USRSCTP_HEADER_DIRS = ("/usr/include", "/usr/local/include")
 
 
+def usrsctp_header_present() -> bool:
+    """Return whether ``usrsctp.h`` is in one of :data:`USRSCTP_HEADER_DIRS` (the SCTP application's build needs it)."""
+    return any(os.path.isfile(os.path.join(folder, "usrsctp.h")) for folder in USRSCTP_HEADER_DIRS)
+
+
 def missing_packages() -> list[str]:
     """Return the Debian packages a testbed run needs that this machine lacks, in a fixed order.
 
@@ -117,7 +122,7 @@ def missing_packages() -> list[str]:
     in :data:`USRSCTP_HEADER_DIRS` names ``libusrsctp-dev`` (the SCTP application cannot be compiled).
     """
     missing = [package for command, package in TESTBED_COMMANDS.items() if shutil.which(command) is None]
-    if not any(os.path.isfile(os.path.join(folder, "usrsctp.h")) for folder in USRSCTP_HEADER_DIRS):
+    if not usrsctp_header_present():
         missing.append("libusrsctp-dev")
     return missing
 
