@@ -19,6 +19,8 @@ import argparse
 import json
 import math
 import sys
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -303,6 +305,21 @@ def merge(paths: list[Path]) -> pd.DataFrame:
         return pd.DataFrame(columns=list(ALL_COLUMNS))
     frame = pd.concat(frames, ignore_index=True)
     return frame.sort_values("paper", kind="stable").reset_index(drop=True)
+
+
+def status_counts(statuses: Iterable[str]) -> dict[str, int]:
+    """Return how many of ``statuses`` there are of each, in :data:`STATUSES` order (any other after, sorted).
+
+    Statuses with no row are left out.
+    """
+    got = Counter(statuses)
+    order = list(STATUSES) + sorted(set(got) - set(STATUSES))
+    return {s: got[s] for s in order if got[s]}
+
+
+def status_text(counts: dict[str, int]) -> str:
+    """Return counts by status as text: ``{"reproduced": 8, "differs": 2}`` -> ``8 reproduced, 2 differs``."""
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
 
 
 def summary(frame: pd.DataFrame) -> str:

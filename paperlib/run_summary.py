@@ -48,26 +48,23 @@ def status_counts(ledger: Path) -> dict[str, dict[str, int]] | None:
 
     The key ``"all"`` holds the whole ledger's counts; None if there is no ledger.
     """
-    from paperlib.ledger import STATUSES
+    from paperlib.ledger import status_counts as count
 
     try:
         with open(ledger, newline="") as fh:
             rows = [(row["paper"], row["status"]) for row in csv.DictReader(fh)]
     except FileNotFoundError:
         return None
-    order = list(STATUSES) + sorted({s for _, s in rows} - set(STATUSES))
-    counts = {}
-    for paper in ["all", *sorted({p for p, _ in rows})]:
-        statuses = [s for p, s in rows if paper in ("all", p)]
-        counts[paper] = {s: statuses.count(s) for s in order if s in statuses}
-    return counts
+    return {paper: count(s for p, s in rows if paper in ("all", p)) for paper in ["all", *sorted({p for p, _ in rows})]}
 
 
 def counts_text(counts: dict[str, int] | None) -> str:
     """Return ``{"reproduced": 2, "close": 1}`` as ``"3: 2 reproduced, 1 close"`` (``"-"`` for no rows)."""
     if not counts:
         return "-"
-    return f"{sum(counts.values())}: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+    from paperlib.ledger import status_text
+
+    return f"{sum(counts.values())}: " + status_text(counts)
 
 
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:

@@ -148,8 +148,7 @@ class PaperRows:
 
     def counts(self) -> dict[str, int]:
         """Return the number of rows per status, in the ledger's order of statuses (zeros left out)."""
-        got = self.frame["status"].value_counts()
-        return {s: int(got[s]) for s in ledger_file.STATUSES if s in got.index}
+        return ledger_file.status_counts(self.frame["status"])
 
 
 def other_evidence(columns: pd.Series) -> pd.Series:
@@ -163,11 +162,6 @@ def number(value: str) -> float | None:
         return float(str(value).strip().rstrip("%"))
     except ValueError:
         return None
-
-
-def count_text(counts: dict[str, int]) -> str:
-    """Return counts by status as text: ``8 reproduced, 2 differs``."""
-    return ", ".join(f"{n} {status}" for status, n in counts.items())
 
 
 def claim_tally(rows: pd.DataFrame) -> str:
@@ -437,7 +431,7 @@ def paper_verdicts(ledger: pd.DataFrame, root: Path | str = DATA_DIR) -> list[Pa
         rows = PaperRows(paper, frame, root)
         words = FINDINGS.get(paper, counts_only)(rows)
         out.append(PaperVerdict(paper, citation(paper, root), words.reproduces, words.does_not, words.headline,
-                                why=words.why, counts=count_text(rows.counts())))
+                                why=words.why, counts=ledger_file.status_text(rows.counts())))
     return out
 
 
