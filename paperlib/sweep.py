@@ -205,24 +205,45 @@ def _read_cache(path: Path, expected: dict) -> dict | None:
         return None
     except (OSError, ValueError):
         stored = None
-    problem = "unreadable JSON"
-    if isinstance(stored, dict):
-        if stored.get("schema") != CACHE_SCHEMA:
-            problem = f"schema {stored.get('schema')!r}, expected {CACHE_SCHEMA}"
-        elif not isinstance(stored.get("result"), dict):
-            problem = "no result dict"
-        elif any(stored.get(k) != v for k, v in expected.items()):
-            problem = "its parameters, seed or versions do not match its key"
-        else:
-            try:
-                ok = stored.get("checksum") == _checksum(stored)
-            except (TypeError, ValueError):
-                ok = False
-            if ok:
-                return stored["result"]
-            problem = "checksum mismatch (edited or damaged)"
+    problem = _entry_problem(stored, expected)
+    if problem is None:
+        return stored["result"]
     warnings.warn(f"recomputing a corrupted cache file ({problem}): {path}", RuntimeWarning, stacklevel=3)
     return None
+
+
+def _entry_problem(stored, expected: dict) -> str | None:
+    """Return why ``stored`` (a cache file's parsed JSON) is not a whole entry matching ``expected``, or None."""
+    if not isinstance(stored, dict):
+        return "unreadable JSON"
+    if stored.get("schema") != CACHE_SCHEMA:
+        return f"schema {stored.get('schema')!r}, expected {CACHE_SCHEMA}"
+    if not isinstance(stored.get("result"), dict):
+        return "no result dict"
+    if any(stored.get(k) != v for k, v in expected.items()):
+        return "its parameters, seed or versions do not match its key"
+    try:
+        ok = stored.get("checksum") == _checksum(stored)
+    except (TypeError, ValueError):
+        ok = False
+    return None if ok else "checksum mismatch (edited or damaged)"
+
+
+def read_entries(folder: Path | str, code_version: str) -> list[dict]:
+    """Return the whole cache entries in ``folder`` (one simulating function's) of ``code_version``, by file name.
+
+    The check is :func:`run_sweep`'s own (schema, result, checksum); an entry that fails it, or of
+    another code version, is left out silently: this reads what a sweep left, it repairs nothing.
+    """
+    out = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if _entry_problem(stored, {"code_version": code_version}) is None:
+            out.append(stored)
+    return out
 
 
 def _store(path: Path, record: dict, result, name: str) -> dict:

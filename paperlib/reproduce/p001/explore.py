@@ -22,7 +22,6 @@ latency, and 1200 ms, long, at 80 % load: ``data/001/claims.csv``) show as point
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -62,19 +61,10 @@ def cached_runs(cache_dir: Path | str = CACHE_DIR, code_version: str | None = No
     """Return the cached testbed results with response times: ``{"run", "config", "load", "latency", "browsers",
     "response_s"}`` each, of ``code_version`` (default: the simulator's current one); entries that fail their
     schema or checksum are skipped."""
-    folder = Path(cache_dir) / SIMULATOR
     version = _code_version() if code_version is None else code_version
     out = []
-    for path in sorted(folder.glob("*.json")):
-        try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(entry, dict) or entry.get("schema") != sweep.CACHE_SCHEMA:
-            continue
-        if entry.get("code_version") != version or entry.get("checksum") != sweep._checksum(entry):
-            continue
-        params, result = entry.get("params", {}), entry.get("result", {})
+    for entry in sweep.read_entries(Path(cache_dir) / SIMULATOR, version):
+        params, result = entry.get("params", {}), entry["result"]
         if not {"config", "load", "latency", "browsers"} <= set(params) or "response_s" not in result:
             continue
         out.append({"run": run_label(params), "config": params["config"], "load": float(params["load"]),
