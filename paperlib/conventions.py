@@ -18,12 +18,19 @@ A paper whose printed cells no reading reproduces beyond chance (at most one
 cell) ranks by ``primary="close"``: most cells within 5% (the ledger's
 ``close``, reproduced included) first, then rules 1-3; the paper module says
 so and why.
+
+What :func:`choose` returns becomes the paper's :class:`Convention`: each paper package defines
+``operating_point.Convention``, a frozen dataclass subclassing it whose fields are the paper's axes
+(and any switch the paper fixes for its ledger), made with :meth:`Convention.from_choice`. It
+prints as the mapping of its switches and describes itself for ledger reasons as ``key=value, ...``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from typing import Self
 
 import numpy as np
 import pandas as pd
@@ -131,3 +138,40 @@ def best_by_axis(results: pd.DataFrame, axes: Mapping[str, Sequence]) -> pd.Data
 def _native(value):
     """Return a numpy scalar as the plain Python value (so dict keys and JSON behave)."""
     return value.item() if isinstance(value, np.generic) else value
+
+
+@dataclasses.dataclass(frozen=True)
+class Convention:
+    """The one reading of a paper applied to every row; each paper subclasses it as ``operating_point.Convention``.
+
+    A subclass is a frozen dataclass whose fields are the switches of the reading (the axes of the paper's
+    ``CONVENTION_AXES``, in their order, and any the paper fixes for its ledger). :meth:`as_dict` gives them
+    as keyword arguments for a model, :meth:`describe` as the ledger reasons' ``key=value, ...``, and
+    ``str()`` as the mapping ``{'key': value, ...}`` the notebooks print.
+    """
+
+    @classmethod
+    def from_choice(cls, choice: Mapping[str, object]) -> Self:
+        """Return the convention of ``choice`` (e.g. :func:`choose`'s mapping); raise naming a bad key."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        unknown = [k for k in choice if k not in names]
+        missing = [n for n in names if n not in choice]
+        if unknown or missing:
+            raise ValueError(f"{cls.__module__}.{cls.__qualname__}: unknown switches {unknown}, missing {missing} "
+                             f"(its switches: {names})")
+        return cls(**{n: _native(choice[n]) for n in names})
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the switches as ``{name: value}``, in field order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def replace(self, **changes) -> Self:
+        """Return a copy with ``changes`` applied (a what-if reading; unknown names raise)."""
+        return dataclasses.replace(self, **changes)
+
+    def describe(self) -> str:
+        """Return the convention as ``key=value, ...``: how ledger reasons name it."""
+        return ", ".join(f"{k}={v}" for k, v in self.as_dict().items())
+
+    def __str__(self) -> str:
+        return str(self.as_dict())

@@ -46,14 +46,25 @@ STATUS_MEANINGS: dict[str, str] = {
     "lone_hit": "equal at the printed precision, but the only such cell of its column under the chosen "
                 "convention, or its regenerated value does not move with the row's parameter while the print "
                 "does: not counted as a reproduction",
-    "not_regenerable": "cannot be regenerated here (a testbed or simulator that is not available); regenerated "
-                       "holds the best honest figure, if any, and the reason says what it is",
+    "measured_within_ci": "a published measurement re-measured here (the real stacks through the emulated link, "
+                          "at least two repetitions): the printed value lies inside the 95% confidence interval of "
+                          "the measured mean; regenerated is that mean, the reason names the stack and the interval",
+    "measured_close": "a published measurement re-measured here: outside the 95% interval of the measured mean but "
+                      "within 5% of it (rel_error at most 5% either way, as for close)",
+    "measured_differs": "a published measurement re-measured here: outside the 95% interval and more than 5% from "
+                        "the measured mean",
+    "not_regenerable": "no run of this machine produced it (a testbed or simulator that is not available, or a "
+                       "real-stack cell outside the grid that ran, or measured fewer than two times); regenerated "
+                       "holds the best honest figure, if any, and the reason says what it is and which run would "
+                       "produce it",
     "supported": "a stated claim that holds under the criterion its reason states",
     "refuted": "a stated claim that fails under the criterion its reason states",
     "untestable": "a stated claim that cannot be checked here (its evidence is absent from the seed, or it needs "
                   "a measurement that cannot be made); the reason says which",
 }
-RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit", "not_regenerable")
+#: The statuses of a published measurement that was measured again here (:func:`measured_row`).
+MEASURED_STATUSES = ("measured_within_ci", "measured_close", "measured_differs")
+RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + ("not_regenerable",)
 CLAIM_STATUSES = ("supported", "refuted", "untestable")
 STATUSES = RESULT_STATUSES + CLAIM_STATUSES
 CLOSE = 0.05
@@ -218,6 +229,36 @@ def result_row(
         status = "lone_hit"
         reason = f"{lone_hit}; {reason}" if reason else lone_hit
     return Row(paper, source, row, column, published, format_value(regenerated, decimals), rel, status, reason)
+
+
+def measured_status(published: float, mean: float, half: float, n: int) -> str:
+    """Return the status of a published measurement measured again ``n`` times here (mean, 95% half-width).
+
+    The one scoring of a measured cell (:data:`STATUS_MEANINGS`): ``measured_within_ci`` when the print lies in
+    [mean - half, mean + half], else ``measured_close`` when it is within :data:`CLOSE` of the print (the
+    ledger's ``rel_error``), else ``measured_differs``. Fewer than two repetitions give no interval: the
+    cell stays ``not_regenerable``.
+    """
+    if n < 2 or not math.isfinite(half):
+        return "not_regenerable"
+    if abs(published - mean) <= half:
+        return "measured_within_ci"
+    return "measured_close" if abs(relative_error(mean, published)) <= CLOSE + 1e-12 else "measured_differs"
+
+
+def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reason: str,
+                 compare_as: str | None = None) -> Row:
+    """Return ``old`` (a published measurement) scored against the mean of ``n`` measurements made here.
+
+    ``half`` is the 95% half-width of the mean; the status is :func:`measured_status`'s, ``regenerated`` the
+    mean at the print's precision and ``rel_error`` its distance to the print, as for any result row.
+    """
+    number = old.published if compare_as is None else compare_as
+    row = result_row(old.paper, old.source, old.row, old.column, old.published, mean, rule=rule, reason=reason,
+                     not_regenerable=True, compare_as=compare_as)
+    status = measured_status(float(Decimal(number)), mean, half, n)
+    return Row(row.paper, row.source, row.row, row.column, row.published, row.regenerated, row.rel_error, status,
+               row.reason)
 
 
 def claim_row(

@@ -20,6 +20,8 @@ import json
 import math
 import numbers
 import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperlib.validate import ParameterError
@@ -217,3 +219,23 @@ def check(notebook: Path | str, values: dict, cwd: Path | str | None = None) -> 
         if out.get(name) is not None and not out[name] <= limit:
             raise ParameterError(f"{name}: {out[name]!r} is above the limit of {limit:g} (memory grows with it)")
     return out
+
+
+@dataclass(frozen=True)
+class Parameters(Mapping):
+    """A notebook run's parameters after its paper's ``what_if.check``: the values given, each checked.
+
+    It reads as a mapping of the values (``params["rtt_s"]``, ``dict(params)``). A paper whose parameters
+    imply more than their values (001's run profile) subclasses it with a field for that.
+    """
+
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> object:
+        return self.values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)

@@ -1,5 +1,5 @@
-"""The emulated runs' ledger rows: verdicts decided only by whole confidence intervals, rows kept
-not_regenerable (paperlib.emulation.ledger_rows). Pure: no testbed."""
+"""The emulated runs' ledger rows: verdicts decided only by whole confidence intervals, measured cells scored
+against their interval (paperlib.emulation.ledger_rows). Pure: no testbed."""
 
 import pandas as pd
 import pytest
@@ -15,14 +15,15 @@ def test_verdict_decides_only_when_the_whole_interval_agrees():
     assert el.verdict(-0.1, 0.5, pos, neg) == "untestable"
 
 
-def test_emulated_row_keeps_not_regenerable_and_counts_within_5_percent():
+def test_emulated_row_is_scored_against_the_measurement_and_counts_within_5_percent():
     old = Row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", "", "", "not_regenerable", "testbed")
     near = el.emulated_row(old, 1.52, 0.01, 3, "half_up", "stack")  # (1.52 - 1.49) / 1.49 = 2.0% -> within 5%
     far = el.emulated_row(Row("004", "Table II", "10 Mbps", "Exp(TCP)", "1.42", "", "", "not_regenerable", "t"),
                           1.02, 0.01, 3, "half_up", "stack")  # -28% -> not within
     skipped = el.not_run_row(Row("004", "Table II", "28 Kbps", "Exp(TCP)", "14.71", "", "", "not_regenerable", "t"),
                              "off")
-    assert near.status == far.status == "not_regenerable"
+    # [1.51, 1.53] misses 1.49 but within 5%; [1.01, 1.03] misses 1.42 and 28% away
+    assert (near.status, far.status, skipped.status) == ("measured_close", "measured_differs", "not_regenerable")
     assert near.reason.startswith(el.MARK) and "95% CI +/- 0.010" in near.reason
     frame = pd.DataFrame([r.__dict__ for r in (near, far, skipped)])
     assert el.counts(frame) == (1, 3)
@@ -45,3 +46,14 @@ def test_rise_verdict_combines_the_two_intervals():
     assert el.rise_verdict(2.0, 3.0, 0.3, 0.4) == (1.0, 0.5, "supported")
     assert el.rise_verdict(3.0, 2.0, 0.3, 0.4) == (-1.0, 0.5, "refuted")
     assert el.rise_verdict(2.0, 2.2, 0.3, 0.4)[2] == "untestable"  # CI [-0.3, 0.7]
+
+
+def test_mean_difference_is_the_quadrature_of_the_points_half_widths():
+    # two points: differences 1 and 2 (mean 1.5); half-widths sqrt(0.3^2 + 0.4^2) = 0.5 each,
+    # so the mean's half-width is sqrt(0.5^2 + 0.5^2) / 2 = 0.3536
+    mean, half = el.mean_difference([2.0, 3.0], [0.3, 0.3], [1.0, 1.0], [0.4, 0.4])
+    assert mean == pytest.approx(1.5) and half == pytest.approx(0.5**0.5 / 2)
+    # relative to a scale: (2 - 1) / 2 = 0.5 with half-width 0.5 / 2 = 0.25 on one point
+    assert el.mean_difference([2.0], [0.3], [1.0], [0.4], scale=[2.0]) == pytest.approx((0.5, 0.25))
+    with pytest.raises(ValueError, match="one value per point"):
+        el.mean_difference([1.0, 2.0], [0.1], [1.0, 2.0], [0.1, 0.1])

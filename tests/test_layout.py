@@ -114,3 +114,11 @@ def test_every_paper_package_has_the_named_parts_and_a_map(paper):
     doc = package.__doc__ or ""
     assert f"notebooks/{paper}_" in doc
     assert [m.stem for m in sorted(folder.glob("*.py")) if m.stem != "__init__" and m.stem not in doc] == []
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_paper_package_answers_the_protocol(paper):
+    # issue 24: the calls of paperlib/reproduce/protocol.py, with its signatures and return types
+    from paperlib.reproduce import protocol
+
+    assert protocol.conformance(paper) == []

@@ -83,12 +83,12 @@ def test_writing_twice_is_byte_identical(tmp_path):
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
 
 
-def test_status_meanings_are_the_data_readme_table():
+def test_status_meanings_are_the_docs_table():
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "data" / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ledger.md").read_text(encoding="utf-8")
     table = {line.split("|")[1].strip(" `"): line.split("|")[2].strip()
-             for line in text.split("## Ledger statuses")[1].splitlines() if line.startswith("| `")}
+             for line in text.split("## Statuses")[1].split("\n## ")[0].splitlines() if line.startswith("| `")}
     assert table == ledger.STATUS_MEANINGS
     assert set(ledger.STATUS_MEANINGS) == set(ledger.STATUSES)
 
@@ -147,3 +147,23 @@ def test_summary_counts_impossible_prints():
     text = ledger.summary(frame)
     assert "1 published times are impossible as printed" in text and "004: 1" in text
     assert f"* `not_regenerable`: {ledger.STATUS_MEANINGS['not_regenerable']}" in text
+
+
+def test_a_measured_cell_is_scored_by_its_interval_then_by_5_percent():
+    # print 1.00 s; mean 1.02 +/- 0.05 covers it
+    assert ledger.measured_status(1.00, 1.02, 0.05, 5) == "measured_within_ci"
+    # mean 1.04 +/- 0.01: [1.03, 1.05] misses 1.00, but (1.04 - 1.00) / 1.00 = 4% <= 5%
+    assert ledger.measured_status(1.00, 1.04, 0.01, 5) == "measured_close"
+    # mean 1.20 +/- 0.01: 20% away and outside the interval
+    assert ledger.measured_status(1.00, 1.20, 0.01, 5) == "measured_differs"
+    # one repetition has no interval: no run of this machine scored it
+    assert ledger.measured_status(1.00, 1.00, float("nan"), 1) == "not_regenerable"
+    # a wide interval decides before the 5% band: 1.30 +/- 0.40 covers 1.00 although 30% away
+    assert ledger.measured_status(1.00, 1.30, 0.40, 3) == "measured_within_ci"
+
+
+def test_measured_row_keeps_the_cell_and_scores_it():
+    old = ledger.Row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", "", "", "not_regenerable", "testbed")
+    row = ledger.measured_row(old, 1.52, 0.01, 3, rule="half_up", reason="measured")
+    # (1.52 - 1.49) / 1.49 = 2.01%; the interval [1.51, 1.53] misses 1.49
+    assert (row.status, row.regenerated, row.rel_error) == ("measured_close", "1.5200", "0.0201")

@@ -1,13 +1,17 @@
-"""Ledger rows of the emulated experiments: the published experimental cells with the real stacks' mean and CI.
+"""Ledger rows of the emulated experiments: the published experimental cells scored against the real stacks.
 
-A published experimental cell of seeds 000/002/004 stays ``not_regenerable`` (the papers' testbeds,
-Linux 2.6 with lksctp behind a NIST Net emulator, cannot be re-run); its ``regenerated`` value
-becomes the emulated mean on today's stacks, ``rel_error`` compares it with the print, and the
-reason starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack settings.
-A cell the chosen grid did not run says so after :data:`NOT_RUN`; when nothing ran, the reason says whether by
-the user's choice (:data:`NOT_RUN_BY_CHOICE`) or because the machine cannot (:data:`NOT_RUN_CANNOT`). ``python -m
-paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
-experimental cells within 5% of the real stacks" to the ledger summary.
+A published experimental cell of papers 000/002/004 that the real stacks re-ran (the papers' testbeds,
+Linux 2.6 with lksctp behind a NIST Net emulator, are replaced by today's stacks through the package's
+link emulator) is scored against that measurement by :func:`paperlib.ledger.measured_row`:
+``measured_within_ci``, ``measured_close`` or ``measured_differs`` (:data:`paperlib.ledger.STATUS_MEANINGS`);
+its ``regenerated`` value is the emulated mean, ``rel_error`` compares it with the print, and the reason
+starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack that was measured.
+A cell the chosen grid did not run stays ``not_regenerable`` and says so after :data:`NOT_RUN`; when
+nothing ran, the reason says whether by the user's choice (:data:`NOT_RUN_BY_CHOICE`) or because the
+machine cannot (:data:`NOT_RUN_CANNOT`). Claims judged on the measurements use the interval rules here
+(:func:`verdict`, :func:`band_verdict`, :func:`rise_verdict`) and the one interval of a mean of per-point
+differences (:func:`mean_difference`). ``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY``
+adds the line "N of M published experimental cells within 5% of the real stacks" to the ledger summary.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib.atomic import atomic_write_text
-from paperlib.ledger import CLOSE, Row, claim_row, result_row
+from paperlib.ledger import CLOSE, Row, claim_row, measured_row
 
 MARK = "[emulated on real stacks]"
 #: The ledger column of the claims re-judged on the emulated measurements.
@@ -34,12 +38,33 @@ NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot 
 
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
                  compare_as: str | None = None) -> Row:
-    """Return ``old`` (a not_regenerable experimental cell) with the emulated mean as its best honest figure."""
+    """Return ``old`` (a published experimental cell) scored against the emulated mean of ``n`` repetitions.
+
+    ``half`` is the mean's 95% half-width and ``stack`` names what was measured (the stack and its settings);
+    the status is :func:`paperlib.ledger.measured_status`'s.
+    """
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
-              f"the paper's own testbed (Linux 2.6, lksctp, NIST Net) cannot be re-run, so the status stays "
-              f"not_regenerable and rel_error compares the print with today's stacks; before: {old.reason}")
-    return result_row(old.paper, old.source, old.row, old.column, old.published, mean, rule=rule, reason=reason,
-                      not_regenerable=True, compare_as=compare_as)
+              f"scored against this measurement on today's stacks (the paper's testbed, Linux 2.6, lksctp, NIST Net, "
+              f"is not re-run); before: {old.reason}")
+    return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
+
+
+def mean_difference(a_mean, a_half, b_mean, b_half, scale=None) -> tuple[float, float]:
+    """Return the mean over points of ``(a - b) / scale`` and its 95% half-width: the real-stack claims' interval.
+
+    Each argument holds one value per point (``scale`` None: 1). A point's difference has the half-width
+    ``sqrt(a_half**2 + b_half**2) / scale``, the mean over ``n`` points ``sqrt(sum of their squares) / n``.
+    Assumptions: the two stacks' measurements and the points are independent, each half-width is the same
+    quantile times a standard error (so half-widths add in quadrature as standard errors do), and ``scale``
+    is exact (a measured ``scale`` widens the true interval).
+    """
+    a, ha, b, hb = (np.asarray(x, dtype=float) for x in (a_mean, a_half, b_mean, b_half))
+    s = np.ones_like(a) if scale is None else np.asarray(scale, dtype=float)
+    if not a.size or not (a.shape == ha.shape == b.shape == hb.shape == s.shape):
+        raise ValueError(f"mean_difference needs one value per point in every argument, got shapes "
+                         f"{[x.shape for x in (a, ha, b, hb, s)]}")
+    half = np.sqrt(ha**2 + hb**2) / s
+    return float(((a - b) / s).mean()), float(np.sqrt((half**2).sum()) / a.size)
 
 
 def not_run_row(old: Row, why: str) -> Row:

@@ -1,0 +1,211 @@
+"""The one interface every paper package answers, written once and checked (``tests/test_layout.py``).
+
+A notebook, a test or a new paper can rely on these calls in every ``paperlib.reproduce.p<id>``:
+
+==============================================================  ===========================================
+``operating_point.convention_search(paper)``                    every combination of the open conventions
+                                                                scored against the printed cells
+                                                                (:mod:`paperlib.conventions`), best first
+``operating_point.chosen_convention(paper, search=None)``       the paper's ``Convention`` (a frozen
+                                                                dataclass subclassing
+                                                                :class:`paperlib.conventions.Convention`,
+                                                                with ``describe()`` for ledger reasons)
+``ledger_rows.ledger_rows(paper, *, search=None,``              every ledger row of the paper; without
+``simulations=None, real_stacks=None)``                         ``simulations`` or ``real_stacks`` the rows
+                                                                that need them say they were not run
+``what_if.check(**parameters)``                                 the notebook's parameters checked (keyword
+                                                                only), as :class:`paperlib.parameters.Parameters`
+``claims.CLAIMS``                                               a :class:`paperlib.claims.ClaimRegistry`
+                                                                holding every claim of ``claims.csv``,
+                                                                also those judged on ns-3 or real stacks
+                                                                (a claim function takes its evidence)
+``figures.<name>(...)``                                         every public function returns a matplotlib
+                                                                ``Figure``; the caller saves it
+                                                                (:func:`paperlib.figures.save_figure`)
+``explore.explorer()``                                          the paper's interactive explorer (options
+                                                                it may take all have defaults)
+==============================================================  ===========================================
+
+``search`` is the frame ``convention_search`` returned, passed on so a notebook searches once;
+``simulations`` is the paper's own record of its ns-3 runs (each paper documents its type), and
+``real_stacks`` the :class:`paperlib.emulation.notebook.Emulated` runs of the real-stack column.
+
+:func:`conformance` compares a package with the reference signatures below (names, kinds and
+defaults of the parameters, and the return annotation) and returns what differs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import typing
+from collections.abc import Callable
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from paperlib.claims import ClaimRegistry
+from paperlib.conventions import Convention
+from paperlib.data import Paper
+from paperlib.emulation.notebook import Emulated
+from paperlib.explore import Explorer
+from paperlib.ledger import Row
+from paperlib.parameters import Parameters
+
+
+def convention_search(paper: Paper) -> pd.DataFrame:
+    """Reference signature of ``operating_point.convention_search``."""
+    raise NotImplementedError
+
+
+def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Convention:
+    """Reference signature of ``operating_point.chosen_convention``."""
+    raise NotImplementedError
+
+
+def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
+                real_stacks: Emulated | None = None) -> list[Row]:
+    """Reference signature of ``ledger_rows.ledger_rows``."""
+    raise NotImplementedError
+
+
+def check(**parameters) -> Parameters:
+    """Reference signature of ``what_if.check`` (a paper's check names its parameters, all keyword-only)."""
+    raise NotImplementedError
+
+
+def explorer() -> Explorer:
+    """Reference signature of ``explore.explorer``."""
+    raise NotImplementedError
+
+
+#: (module, function) -> its reference; ``explore.explorer``, ``what_if.check`` and the figure functions are checked
+#: by their own rules (below).
+REFERENCES: dict[tuple[str, str], Callable] = {
+    ("operating_point", "convention_search"): convention_search,
+    ("operating_point", "chosen_convention"): chosen_convention,
+    ("ledger_rows", "ledger_rows"): ledger_rows,
+}
+
+
+def _hints(fn: Callable) -> dict[str, object]:
+    """Return ``fn``'s annotations evaluated in its module (postponed annotations resolved)."""
+    return typing.get_type_hints(fn)
+
+
+def _returns(fn: Callable, expected: object) -> bool:
+    """Return whether ``fn``'s return annotation is ``expected`` (or, for a class, a subclass of it)."""
+    try:
+        got = _hints(fn).get("return")
+    except Exception:  # an annotation that does not resolve is a mismatch, reported by the caller
+        return False
+    if isinstance(expected, type) and isinstance(got, type):
+        return issubclass(got, expected)
+    return got == expected
+
+
+def _declared(fn: Callable) -> str:
+    """Return ``fn``'s return annotation as written (``'dict'``), for messages."""
+    got = fn.__annotations__.get("return")
+    return repr(got.__name__ if isinstance(got, type) else got)
+
+
+def _same_parameters(fn: Callable, reference: Callable) -> list[str]:
+    """Return how ``fn``'s parameters differ from ``reference``'s (names, kinds, defaults), empty if they do not."""
+    got, want = inspect.signature(fn).parameters, inspect.signature(reference).parameters
+    if list(got) != list(want):
+        return [f"parameters {list(got)}, expected {list(want)}"]
+    return [f"parameter {name!r}: {got[name].kind.description} default {got[name].default!r}, expected "
+            f"{want[name].kind.description} default {want[name].default!r}"
+            for name in want if (got[name].kind, got[name].default) != (want[name].kind, want[name].default)]
+
+
+def _check_convention(cls: object) -> list[str]:
+    """Return what keeps ``cls`` from being a paper's convention type (a frozen Convention dataclass)."""
+    if not (isinstance(cls, type) and issubclass(cls, Convention)):
+        name = cls.__name__ if isinstance(cls, type) else cls
+        return [f"returns {name!r}, not a subclass of paperlib.conventions.Convention"]
+    params = getattr(cls, "__dataclass_params__", None)
+    if not dataclasses.is_dataclass(cls) or params is None or not params.frozen:
+        return [f"{cls.__qualname__} is not a frozen dataclass"]
+    return []
+
+
+def figure_functions(module) -> dict[str, Callable]:
+    """Return the public functions defined in a paper's ``figures`` module (not those it imports)."""
+    return {name: fn for name, fn in vars(module).items()
+            if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == module.__name__}
+
+
+def conformance(paper_id: str, package: str | None = None) -> list[str]:
+    """Return every way paper ``paper_id``'s package departs from the protocol (empty when it conforms).
+
+    ``package`` is the package's import name (default ``paperlib.reproduce.p<paper_id>``).
+    """
+    package = package or f"paperlib.reproduce.p{paper_id}"
+    problems: list[str] = []
+
+    def module(name: str):
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as err:
+            problems.append(f"{package}.{name}: missing ({err})")
+            return None
+
+    for (mod_name, fn_name), reference in REFERENCES.items():
+        mod = module(mod_name)
+        fn = getattr(mod, fn_name, None) if mod else None
+        where = f"{package}.{mod_name}.{fn_name}"
+        if mod and fn is None:
+            problems.append(f"{where}: missing")
+        if fn is None:
+            continue
+        problems += [f"{where}: {p}" for p in _same_parameters(fn, reference)]
+        expected = _hints(reference)["return"]
+        if fn_name == "chosen_convention":
+            try:
+                problems += [f"{where}: {p}" for p in _check_convention(_hints(fn).get("return"))]
+            except Exception as err:
+                problems.append(f"{where}: return annotation does not resolve ({err})")
+        elif not _returns(fn, expected):
+            problems.append(f"{where}: returns {_declared(fn)}, expected {expected!r}")
+
+    explore = module("explore")
+    explorer_fn = getattr(explore, "explorer", None) if explore else None
+    if explore and explorer_fn is None:
+        problems.append(f"{package}.explore.explorer: missing")
+    if explorer_fn is not None:
+        required = [n for n, p in inspect.signature(explorer_fn).parameters.items()
+                    if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if required:
+            problems.append(f"{package}.explore.explorer: parameters {required} have no default")
+        if not _returns(explorer_fn, Explorer):
+            problems.append(f"{package}.explore.explorer: returns {_declared(explorer_fn)}, "
+                            f"expected paperlib.explore.Explorer")
+
+    what_if = module("what_if")
+    check_fn = getattr(what_if, "check", None) if what_if else None
+    if what_if and check_fn is None:
+        problems.append(f"{package}.what_if.check: missing")
+    if check_fn is not None:
+        positional = [n for n, p in inspect.signature(check_fn).parameters.items()
+                      if p.kind not in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
+        if positional:
+            problems.append(f"{package}.what_if.check: parameters {positional} are not keyword-only")
+        if not _returns(check_fn, Parameters):
+            problems.append(f"{package}.what_if.check: returns {_declared(check_fn)}, "
+                            f"expected paperlib.parameters.Parameters")
+
+    claims = module("claims")
+    if claims and not (isinstance(getattr(claims, "CLAIMS", None), ClaimRegistry)
+                       and claims.CLAIMS.paper_id == paper_id):
+        problems.append(f"{package}.claims.CLAIMS: not the paper's ClaimRegistry")
+
+    figures = module("figures")
+    if figures:
+        for name, fn in figure_functions(figures).items():
+            if not _returns(fn, Figure):
+                problems.append(f"{package}.figures.{name}: returns {_declared(fn)}, "
+                                f"expected matplotlib.figure.Figure (saving is the caller's)")
+    return problems

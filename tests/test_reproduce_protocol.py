@@ -1,0 +1,67 @@
+"""The protocol's checker (paperlib/reproduce/protocol.py) names every departure and passes a conforming package.
+
+Whether each paper package conforms is ``tests/test_layout.py::test_every_paper_package_answers_the_protocol``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+#: A paper package that departs from the protocol in every checked way (written into a temporary folder).
+BROKEN_PACKAGE = {
+    "__init__.py": "",
+    "operating_point.py": (
+        "import pandas as pd\n"
+        "def convention_search(paper, axes=None) -> pd.DataFrame: ...\n"
+        "def chosen_convention(search) -> dict: ...\n"),
+    "ledger_rows.py": "def ledger_rows(paper, search=None) -> tuple: ...\n",
+    "what_if.py": "def check(profile='scaled') -> dict: ...\n",
+    "claims.py": "CLAIMS = {}\n",
+    "figures.py": "from pathlib import Path\ndef latency(frame, path) -> Path: ...\n",
+    "explore.py": "def explorer(cache_dir): ...\n",
+}
+
+
+def test_the_protocol_check_names_every_departure(tmp_path, monkeypatch):
+    from paperlib.reproduce import protocol
+
+    folder = tmp_path / "broken_paper"
+    folder.mkdir()
+    for name, text in BROKEN_PACKAGE.items():
+        (folder / name).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = "\n".join(protocol.conformance("999", package="broken_paper"))
+    expected = [
+        "convention_search: parameters ['paper', 'axes'], expected ['paper']",
+        "chosen_convention: parameters ['search'], expected ['paper', 'search']",
+        "chosen_convention: returns 'dict', not a subclass of paperlib.conventions.Convention",
+        "ledger_rows: parameters ['paper', 'search'], expected ['paper', 'search', 'simulations', 'real_stacks']",
+        "what_if.check: parameters ['profile'] are not keyword-only",
+        "what_if.check: returns 'dict', expected paperlib.parameters.Parameters",
+        "claims.CLAIMS: not the paper's ClaimRegistry",
+        "figures.latency: returns 'Path', expected matplotlib.figure.Figure",
+        "explore.explorer: parameters ['cache_dir'] have no default",
+    ]
+    assert [e for e in expected if e not in found] == []
+
+
+def test_a_conforming_signature_passes_and_a_changed_default_fails(tmp_path, monkeypatch):
+    from paperlib.reproduce import protocol
+
+    folder = tmp_path / "good_paper"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "ledger_rows.py").write_text(
+        "from __future__ import annotations\n"
+        "from paperlib.ledger import Row\n"
+        "def ledger_rows(paper, *, search=None, simulations=None, real_stacks=None) -> list[Row]: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert not [p for p in protocol.conformance("998", package="good_paper") if ".ledger_rows.ledger_rows" in p]
+    (folder / "ledger_rows.py").write_text(
+        "from __future__ import annotations\n"
+        "from paperlib.ledger import Row\n"
+        "def ledger_rows(paper, *, search=None, simulations=None, real_stacks=0) -> list[Row]: ...\n")
+    sys.modules.pop("good_paper.ledger_rows", None)
+    assert [p for p in protocol.conformance("998", package="good_paper") if ".ledger_rows.ledger_rows" in p] == [
+        "good_paper.ledger_rows.ledger_rows: parameter 'real_stacks': keyword-only default 0, expected "
+        "keyword-only default None"]
