@@ -31,7 +31,7 @@ def small_figures(root: Path, *, merged: bool = True) -> Path:
     for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
         shutil.copyfile(nb, figures / "executed" / nb.name)
     partials = []
-    rows_of = {"000": p000_ledger_rows.ledger_rows(load_paper("000"))[0],
+    rows_of = {"000": p000_ledger_rows.ledger_rows(load_paper("000")),
                "004": p004_ledger_rows.rows(load_paper("004"))}
     for paper, rows in rows_of.items():
         stamp = Stamp(notebook=f"notebooks/{NOTEBOOK_NAMES[paper]}.ipynb", parameters={"report_test": True})
