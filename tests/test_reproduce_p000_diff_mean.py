@@ -1,4 +1,4 @@
-"""Seed 000's DIFF_mean (Eq. (9)) under each definition: a hand example and the published tables."""
+"""Paper 000's DIFF_mean (Eq. (9)) under each definition: a hand example and the published tables."""
 
 import pytest
 

@@ -97,7 +97,8 @@ def test_the_claims_add_their_real_stack_verdict_only_when_the_evidence_carries_
     assert [r for r in both if r.column != claims.REAL_STACKS] == plain
     added = [r.row for r in both if r.column == claims.REAL_STACKS]
     ids = list(paper.claims.cells["id"])
-    assert added == [paper.claims.cells["claim"].iloc[ids.index(i)] for i in ("sctp_less_than_tcp", "rtt_grows_rapidly")]
+    judged = ("sctp_less_than_tcp", "rtt_grows_rapidly")
+    assert added == [paper.claims.cells["claim"].iloc[ids.index(i)] for i in judged]
 
 
 def test_shown_rows_in_figure_and_summary_text():

@@ -1,4 +1,4 @@
-"""Seed 000's explorer: the waiting-time law at hand-derived ratios; the printed W where the sliders match a block.
+"""Paper 000's explorer: the waiting-time law at hand-derived ratios; the printed W where the sliders match a block.
 
 About 5 s (the convention search runs once).
 """

@@ -1,4 +1,4 @@
-"""Seed 000's findings from the published data: the law in m, the 3.27, the shared point, bounds, checks."""
+"""Paper 000's findings from the published data: the law in m, the 3.27, the shared point, bounds, checks."""
 
 import numpy as np
 import pytest

@@ -1,9 +1,9 @@
 """Paper 000's operating points, printed cells, E(T) per block and the convention search."""
 
+import dataclasses
+
 import numpy as np
 import pytest
-
-import dataclasses
 
 from paperlib import conventions
 from paperlib.corrections import CORRECTIONS, for_paper
@@ -55,7 +55,8 @@ def test_corrections(paper):
 
 def test_response_times_and_waiting_laws(paper, search):
     conv = operating_point.chosen_convention(paper, search)
-    rt = operating_point.response_times(operating_point.operating_points(paper), operating_point.web_object(paper), conv)
+    points, obj = operating_point.operating_points(paper), operating_point.web_object(paper)
+    rt = operating_point.response_times(points, obj, conv)
     assert len(rt) == 9
     # n = ceil(13 500 / 536) = 26 packets (Algorithm 1 line 02, multiuser_waiting.packets_per_object); tau = E/n
     assert rt["n"].iloc[0] == 26
@@ -78,7 +79,7 @@ def test_chosen_convention_is_the_searchs_best(paper, search):
     # least mean |rel. error|, then the earliest candidate on each axis.
     def key(r):
         return (-r["within_5pct"], -r["reproduced"], r["mean_abs_rel_error"],
-                *[list(map(str, operating_point.CONVENTION_AXES[a])).index(str(r[a])) for a in operating_point.CONVENTION_AXES])
+                *[list(map(str, axis)).index(str(r[a])) for a, axis in operating_point.CONVENTION_AXES.items()])
     best = min((r for _, r in search.iterrows()), key=key)
     assert conv.as_dict() == {k: conventions._native(best[k]) for k in operating_point.CONVENTION_AXES}
     # its count of cells within 5% is the count of |regenerated / printed - 1| <= 5% of its regenerated cells

@@ -13,6 +13,7 @@ each decided only where the 95% intervals decide.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,7 +50,8 @@ CLAIMS = ClaimRegistry("000")
 #: The ledger column of a claim judged on the real stacks' measurements.
 REAL_STACKS = emulated_rows.REAL_STACKS
 #: The ledger's ``source`` of the claims judged on real stacks (as those rows have always named it).
-REAL_STACKS_SOURCES = {"sctp_less_than_tcp": "Abstract; Section 4", "rtt_grows_rapidly": "Section 4, paragraph 6 (Table 3)"}
+REAL_STACKS_SOURCES = {"sctp_less_than_tcp": "Abstract; Section 4",
+                       "rtt_grows_rapidly": "Section 4, paragraph 6 (Table 3)"}
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def _published(ev: Evidence) -> pd.Series:
 
 @CLAIMS.claim("diff_mean_4_17")
 def diff_mean_4_17(ev: Evidence) -> Verdict:
-    """"DIFF_mean is 4.17 %": supported if some definition of Eq. (9) gives 4.17 at two decimals.
+    """Judge "DIFF_mean is 4.17 %": supported if some definition of Eq. (9) gives 4.17 at two decimals.
 
     Every definition of :data:`paperlib.reproduce.p000.diff_mean.DIFF_DEFINITIONS` on the published
     tables, as printed and with 3.27 read as 3.67; the regenerated value is Eq. (9) as printed.
@@ -119,7 +121,7 @@ def diff_mean_4_17(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("diff_below_4pct")
 def diff_below_4pct(ev: Evidence) -> Verdict:
-    """"Below about 4% on average": supported if the mean absolute difference is at most the printed 4%.
+    """Judge "below about 4% on average": supported if the mean absolute difference is at most the printed 4%.
 
     Measure: :data:`paperlib.reproduce.p000.diff_mean.PRIMARY_DIFF` over the 72 printed pairs (as
     printed). Also covers text value ``abstract_diff``.
@@ -139,8 +141,11 @@ def diff_below_4pct(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("mean_diff_small")
 def mean_diff_small(ev: Evidence) -> Verdict:
-    """"The mean difference ratio is very small": supported if the mean absolute difference is at most the
-    paper's own 'about 4%' (the printed number of ``diff_below_4pct``)."""
+    """Judge "the mean difference ratio is very small".
+
+    Supported if the mean absolute difference is at most the paper's own 'about 4%' (the printed number
+    of ``diff_below_4pct``).
+    """
     primary = float(_published(ev)[PRIMARY_DIFF])
     bound = float(ev.paper.claim("diff_below_4pct")["printed"])
     return Verdict(
@@ -153,7 +158,7 @@ def mean_diff_small(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("error_nist")
 def error_nist(ev: Evidence) -> Verdict:
-    """"The error is due to NIST Net's inaccuracy": untestable (the emulator of 2004 cannot be measured here)."""
+    """Judge "the error is due to NIST Net's inaccuracy": untestable (the emulator of 2004 cannot be measured here)."""
     return Verdict(
         "untestable",
         "the NIST Net emulator's accuracy cannot be measured here; the printed differences are systematic (the "
@@ -163,8 +168,11 @@ def error_nist(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("sctp_less_than_tcp")
 def sctp_less_than_tcp(ev: Evidence) -> tuple[Verdict, ...]:
-    """"SCTP waits less than TCP": judged on the printed tables (:func:`sctp_less_than_tcp_in_tables`) and,
-    when the evidence carries them, on the real stacks (:func:`sctp_less_than_tcp_on_real_stacks`)."""
+    """Judge "SCTP waits less than TCP" on the evidence: the printed tables, and the real stacks if it carries them.
+
+    :func:`sctp_less_than_tcp_in_tables`, then :func:`sctp_less_than_tcp_on_real_stacks` when
+    ``ev.real_stacks`` is given.
+    """
     on_real_stacks = () if ev.real_stacks is None else (sctp_less_than_tcp_on_real_stacks(ev),)
     return (sctp_less_than_tcp_in_tables(ev), *on_real_stacks)
 
@@ -176,7 +184,8 @@ def sctp_less_than_tcp_in_tables(ev: Evidence) -> Verdict:
     """
     ws, ts, wt, tt = published_pairs(ev.paper, corrected=False)
     sctp_cells = [c for c in model_cells(ev.paper) if c.column == "W_{sctp}"]
-    exceptions = [f"{SOURCES[c.table]} {c.row} ({a} vs {b})" for c, a, b in zip(sctp_cells, ws, wt) if not a < b]
+    exceptions = [f"{SOURCES[c.table]} {c.row} ({a} vs {b})" for c, a, b in zip(sctp_cells, ws, wt, strict=True)
+                  if not a < b]
     rt = ev.response_times
     reg_ok = int((rt["E_sctp_s"] < rt["E_tcp_s"]).sum())
     ok = not exceptions and bool((ts < tt).all())
@@ -214,16 +223,21 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("over_under_estimate")
 def over_under_estimate(ev: Evidence) -> tuple[Verdict, ...]:
-    """"The models overestimate for p and mu and underestimate for rtt": judged on the printed tables
-    (:func:`over_under_estimate_in_tables`) and, when the evidence carries an ns-3 run with a simulated row,
-    on ns-3 (:func:`over_under_estimate_on_ns3`)."""
+    """Judge "the models overestimate for p and mu and underestimate for rtt" on the evidence.
+
+    :func:`over_under_estimate_in_tables` on the printed tables, then :func:`over_under_estimate_on_ns3`
+    when ``ev.simulations`` holds an ns-3 run with a simulated row.
+    """
     on_ns3 = () if ev.simulations is None else over_under_estimate_on_ns3(ev)
     return (over_under_estimate_in_tables(ev), *on_ns3)
 
 
 def over_under_estimate_in_tables(ev: Evidence) -> Verdict:
-    """Return the over/underestimation claim on the tables: supported if W > T in every published pair of
-    Tables 1 and 2 and W < T in every pair of Table 3 (SCTP and TCP, 3.27 read as 3.67)."""
+    """Return the over/underestimation claim judged on the published tables.
+
+    Supported if W > T in every published pair of Tables 1 and 2 and W < T in every pair of Table 3
+    (SCTP and TCP, 3.27 read as 3.67).
+    """
     ws, ts, wt, tt = published_pairs(ev.paper, corrected=True)
     sctp_cells = [c for c in model_cells(ev.paper) if c.column == "W_{sctp}"]
     signs = {}
@@ -283,15 +297,21 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
 
 @CLAIMS.claim("rtt_grows_rapidly")
 def rtt_grows_rapidly(ev: Evidence) -> tuple[Verdict, ...]:
-    """"W grows rapidly as rtt increases": judged on the printed tables (:func:`rtt_grows_rapidly_in_tables`)
-    and, when the evidence carries them, on the real stacks (:func:`rtt_grows_rapidly_on_real_stacks`)."""
+    """Judge "W grows rapidly as rtt increases" on the evidence: the printed tables, and the real stacks if given.
+
+    :func:`rtt_grows_rapidly_in_tables`, then :func:`rtt_grows_rapidly_on_real_stacks` when
+    ``ev.real_stacks`` is given.
+    """
     on_real_stacks = () if ev.real_stacks is None else (rtt_grows_rapidly_on_real_stacks(ev),)
     return (rtt_grows_rapidly_in_tables(ev), *on_real_stacks)
 
 
 def rtt_grows_rapidly_in_tables(ev: Evidence) -> Verdict:
-    """Return "W grows rapidly as rtt increases" on Table 3: supported if every printed column increases with rtt
-    at every m (the direction only: 'rapidly' is not quantified)."""
+    """Return "W grows rapidly as rtt increases" judged on the published Table 3.
+
+    Supported if every printed column increases with rtt at every m (the direction only: 'rapidly' is
+    not quantified).
+    """
     t3 = ev.paper.tables["table3"].cells
     grows = all(np.all(np.diff(t3[c].astype(float).to_numpy().reshape(-1, 4), axis=0) > 0) for c in PROTOCOL_OF)
     elasticity = ev.sensitivity.loc[("Table 3", "W_{sctp}"), "elasticity d ln W / d ln x"]
@@ -338,8 +358,11 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("sctp_most_sensitive_rtt")
 def sctp_most_sensitive_rtt(ev: Evidence) -> Verdict:
-    """"SCTP is most sensitive to rtt": supported if, of d ln W_sctp / d ln x over each table's printed range
-    (x = p, mu, rtt), rtt's is the largest in size and at least TCP's against rtt."""
+    """Judge "SCTP is most sensitive to rtt".
+
+    Supported if, of d ln W_sctp / d ln x over each table's printed range (x = p, mu, rtt), rtt's is
+    the largest in size and at least TCP's against rtt.
+    """
     sens = ev.sensitivity
     el_s = {t: sens.loc[(SOURCES[t], "W_{sctp}"), "elasticity d ln W / d ln x"] for t in TABLES}
     el_tcp = sens.loc[("Table 3", "W_{tcp}"), "elasticity d ln W / d ln x"]
@@ -355,15 +378,18 @@ def sctp_most_sensitive_rtt(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("mu_grows_same")
 def mu_grows_same(ev: Evidence) -> Verdict:
-    """"As mu grows, SCTP's and TCP's W become almost the same": supported if the relative gap
-    (W_tcp - W_sctp)/W_sctp of Table 2 (mean over m) shrinks from block to block as mu grows."""
+    """Judge "as mu grows, SCTP's and TCP's W become almost the same".
+
+    Supported if the relative gap (W_tcp - W_sctp)/W_sctp of Table 2 (mean over m) shrinks from block
+    to block as mu grows.
+    """
     t2 = [c for c in model_cells(ev.paper) if c.table == "table2"]
     gaps = []
     for label in dict.fromkeys(c.label for c in t2):
         a = np.array([float(c.compare_as) for c in t2 if c.label == label and c.column == "W_{sctp}"])
         b = np.array([float(c.compare_as) for c in t2 if c.label == label and c.column == "W_{tcp}"])
         gaps.append((label, float(np.mean((b - a) / a))))
-    shrinking = all(later[1] < earlier[1] for earlier, later in zip(gaps, gaps[1:]))
+    shrinking = all(later[1] < earlier[1] for earlier, later in itertools.pairwise(gaps))
     rt2 = ev.response_times[ev.response_times["table"] == "table2"]
     regap = ", ".join(f"{g:.1%}" for g in (rt2["E_tcp_s"] - rt2["E_sctp_s"]) / rt2["E_sctp_s"])
     return Verdict(
@@ -376,7 +402,7 @@ def mu_grows_same(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("p_decreases_retx_zero")
 def p_decreases_retx_zero(ev: Evidence) -> Verdict:
-    """"As p decreases, retransmissions and their time tend to 0": refuted by Algorithm 1 itself.
+    """Judge "as p decreases, retransmissions and their time tend to 0": refuted by Algorithm 1 itself.
 
     Under the paper's alpha = ceil(np) every 0 < p <= 1/n gives one retransmission with its timeout
     and slow start; the reason gives E(T_sctp) at Table 1's p = 0.4 % against p = 0 under the convention.
@@ -398,7 +424,7 @@ def p_decreases_retx_zero(ev: Evidence) -> Verdict:
 
 @CLAIMS.claim("complexity_on")
 def complexity_on(ev: Evidence) -> Verdict:
-    """"Algorithm 1 is O(n)": supported by its structure (alpha = ceil(np) <= n loop iterations, then R once)."""
+    """Judge "Algorithm 1 is O(n)": supported by its structure (alpha = ceil(np) <= n loop iterations, then R once)."""
     return Verdict(
         "supported",
         "Algorithm 1's loop runs alpha = ceil(np) <= n iterations of constant work, then R once "

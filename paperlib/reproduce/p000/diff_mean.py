@@ -70,8 +70,10 @@ def published_pairs(paper: Paper, corrected: bool = True) -> tuple[np.ndarray, .
 
 
 def diff_mean_table(paper: Paper, conv: Convention) -> pd.DataFrame:
-    """Return DIFF_mean (%) over Tables 1-3 by each definition, for the published W (as printed and corrected)
-    and for the regenerated W, always against the published T."""
+    """Return DIFF_mean (%) over Tables 1-3 by each definition, for the published W and for the regenerated W.
+
+    The published W as printed and corrected (3.27 read as 3.67), always against the published T.
+    """
     printed = published_columns(paper, corrected=False)
     fixed = published_columns(paper, corrected=True)
     regen = regenerate(paper, conv)

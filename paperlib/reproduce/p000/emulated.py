@@ -12,6 +12,11 @@ its last byte) minus the single-user response time at the same point: the mean o
 the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
 interval of that difference. Reduced profile: m = 5, 3 repetitions;
 full: m = 5, 10, 20, 30 and 10 repetitions.
+
+:func:`points` is the grid :func:`paperlib.emulation.notebook.run` runs, :func:`summary` the emulated W
+per printed row; :func:`cell_rows` scores the printed experimental cells against it (for
+:func:`paperlib.reproduce.p000.ledger_rows.ledger_rows`), and the claims judged on it are in
+:mod:`paperlib.reproduce.p000.claims`.
 """
 
 from __future__ import annotations
@@ -76,8 +81,10 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, int, float]:
-    """Return W = mean turnaround (m users) - mean single-user response time, its Welch 95% CI half-width,
-    the repetitions behind it and the single-user mean, at point ``pt``."""
+    """Return the emulated waiting time at point ``pt`` with its interval, its repetitions and the single-user mean.
+
+    W = mean turnaround (m users) - mean single-user response time, with its Welch 95% CI half-width.
+    """
     at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
               & np.isclose(reps.loss, pt.p)]
     many, one = at[at.m == m].turnaround_s, at[at.m == 1].turnaround_s

@@ -58,7 +58,8 @@ def explorer() -> Explorer:
         args = {k: v[k] for k in sliders}
         args[axes[axis].param] = x
         lines = []
-        for proto, window in (("sctp", narrowband_response.SCTP_INITIAL_WINDOW), ("tcp", narrowband_response.TCP_INITIAL_WINDOW)):
+        for proto, window in (("sctp", narrowband_response.SCTP_INITIAL_WINDOW),
+                              ("tcp", narrowband_response.TCP_INITIAL_WINDOW)):
             e = model.response_time_s(obj_bits, mtu_bits, args["rate_bps"], args["rtt_s"], args["p"], window, conv)
             tau = e / n
             if v["quantity"] == "waiting":

@@ -105,7 +105,8 @@ def law_in_m(paper: Paper, *, corrected: bool = True) -> pd.DataFrame:
     g(m) is (m-1)/m (the law the tables follow), m - 1 (Eq. (4) at fixed tau) or 2mn - m + 1
     (Eq. (6), n = 26). ``corrected`` compares the corrected cells (3.27 read as 3.67).
     """
-    n = float(multiuser_waiting.packets_per_object(web_object(paper).obj_bits(units.DECIMAL), web_object(paper).mtu_bits))
+    obj = web_object(paper)
+    n = float(multiuser_waiting.packets_per_object(obj.obj_bits(units.DECIMAL), obj.mtu_bits))
     cells = printed_cells(paper)
     frame = pd.DataFrame({"table": [c.table for c in cells], "block": [c.label for c in cells],
                           "m": [c.m for c in cells], "column": [c.column for c in cells],
@@ -204,7 +205,8 @@ def figure2_check(paper: Paper) -> pd.DataFrame:
     return pd.DataFrame({
         "quantity": ["total waiting", "mean waiting", "total turnaround", "mean turnaround"],
         "equation": ["Eq. (3)", "Eq. (4)", "Eq. (5)", "Eq. (6)"],
-        "closed form (tau)": [float(multiuser_waiting.total_waiting_time_same(m, n, 1.0)), float(multiuser_waiting.mean_waiting_time_same(m, n, 1.0)),
+        "closed form (tau)": [float(multiuser_waiting.total_waiting_time_same(m, n, 1.0)),
+                              float(multiuser_waiting.mean_waiting_time_same(m, n, 1.0)),
                               float(multiuser_waiting.total_turnaround_time_same(m, n, 1.0)),
                               float(multiuser_waiting.mean_turnaround_time_same(m, n, 1.0))],
         "schedule (tau)": [df.waiting_time.sum(), df.waiting_time.mean(), df.turnaround_time.sum(),

@@ -83,7 +83,7 @@ def _distinct_points(paper: Paper, conv: Convention) -> list[dict]:
     out = {}
     for pt in operating_point.operating_points(paper):
         key = (obj_bytes, pt.rate_bps, pt.rtt_s, pt.p)
-        out.setdefault(key, dict(zip(POINT_KEYS, key)))
+        out.setdefault(key, dict(zip(POINT_KEYS, key, strict=True)))
     return list(out.values())
 
 
@@ -105,8 +105,9 @@ def ns3_points(paper: Paper, conv: Convention, replications: int, *, m_values=M_
         min_rto = float(model.timeout_s(conv.timeout, base["rtt_s"]))
         for m in ms:
             for r in range(reps):
-                points.append({**base, "users": m, "mss_bytes": mtu, "initial_cwnd": narrowband_response.TCP_INITIAL_WINDOW,
-                               "min_rto_s": min_rto, **overrides, "rep": r})
+                points.append({**base, "users": m, "mss_bytes": mtu,
+                               "initial_cwnd": narrowband_response.TCP_INITIAL_WINDOW, "min_rto_s": min_rto,
+                               **overrides, "rep": r})
     return points
 
 
@@ -157,7 +158,7 @@ def ns3_summary(sims: pd.DataFrame) -> pd.DataFrame:
         solo[key] = one
     for key, g in sims.groupby([*keys, *extra], sort=False):
         x = g["mean_turnaround_s"].dropna().astype(float).to_numpy()
-        point = dict(zip([*keys, *extra], key))
+        point = dict(zip([*keys, *extra], key, strict=True))
         one = solo[tuple(point[k] for k in [*POINT_KEYS, *extra])]
         w = float(np.mean(x) - np.mean(one)) if len(x) and len(one) else float("nan")
         rows.append({**point, "runs": len(g), "finished": len(x),
@@ -241,7 +242,8 @@ def setup_check(paper: Paper, conv: Convention, replications: int, *, cache_dir,
     from paperlib.sweep import run_sweep
 
     reps = int(validate.positive_integer("replications", replications))
-    shared = next(pt for pt in operating_point.operating_points(paper) if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
+    shared = next(pt for pt in operating_point.operating_points(paper)
+                  if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
     obj_bytes = operating_point.web_object(paper).obj_bits(conv.kilo) / 8
     mtu = int(operating_point.web_object(paper).mtu_bytes)
     base = {"obj_bytes": obj_bytes, "rate_bps": shared.rate_bps, "rtt_s": shared.rtt_s, "mss_bytes": mtu,
@@ -262,6 +264,7 @@ def setup_check(paper: Paper, conv: Convention, replications: int, *, cache_dir,
     n = float(np.ceil(obj_bytes / mtu))
     for (variant, p, m), g in sims.groupby(["variant", "p", "users"], sort=False):
         x = g["mean_turnaround_s"].dropna().astype(float).to_numpy()
+        round_robin = multiuser_waiting.mean_turnaround_time_same(int(m), n, wire_bits / base["rate_bps"])
         rows.append({"variant": variant, "p": p, "m": int(m), "runs": len(g), "finished": len(x),
                      "T mean (s)": float(np.mean(x)) if len(x) else np.nan, "T ci95 (s)": _t_half(x),
                      "data drops per run": float(g["data_drops"].mean()),
@@ -269,8 +272,7 @@ def setup_check(paper: Paper, conv: Convention, replications: int, *, cache_dir,
                      "wire packets per data packet": float(g["wire_packets"].mean() / (int(m) * n)),
                      "T lower bound (s)": float(mean_turnaround_lower_bound_s(int(m), obj_bytes, base["rate_bps"],
                                                                            base["rtt_s"])),
-                     "T round robin, Eq. (6) (s)": float(2 * base["rtt_s"] + multiuser_waiting.mean_turnaround_time_same(
-                         int(m), n, wire_bits / base["rate_bps"]))})
+                     "T round robin, Eq. (6) (s)": float(2 * base["rtt_s"] + round_robin)})
     return pd.DataFrame(rows)
 
 

@@ -18,8 +18,8 @@ from paperlib import units, validate
 from paperlib.data import Paper
 from paperlib.models import multiuser_waiting, narrowband_response
 from paperlib.models.http_response_time import MAX_LOSSES
-from paperlib.reproduce.p000 import model
 from paperlib.parameters import Parameters
+from paperlib.reproduce.p000 import model
 from paperlib.reproduce.p000.operating_point import Convention, operating_points, web_object
 
 
