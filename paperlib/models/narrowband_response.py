@@ -78,14 +78,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from paperlib import validate
-from paperlib.models import blocks
-from paperlib.models import http_response_time as http
+from paperlib.models import blocks, http_response_time
 from paperlib.models import reading as readings
 from paperlib.models.reading import READING_000, ModelReading
 
-LOG_MODES = http.LOG_MODES
-A_MODES = http.A_MODES
-N_MODES = http.N_MODES
+LOG_MODES = http_response_time.LOG_MODES
+A_MODES = http_response_time.A_MODES
+N_MODES = http_response_time.N_MODES
 #: Paper 000's names of R's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("N", "N+1")
 
@@ -96,7 +95,7 @@ TCP_INITIAL_WINDOW = 1
 #: Lower bound of the new threshold after a loss, Eq. (1): max(cwnd/2, 2 x mtu).
 THRESHOLD_MIN_PACKETS = 2.0
 #: Timeout detection in round trips when ``timeout_s`` is None: paper 002's TOdetect.
-DEFAULT_TIMEOUT_RTTS = http.TODETECT_RTTS
+DEFAULT_TIMEOUT_RTTS = http_response_time.TODETECT_RTTS
 
 _EPS = 1e-9
 
@@ -229,7 +228,7 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
     n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
     final_chunk, post_loss_slow_start = reading.final_chunk, reading.post_loss_slow_start
     s = mtu / rate
-    n, alpha = http._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
+    n, alpha = http_response_time._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
     alpha = alpha.astype(float)
     remaining = n.copy()
     th = np.full(n.shape, np.inf)
@@ -237,11 +236,11 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
     total = setup * rtt
     phases = []
     validate.at_most("obj_bits", "the expected losses alpha = ceil(n p) (one loop pass each)",
-                     float(alpha.max(initial=0)), http.MAX_LOSSES,
+                     float(alpha.max(initial=0)), http_response_time.MAX_LOSSES,
                      "a smaller object, a larger packet or a lower loss ratio")
     for k in range(1, int(alpha.max(initial=0)) + 1):
         active = k <= alpha
-        x = http._xloss_grid(remaining, p)  # 002's Eq. (1)
+        x = http_response_time._xloss_grid(remaining, p)  # 002's Eq. (1)
         a_th = _threshold_packets(th)
         in_ss = x < a_th
         big_l = np.where(in_ss, 0.0, x - a_th)  # Eq. (13) of 002; a_th is finite wherever it is used
