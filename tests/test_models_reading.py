@@ -51,7 +51,7 @@ def test_each_model_accepts_only_its_papers_names():
     # 002 calls the last step "x+1" / "N", 000 calls R "N" / "N+1"; a threshold is 002's only (000: th(1) = inf)
     with pytest.raises(ParameterError, match="final_chunk.*seed 002"):
         http.object_transfer_time(O, MSS, R, RTT, 0.01, reading=READING_002.with_changes(final_chunk="N+1"))
-    with pytest.raises(ParameterError, match="final_chunk.*paper 000"):
+    with pytest.raises(ParameterError, match="final_chunk.*seed 000"):
         nb.response_time_s(O, MSS, R, RTT, 0.01, 2, reading=READING_000.with_changes(final_chunk="x+1"))
     with pytest.raises(ParameterError, match="initial_threshold"):
         nb.response_time_s(O, MSS, R, RTT, 0.01, 2, reading=READING_000.with_changes(initial_threshold=8))
