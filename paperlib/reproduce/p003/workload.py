@@ -93,15 +93,14 @@ def workloads(paper: Paper, *, size_kilo: int, mega: str, within_class: str, fil
 
 
 def workload_keys(conv: Convention) -> dict[str, object]:
-    """Return the part of a convention that :func:`workloads` takes (:data:`WORKLOAD_CONVENTIONS`), as keywords."""
+    """Return the switches of ``conv`` that change the workloads (:data:`WORKLOAD_CONVENTIONS`), by name."""
     return {k: getattr(conv, k) for k in WORKLOAD_CONVENTIONS}
 
 
 def conv_workloads(paper: Paper, conv: Convention, within_class: str | None = None) -> Workloads:
     """Return the workloads under convention ``conv``, with its within-class reading or ``within_class``."""
-    if within_class is not None:
-        conv = conv.replace(within_class=within_class)
-    return workloads(paper, **workload_keys(conv))
+    return workloads(paper, size_kilo=conv.size_kilo, mega=conv.mega, files_per_batch=conv.files_per_batch,
+                     within_class=conv.within_class if within_class is None else within_class)
 
 
 def moment_table(paper: Paper, conv: Convention, n_samples: int, seed: int) -> pd.DataFrame:
