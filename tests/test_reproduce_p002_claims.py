@@ -1,4 +1,4 @@
-"""Seed 002's claims: one function per claim id of data/002/claims.csv, each judged as its docstring says."""
+"""Paper 002's claims: one function per claim id of data/002/claims.csv, each judged as its docstring says."""
 
 import copy
 
@@ -77,7 +77,7 @@ def test_a_large_hob_share_refutes_hob_small_objects(paper):
 @pytest.mark.parametrize("ident", ["hob_small_r_increases", "tcp_sctp_same_r_increases", "hob_close_zero_r"])
 def test_table_iv_claims_are_untestable(ev, ident):
     v = claims.CLAIMS.functions[ident](ev)
-    assert v.status == "untestable" and "Table IV" in v.reason and "absent from the seed" in v.reason
+    assert v.status == "untestable" and "Table IV" in v.reason and "absent from the paper's text" in v.reason
     # HOB per object = a MSS/R with a = 1 at p = 1 %: 4288 bit / 40, 400, 4000 kbit/s = 0.1072, 0.0107, 0.0011 s
     assert "[0.1072, 0.0107, 0.0011] s" in v.reason and "falling with R" in v.reason
 

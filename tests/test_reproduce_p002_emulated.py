@@ -1,4 +1,4 @@
-"""Seed 002 on real stacks: sweep points, the per-point summary, ledger rows and the claims re-judged by CI."""
+"""Paper 002 on real stacks: sweep points, the per-point summary, ledger rows and the claims re-judged by CI."""
 
 import numpy as np
 import pandas as pd

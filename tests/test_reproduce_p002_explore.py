@@ -1,4 +1,4 @@
-"""Seed 002's explorer: the loss-free response time derived by hand; Tables II and III's points where they apply.
+"""Paper 002's explorer: the loss-free response time derived by hand; Tables II and III's points where they apply.
 
 About 5 s (the convention search runs once).
 """

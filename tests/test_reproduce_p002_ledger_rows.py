@@ -1,4 +1,4 @@
-"""Seed 002's ledger rows: every printed cell of Tables II-III and every claim, with bounds and lone hits."""
+"""Paper 002's ledger rows: every printed cell of Tables II-III and every claim, with bounds and lone hits."""
 
 import pandas as pd
 import pytest

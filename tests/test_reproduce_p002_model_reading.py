@@ -1,4 +1,4 @@
-"""Seed 002's model calls: the convention's switches reach the model, and only through this module."""
+"""Paper 002's model calls: the convention's switches reach the model, and only through this module."""
 
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)

@@ -1,4 +1,4 @@
-"""Seed 002's ns-3 TCP check: sweep points, the summary per point and its lookup (no simulation runs here)."""
+"""Paper 002's ns-3 TCP check: sweep points, the summary per point and its lookup (no simulation runs here)."""
 
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Seed 002's operating points from the text, the convention search and the one chosen convention."""
+"""Paper 002's operating points from the text, the convention search and the one chosen convention."""
 
 import numpy as np
 import pytest
@@ -35,8 +35,8 @@ def test_model_points_are_si_under_the_kb_convention(paper):
 
 def test_chosen_convention_fixes_it_and_a_and_ranks_the_rest(paper, search):
     conv = op.chosen_convention(paper, search)
-    # The seed defines IT as "initial connection setup and HTML transfer time": one round trip to set up, one to
-    # fetch the HTML, so IT = 2 RTT (docs/reconstruction-002-000.md 1.3); a = ceil(Np) as seed 000 prints it.
+    # The paper defines IT as "initial connection setup and HTML transfer time": one round trip to set up, one to
+    # fetch the HTML, so IT = 2 RTT (docs/reconstruction-002-000.md 1.3); a = ceil(Np) as paper 000 prints it.
     assert (conv["it_rtts"], conv["a_mode"]) == (2, "ceil")
     assert conv == CHOSEN  # the copy the other 002 test modules use (tests/p002_helpers.py)
     fixed = search[(search["it_rtts"] == 2) & (search["a_mode"] == "ceil")]

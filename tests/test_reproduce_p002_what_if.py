@@ -1,4 +1,4 @@
-"""Seed 002's notebook parameters checked and the what-if curve of response time against p."""
+"""Paper 002's notebook parameters checked and the what-if curve of response time against p."""
 
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)

@@ -1,4 +1,4 @@
-"""Seed 002's claims: one function per claim id of ``data/002/claims.csv`` (:data:`CLAIMS`).
+"""Paper 002's claims: one function per claim id of ``data/002/claims.csv`` (:data:`CLAIMS`).
 
 Each function takes the :class:`Evidence` (the published tables, the convention and the model regenerated
 under it) and returns a :class:`~paperlib.claims.Verdict`; its docstring says how the claim is judged.
@@ -26,7 +26,7 @@ TABLE_IV_RATES_BPS = (40e3, 400e3, 4e6)
 
 @dataclass(frozen=True)
 class Evidence:
-    """What seed 002's claims are judged on: the paper, the chosen convention and the regenerated model rows."""
+    """What paper 002's claims are judged on: the paper, the chosen convention and the regenerated model rows."""
 
     paper: Paper
     conv: dict
@@ -118,7 +118,7 @@ def hob_small_objects(ev: Evidence) -> Verdict:
 
 
 def table_iv_untestable(ev: Evidence) -> Verdict:
-    """A claim about Table IV (varying R), whose numbers the seed lacks: untestable.
+    """A claim about Table IV (varying R), whose numbers the paper's text lacks: untestable.
 
     The reason shows the model's own HOB per object (default switches, p = 1 %, RTT 0.256 s) at
     :data:`TABLE_IV_RATES_BPS`, which is the model's property, not the paper's result.
@@ -129,7 +129,7 @@ def table_iv_untestable(ev: Evidence) -> Verdict:
     falling = bool(np.all(np.diff(hobs) < 0))
     return Verdict(
         "untestable",
-        "the claim is about Table IV (varying R), whose numbers are absent from the seed, so the printed "
+        "the claim is about Table IV (varying R), whose numbers are absent from the paper's text, so the printed "
         f"evidence cannot be checked; the regenerated model alone (p = 1 %, RTT 0.256 s) gives HOB per object "
         f"{np.round(hobs, 4).tolist()} s at R = 40, 400, 4000 kbit/s (= a MSS/R, "
         f"{'falling' if falling else 'not falling'} with R), which is the model's property, not the paper's result")

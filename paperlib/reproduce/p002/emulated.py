@@ -1,11 +1,11 @@
-"""Seed 002 on real stacks: Tables II and III's experiments re-run through the emulated link.
+"""Paper 002 on real stacks: Tables II and III's experiments re-run through the emulated link.
 
 Operating points as printed (p, RTT, R = 40 Kbps, O = 13.5 KB with KB = 1000 B as the chosen
 convention reads it, MSS = 536 B, M = 5 objects). The printed RTT is the link's round-trip
 propagation (delay RTT/2 each way); the loss ratio p drops data packets (server -> client).
 HTTP over TCP is one persistent connection with the M requests pipelined; HTTP over SCTP one
 association with one object per stream. The response time is from ``connect`` to the last byte
-of the last object. Initial window 1 segment for both stacks (seed 002 states none; its slow-start time
+of the last object. Initial window 1 segment for both stacks (paper 002 states none; its slow-start time
 starts from one segment). Reduced profile: 3 repetitions per point and protocol; full: 10.
 
 The claims the emulated measurements can judge are re-judged here, one function each in
@@ -96,7 +96,7 @@ def summary(paper: Paper, runs: pd.DataFrame, sim_summary: pd.DataFrame | None =
 
 def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None, search=None,
                 sim_summary=None) -> list[Row]:
-    """Return seed 002's ledger rows, experimental cells carrying the emulated figures, plus re-judged claims."""
+    """Return paper 002's ledger rows, experimental cells carrying the emulated figures, plus re-judged claims."""
     rows, conv = base_ledger.ledger_rows(paper, search, sim_summary)
     new = {}
     for i, pt in enumerate(operating_points(paper)):

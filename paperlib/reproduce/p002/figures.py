@@ -1,4 +1,4 @@
-"""Seed 002's figures: regenerated model, published rows, ns-3 and real stacks (colours from the style registry).
+"""Paper 002's figures: regenerated model, published rows, ns-3 and real stacks (colours from the style registry).
 
 Each function returns a matplotlib figure; the notebook saves it with :func:`paperlib.figures.save_figure`.
 """

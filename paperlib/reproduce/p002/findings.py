@@ -1,4 +1,4 @@
-"""Seed 002's printed numbers checked and its algorithm shown: where the tables meet, loss-free bounds, one trace.
+"""Paper 002's printed numbers checked and its algorithm shown: where the tables meet, loss-free bounds, one trace.
 
 * :func:`consistency_findings`: the cells Tables II and III print for their one shared operating point;
 * :func:`response_bounds`: the loss-free lower bound of every printed column's response time;
@@ -54,7 +54,7 @@ def response_bounds(paper: Paper) -> pd.DataFrame:
 def algorithm_steps(paper: Paper, conv: dict) -> ObjectTransferTime:
     """Return the algorithm's result for one object at Table II's p = 1 % under ``conv``, with its step trace.
 
-    Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME" (``trace``: one row per step i).
+    Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME" (``trace``: one row per step i).
     """
     pt = model_points(operating_points(paper), conv["kilo"]).iloc[1]
     return model_reading.object_transfer_time(pt.obj_bits, pt.mss_bits, pt.rate_bps, pt.rtt_s, pt.p, conv)

@@ -1,4 +1,4 @@
-"""Seed 002's ledger rows: the 32 printed cells of Tables II-III and one row per claim.
+"""Paper 002's ledger rows: the 32 printed cells of Tables II-III and one row per claim.
 
 A model cell carries the model regenerated under the one convention
 (:func:`paperlib.reproduce.p002.operating_point.chosen_convention`); an experimental TCP cell carries the
@@ -29,14 +29,14 @@ from paperlib.reproduce.p002.tables import ROWS, SOURCES
 
 def ledger_rows(paper: Paper, search: pd.DataFrame | None = None,
                 sim_summary: pd.DataFrame | None = None) -> tuple[list[Row], dict]:
-    """Return the ledger rows of seed 002 (32 table cells and the claims) and the convention used."""
+    """Return the ledger rows of paper 002 (32 table cells and the claims) and the convention used."""
     search = convention_search(paper) if search is None else search
     conv = chosen_convention(paper, search)
     points = operating_points(paper)
     regen = regenerate(points, conv)
     bounds = findings.response_bounds(paper)["bound_s"].to_numpy()
-    lb.check_not_below(regen["tcp_s"].to_numpy(), bounds, "seed 002, regenerated TCP response time")
-    lb.check_not_below(regen["sctp_s"].to_numpy(), bounds, "seed 002, regenerated SCTP response time")
+    lb.check_not_below(regen["tcp_s"].to_numpy(), bounds, "paper 002, regenerated TCP response time")
+    lb.check_not_below(regen["sctp_s"].to_numpy(), bounds, "paper 002, regenerated SCTP response time")
     why_model = model_reason(conv, search_row(search, conv))
     lone = lone_hit_notes(paper, points, regen, conv["rounding"])
     shared = findings.consistency_findings(paper)
@@ -129,6 +129,6 @@ def tcp_experiment_row(pt: Point, row_label: str, printed: str, sim: pd.Series |
         lb.check_not_below(value, lb.transfer_latency_lower_bound_s(
             pt.objects * float(units.kbytes_to_bits(pt.obj_kb, kilo=units.DECIMAL)), pt.mss_bytes * 8,
             pt.rate_bps, pt.rtt_s, findings.BOUND_INITIAL_WINDOW, setup_rtts=2),
-            f"seed 002, ns-3 mean response time at {column_label(pt)}")
+            f"paper 002, ns-3 mean response time at {column_label(pt)}")
     return result_row(PAPER, SOURCES[pt.table], column_label(pt), row_label, printed, value, rule=rule,
                       reason=why + note, not_regenerable=True)

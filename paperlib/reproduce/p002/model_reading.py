@@ -1,4 +1,4 @@
-"""Seed 002's model read under one convention: the only calls of :mod:`paperlib.models.http_response_time`.
+"""Paper 002's model read under one convention: the only calls of :mod:`paperlib.models.http_response_time`.
 
 A convention (:data:`paperlib.reproduce.p002.operating_point.CONVENTION_AXES`) is a dict that sets, besides
 ``kilo``, ``it_rtts`` and ``rounding`` (which the caller applies), the model's switches: Table I's
@@ -20,7 +20,7 @@ from paperlib.models.reading import READING_002
 def response_times(points, conv: dict) -> pd.DataFrame:
     """Return the model's TCP and SCTP response times at ``points`` under the convention ``conv``.
 
-    Paper: seed 002, algorithm and Table I (:func:`paperlib.models.http_response_time.response_times_grid`;
+    Paper: 002, algorithm and Table I (:func:`paperlib.models.http_response_time.response_times_grid`;
     ``points`` as it takes them, SI units, with ``it_s`` set by the caller).
     """
     return model.response_times_grid(
@@ -34,7 +34,7 @@ def object_transfer_time(obj_bits: float, mss_bits: float, rate_bps: float, rtt_
                          conv: dict | None = None) -> model.ObjectTransferTime:
     """Return the algorithm's object transfer time (OT, tot_hob, a, trace) for one object.
 
-    Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME". Under the convention ``conv``'s switches,
+    Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME". Under the convention ``conv``'s switches,
     or the model's documented defaults when ``conv`` is ``None``. SI units (bits, bit/s, s).
     """
     if conv is None:

@@ -1,4 +1,4 @@
-"""Seed 002's TCP scenario in ns-3: the sweep points, the run through the sweep runner, the summary per point.
+"""Paper 002's TCP scenario in ns-3: the sweep points, the run through the sweep runner, the summary per point.
 
 :mod:`paperlib.sim.tcp_loss_transfer` simulates one TCP NewReno connection carrying the M objects back to
 back over the table's link (ns-3 has no SCTP, so only TCP is simulated); :func:`run` runs every distinct

@@ -1,4 +1,4 @@
-"""Seed 002's operating points (Tables II and III, from the text) and the one convention read for every row.
+"""Paper 002's operating points (Tables II and III, from the text) and the one convention read for every row.
 
 * :func:`operating_points`: the 8 printed columns as model inputs in printed units, from the text values;
 * :func:`model_points`: the same in SI units under a KB convention;
@@ -47,14 +47,14 @@ CONVENTION_AXES: dict[str, list] = {
 RANK_BY = "close"
 
 #: The initial-transfer time IT of Table I, in round trips, that the ledger and the notebook use (one
-#: source of truth with docs/reconstruction-002-000.md, section 1.3). The seed defines IT as "initial
+#: source of truth with docs/reconstruction-002-000.md, section 1.3). The paper defines IT as "initial
 #: connection setup and HTML transfer time": set-up takes a round trip and fetching the HTML another,
 #: so IT >= 2 RTT (an IT of 0 or 1 RTT is physically impossible); and at the shared operating point
 #: (RTT 0.256 s, p = 1 %) Table II implies IT = 0.46-0.48 s under the note's reading, i.e. 2 RTT.
 #: The search still scores every IT (the notebook shows them); the ranking alone would pick IT = 0
 #: only because a shorter IT lowers the error of Table III, which no reading reproduces.
 LEDGER_IT_RTTS = 2
-#: The loss count a = ceil(N p) (Algorithm 1 needs a whole a for "i = a + 1"). Seed 000 (same author,
+#: The loss count a = ceil(N p) (Algorithm 1 needs a whole a for "i = a + 1"). Paper 000 (same author,
 #: same model restated) prints alpha = ceil(n p); only ceil gives Table II's jump from p = 2 % to 5 %
 #: (a = 1 -> 2) and its TCP - SCTP gap of about M MSS/R at p = 0.4 and 1 % (rounding gives a = 0 there).
 LEDGER_A_MODE = "ceil"
@@ -123,7 +123,7 @@ def model_points(points: list[Point], kilo: int) -> pd.DataFrame:
 def regenerate(points: list[Point], conv: dict) -> pd.DataFrame:
     """Return the model's TCP and SCTP response times at every printed column under ``conv``.
 
-    Paper: seed 002, Table I with the algorithm; IT = ``conv["it_rtts"]`` round trips.
+    Paper: 002, Table I with the algorithm; IT = ``conv["it_rtts"]`` round trips.
     """
     frame = model_points(points, conv["kilo"])
     frame["it_s"] = conv["it_rtts"] * frame["rtt_s"]

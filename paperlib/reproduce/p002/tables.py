@@ -1,4 +1,4 @@
-"""Seed 002's Tables II and III: the printed rows, and the model rows regenerated beside them."""
+"""Paper 002's Tables II and III: the printed rows, and the model rows regenerated beside them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 002's notebook parameters checked, and the what-if curve they span (response time against p).
+"""Paper 002's notebook parameters checked, and the what-if curve they span (response time against p).
 
 :func:`check` is the notebook's ``check`` (:func:`paperlib.notebook.open_paper`) and the what-if check that
 :mod:`paperlib.run_notebook` runs before a kernel starts; :func:`response_vs_p` is the what-if figure's data.
