@@ -36,7 +36,7 @@ def explorer() -> Explorer:
     """Return the explorer of paper 002's mean response time (Table I, the chosen convention)."""
     conv, points, printed = context()
     base = points[1]  # Table II, p = 1 %
-    obj_bits = float(units.kbytes_to_bits(base.obj_kb, kilo=conv["kilo"]))
+    obj_bits = float(units.kbytes_to_bits(base.obj_kb, kilo=conv.kilo))
     mss_bits = base.mss_bytes * 8
     sliders = {
         "p": Slider("loss probability p", 0.0, 0.1, base.p),
@@ -55,7 +55,7 @@ def explorer() -> Explorer:
         args[axes[axis].param] = x
         grid = model_reading.response_times(
             {"obj_bits": obj_bits, "mss_bits": mss_bits, "rate_bps": args["rate_bps"], "rtt_s": args["rtt_s"],
-             "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects}, conv)
+             "p": args["p"], "it_s": conv.it_rtts * args["rtt_s"], "objects": base.objects}, conv)
         lines = [(style("sctp", "model"), grid["sctp_s"].to_numpy()), (style("tcp", "model"), grid["tcp_s"].to_numpy())]
         pts = []
         for rate, rtt, p, row, value in printed:
