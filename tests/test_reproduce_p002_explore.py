@@ -19,4 +19,5 @@ def test_without_loss():
     assert [y[0] for _, y in c.lines] == pytest.approx([17.64, 17.64])
     # Table II (4 rows x 4 loss columns) and Table III's RTT = 0.256 s column, the one point the tables share
     assert sum(len(x) for _, x, _ in c.points) == 16 + 4
-    assert sum(len(x) for _, x, _ in explorer.curves("rtt").points) == 16 + 4  # Table III, and Table II's p = 1 % column
+    # Table III, and Table II's p = 1 % column
+    assert sum(len(x) for _, x, _ in explorer.curves("rtt").points) == 16 + 4
