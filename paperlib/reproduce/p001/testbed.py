@@ -258,7 +258,7 @@ def table3_count_points(paper: Paper, prof: Profile, latency_reading: str = LATE
                         base_seed: int = 0) -> list[dict]:
     """Return FIFO-120, short latency, one replication at each of Table 3's printed browser counts."""
     counts = [int(x) for x in paper.tables["table3"].cells["The Number of Browsers"]]
-    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts)), configs=["FIFO-120"], reps=1,
+    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts, strict=True)), configs=["FIFO-120"], reps=1,
                             latency_reading=latency_reading, base_seed=base_seed)
     return [p for p in pts if p["latency"] == "short"]
 
