@@ -1,4 +1,4 @@
-"""Seed 001's calibration: the OLS line of throughput on browsers, inverted for the loads."""
+"""Paper 001's calibration: the OLS line of throughput on browsers, inverted for the loads."""
 
 import numpy as np
 import pytest

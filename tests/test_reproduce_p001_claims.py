@@ -1,4 +1,4 @@
-"""Seed 001's claims: one function per claim of data/001/claims.csv, decided by the confidence-interval rule.
+"""Paper 001's claims: one function per claim of data/001/claims.csv, decided by the confidence-interval rule.
 
 Every claim is tested on synthetic evidence (summary tables, no simulation): ten replications
 that all hold the claim give a zero-width interval above 0 (supported), ten that all fail it one

@@ -1,4 +1,4 @@
-"""Seed 001's ledger rows: Table 3, the calibration line, the text's numbers and the claims."""
+"""Paper 001's ledger rows: Table 3, the calibration line, the text's numbers and the claims."""
 
 import pandas as pd
 import pytest

@@ -1,4 +1,4 @@
-"""Seed 001's testbed plan: Table 2's pairs, Table 1 on ns-3, sweep points, profiles (no simulation)."""
+"""Paper 001's testbed plan: Table 2's pairs, Table 1 on ns-3, sweep points, profiles (no simulation)."""
 
 import pytest
 

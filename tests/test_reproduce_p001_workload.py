@@ -1,4 +1,4 @@
-"""Seed 001's workload before any simulation: Mah's distributions' load per browser and the sampler's moments."""
+"""Paper 001's workload before any simulation: Mah's distributions' load per browser and the sampler's moments."""
 
 import numpy as np
 import pytest

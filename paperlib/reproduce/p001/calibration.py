@@ -1,4 +1,4 @@
-"""Seed 001's calibration, regenerated: throughput against browsers, an OLS line, inverted for the loads.
+"""Paper 001's calibration, regenerated: throughput against browsers, an OLS line, inverted for the loads.
 
 The paper measured throughput y against the number of browsers x on its uncongested
 testbed and fitted y = 2.9327 x - 125.0857 with SigmaPlot's regression (ordinary least

@@ -1,4 +1,4 @@
-"""Seed 001's results re-derived from the simulated testbed: the summary per configuration, the warm-up,
+"""Paper 001's results re-derived from the simulated testbed: the summary per configuration, the warm-up,
 the latency-reading check and the scale check.
 
 :func:`summarise` is the table every figure, text result and claim reads (90th percentiles,

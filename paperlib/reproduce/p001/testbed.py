@@ -1,4 +1,4 @@
-"""Seed 001's experiment plan: profiles, queue configurations and sweep points for the ns-3 testbed.
+"""Paper 001's experiment plan: profiles, queue configurations and sweep points for the ns-3 testbed.
 
 Everything printed comes from ``data/001``: the RED parameter sets of Table 1, the FIFO queue
 sizes (60, 120, 180) and the smaller RED queue (240) of the text, the per-pair latencies of

@@ -1,11 +1,11 @@
-"""Seed 001's workload before any simulation: what Mah's distributions imply for the load per browser.
+"""Paper 001's workload before any simulation: what Mah's distributions imply for the load per browser.
 
 A browser is an ON/OFF renewal source: per cycle it fetches one page (objects per page x reply
 size, all independent) and then thinks. By the renewal-reward theorem its long-run reply rate is
 
     r = 8 E[objects per page] E[reply size] / (E[think time] + E[page load time])   (bit/s)
 
-(the paper's calibration slope, seed 001 Section 2.2, y = 2.9327 x - 125.0857 with y in
+(the paper's calibration slope, paper 001 Section 2.2, y = 2.9327 x - 125.0857 with y in
 kbit/s, is the same quantity measured). :func:`implied_load` evaluates it for every reading of
 the data at once: the CDFs read discrete (ns-2's default) or linearly interpolated; files per
 page as Mah counts them or plus a primary object (ns-2's ``http.tcl``); the page load time 0
