@@ -6,7 +6,7 @@ squares). Here the same measurement comes from the ns-3 testbed (``testbed``); y
 reply payload delivered per second after the warm-up, in kbit/s (the unit under which the
 published line gives the published Table 3, see ``operating_point``). The fit is statsmodels OLS; the
 browser count for a load is the line inverted at y = load x bottleneck rate and truncated to a
-whole browser, the paper's own rounding (``operating_point.table3_search``). Its confidence interval is
+whole browser, the paper's own rounding (``operating_point.convention_search``). Its confidence interval is
 where the line's 95% confidence band crosses the target.
 """
 

@@ -7,7 +7,7 @@ documented choice here:
 
 * **Bottleneck rate.** The paper calibrates "in 100Mbps environment where every link ... set by
   100Mbps" and never states the rate of the experiments' bottleneck. Its Table 3 counts follow
-  from its line only if y is in kbit/s of a 10 Mbit/s link (``operating_point.table3_search``), which is
+  from its line only if y is in kbit/s of a 10 Mbit/s link (``operating_point.convention_search``), which is
   also the bottleneck of Christiansen et al.'s testbed whose RED settings (Table 1) it reuses.
   The two **profiles** bracket this: ``scaled`` (the ``make reproduce`` default) runs a
   10 Mbit/s bottleneck, ``full`` the paper's stated 100 Mbit/s with ten times the browsers.
