@@ -1,4 +1,4 @@
-"""Seed 004's explorer: curves equal the model at hand-derived points; Table II's points only at the paper's point."""
+"""Paper 004's explorer: curves equal the model at hand-derived points; Table II's points only at the paper's point."""
 
 import pytest
 
