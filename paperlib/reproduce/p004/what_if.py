@@ -43,7 +43,8 @@ MAX_RTT_S = 86_400.0
 
 def check(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=None, initial_windows=None,
           rates_bps=None, emulation="off") -> Parameters:
-    """Return the notebook's parameters checked (``None`` kept: the paper's value); nothing computed.
+    """Return the notebook's parameters checked, as :class:`paperlib.parameters.Parameters` (``None`` kept: the
+    paper's value); nothing computed.
 
     Strict types (a boolean, a string or a list is not a single number), values (sizes and
     rates positive, a segment at least one byte, windows whole), the cost of the
