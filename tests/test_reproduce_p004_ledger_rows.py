@@ -50,7 +50,7 @@ def test_ledger_rows_cover_every_printed_number_and_claim(paper, rows):
 
 
 def test_published_and_regenerated_latencies_against_the_loss_free_bound(rows):
-    # ledger_rows.ledger_rows raises BoundViolation if a regenerated latency is below its bound; the printed cells get notes
+    # ledger_rows raises BoundViolation if a regenerated latency is below its bound; the printed cells get notes
     flagged = [r for r in rows if "impossible as printed" in r.reason]
     # the printed Exp(SCTP) 14.12 s at 28 Kbps is below the transmission time of the object alone (14.29 s)
     assert [(r.row, r.column) for r in flagged] == [("28 Kbps", "Exp(SCTP)")]
