@@ -55,11 +55,12 @@ With a losses uniform over N positions, the expected number of losses at positio
 a c_i / N and the expected number in object i's own packets a n_i / N. So the expected completion
 time of object i is
 
-    T_i = L(c_i) + (a c_i / N) d + (a B_i / N) s,    B_i = c_i (shared) or n_i (independent),
+    T_i = L(c_i) + (a c_i / N) D + (a B_i / N) H,    B_i = c_i (shared) or n_i (independent),
 
-with (d, s) = (TOdetect + MSS/R, HOB) for ``"printed"`` and (MSS/R, TOdetect) for ``"recovery"``
-(:func:`object_completion_s`). At p = 0 both readings are paper 004's latencies L(c_i); since c_i >= n_i, ``"shared"`` is never
-faster than ``"independent"``.
+with the sender's delay and the blocked objects' hold (D, H) = (TOdetect + MSS/R, HOB) for
+``"printed"`` and (MSS/R, TOdetect) for ``"recovery"``
+(:func:`object_completion_s`). At p = 0 both readings are paper 004's latencies L(c_i); since
+c_i >= n_i, ``"shared"`` is never faster than ``"independent"``.
 
 Assumes: losses independent of the window (the window is the loss-free one: paper 002 after a fast
 retransmit neither restarts slow start nor, with its threshold T = inf, enters congestion avoidance;
@@ -178,9 +179,9 @@ def object_completion_s(
 ) -> np.ndarray:
     """Return T_i, every object's expected completion time (s), on a trailing axis of the objects.
 
-    Paper: 005's page model (module docstring): T_i = L(c_i) + (a c_i/N) d + (a B_i/N) s, with L paper
+    Paper: 005's page model (module docstring): T_i = L(c_i) + (a c_i/N) D + (a B_i/N) H, with L paper
     004's Eq. (5) (:func:`object_latency_s` of the first c_i packets), c_i from paper 000's round robin
-    (:func:`last_packet_positions`), a = N p (002) or ceil(N p) (000), (d, s) from paper 002's Eqs.
+    (:func:`last_packet_positions`), a = N p (002) or ceil(N p) (000), (D, H) from paper 002's Eqs.
     (11)-(12) and B_i = c_i (``blocking="shared"``) or n_i (``"independent"``).
 
     Assumes: as the module docstring.

@@ -166,6 +166,7 @@ class WebPage:
     content_types: tuple[str, ...]
 
     def __post_init__(self):
+        """Check the sizes (positive, finite) and that every object has one type; freeze the array."""
         sizes = np.array(validate.positive("object_bits", self.object_bits), dtype=float).reshape(-1)
         if len(self.content_types) != sizes.size:
             raise validate.ParameterError(f"content_types has {len(self.content_types)} entries, object_bits "
