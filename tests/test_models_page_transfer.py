@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperlib.models import handshake, multiuser_waiting, page_transfer, slow_start_latency
+from paperlib.models import handshake, http_response_time, multiuser_waiting, page_transfer, slow_start_latency
 from paperlib.models.slow_start_schedule import schedule_latency_s, segment_send_times
 from paperlib.validate import ParameterError
 
@@ -130,6 +130,14 @@ def test_page_by_hand_one_loss_recovery():
     last = page_transfer.last_object_time_s([3 * S, 3 * S], S, RATE, 0.1, 1 / 6, 10, 2, blocking="independent",
                                             loss_cost="recovery")
     assert last == pytest.approx(0.445)
+
+
+@given(st.floats(1.0, 500.0), st.floats(1e4, 1e9))
+def test_printed_hold_is_paper_002s_hob(x, rate):
+    # "printed": H = HOB of paper 002's Eq. (11), (y - b) MSS/R with y - b = 1 in 002's continuous reading,
+    # wherever the loss falls (x); D's detection time is 002's TOdetect of Eq. (12), 1.5 round trips
+    assert float(http_response_time.hob_time_s(x, S, rate)) == pytest.approx(S / rate, rel=1e-12)
+    assert page_transfer.TODETECT_RTTS == http_response_time.TODETECT_RTTS == 1.5
 
 
 def test_ceil_losses_are_paper_000s_alpha():
