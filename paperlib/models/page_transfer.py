@@ -38,8 +38,8 @@ TCP, HTTP/3 over QUIC and SCTP streams alike), all requested at once:
   - ``"printed"`` (paper 002 as printed): every packet sent after the loss leaves later by
     TOdetect + MSS/R, the detection time 1.5 T_r and the retransmitted packet of Eq. (12)
     (Tx = Sx + (x + 1) MSS/R + HOB + TOdetect: the "+1" is the retransmission); the objects the loss
-    blocks wait HOB = (y - b) MSS/R more (Eq. (11); y - b = 1 in 002's continuous reading, so HOB =
-    MSS/R).
+    blocks wait HOB = (y - b) MSS/R more (Eq. (11) at the loss position x of Eq. (1),
+    :func:`http_response_time.hob_time_s`; y - b = 1 in 002's continuous reading, so HOB = MSS/R).
   - ``"recovery"``: the sender keeps sending while it detects the loss (fast retransmit, no stall of
     its own); every later packet leaves MSS/R later (the retransmission takes the link), and the
     objects the loss blocks wait TOdetect = 1.5 T_r for the retransmission. The same two terms of
@@ -229,7 +229,9 @@ def object_completion_s(
     segment_s = mss / rate  # MSS/R
     todetect_s = TODETECT_RTTS * rtt
     if loss_cost == "printed":
-        delay_s, stall_s = todetect_s + segment_s, segment_s  # Eq. (12) on the sender; Eq. (11) HOB, y - b = 1
+        # paper 002: HOB of Eq. (11) at the loss position x of Eq. (1); (y - b) MSS/R = MSS/R in its continuous reading
+        hob_s = http_response_time.hob_time_s(http_response_time.expected_packets_before_loss(n_total, pp), mss, rate)
+        delay_s, stall_s = todetect_s + segment_s, hob_s  # Eq. (12)'s TOdetect and retransmission on the sender
     else:
         delay_s, stall_s = segment_s, todetect_s
     blocked = c if blocking == "shared" else n
