@@ -23,9 +23,10 @@ It prints no distribution; this module turns the printed numbers into one, as fo
   (``bytes_by_type.csv``, homepage or inner page) divided by its median request count: the mean object
   size of the type in the median page. The chapter types 56 of the median desktop page's 71 requests
   (51 of 66 on mobile) and prints no bytes for the rest; those requests take the typed requests' mix.
-  A page's weight thus grows in proportion to its request count. The sum of per-type medians is not the
-  median page weight (``page_weight.csv``), and this construction does not claim to reproduce it
-  (``docs/reconstruction-005.md`` gives the number it lands on).
+  A page's weight thus grows with its request count, in proportion up to the rounding of the type
+  counts. The sum of per-type medians is not the median page weight (``page_weight.csv``), and this
+  construction does not claim to reproduce it (``docs/reconstruction-005.md`` gives the number it
+  lands on).
 
 SI inside: object sizes in bits; ``kilo`` (1000 or 1024 bytes per KB) is the caller's convention, as
 everywhere in :mod:`paperlib.units`.
