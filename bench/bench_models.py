@@ -46,7 +46,8 @@ def bench_004():
     mtu = 1500 * 8
     n = O.size
     t_vec, vec = best_of(lambda: sctp_latency_s(O, mtu, R, T, X))
-    flat = list(zip(O.ravel().tolist(), R.ravel().tolist(), T.ravel().tolist(), X.ravel().astype(int).tolist()))
+    flat = list(zip(O.ravel().tolist(), R.ravel().tolist(), T.ravel().tolist(), X.ravel().astype(int).tolist(),
+                    strict=True))
     t_loop, loop = best_of(lambda: [loop_sctp_latency_s(o, mtu, r, t, xx) for o, r, t, xx in flat], repeats=1)
     err = float(np.max(np.abs(vec.ravel() - np.array(loop)) / vec.ravel()))
     assert err < 1e-9, f"vectorised and loop results differ (max rel {err:g})"
@@ -187,7 +188,7 @@ def bench_002():
     n = P.size
     points = {"obj_bits": obj, "mss_bits": mss, "rate_bps": R.ravel(), "rtt_s": T.ravel(), "p": P.ravel()}
     t_grid, grid = best_of(lambda: hrt.response_times_grid(points), repeats=1)
-    flat = list(zip(R.ravel().tolist(), T.ravel().tolist(), P.ravel().tolist()))
+    flat = list(zip(R.ravel().tolist(), T.ravel().tolist(), P.ravel().tolist(), strict=True))
     t_loop, loop = best_of(lambda: [hrt.response_time_tcp_s(obj, mss, r, t, pp) for r, t, pp in flat], repeats=1)
     err = float(np.max(np.abs(grid["tcp_s"].to_numpy() - np.array(loop))))
     assert err < 1e-9, f"grid and per-call results differ by {err:g} s"
@@ -205,7 +206,7 @@ def bench_000():
     n = np.arange(1, 41)
     M, N = np.meshgrid(m, n, indexing="ij")
     t_vec, vec = best_of(lambda: mw.mean_waiting_time_same(M, N, 0.15))
-    pairs = list(zip(M.ravel().tolist(), N.ravel().tolist()))
+    pairs = list(zip(M.ravel().tolist(), N.ravel().tolist(), strict=True))
     t_sched, sched = best_of(
         lambda: [mw.round_robin_schedule([mm], [0.15], nn)["waiting_time"].mean() for mm, nn in pairs], repeats=1
     )

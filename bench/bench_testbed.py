@@ -58,7 +58,8 @@ def cold_rate(sim_time_s: float) -> float:
 
 
 def _warm(_):
-    from paperlib.sim import ns3_env as env, web_browsers_cpp
+    from paperlib.sim import ns3_env as env
+    from paperlib.sim import web_browsers_cpp
 
     web_browsers_cpp.load(env.load())
     return 0

@@ -140,7 +140,7 @@ class Explorer:
             self._set_view(ax, data)
             self._full_draw(ax)
         else:
-            for line, (x, y) in zip(ax.get_lines(), data):
+            for line, (x, y) in zip(ax.get_lines(), data, strict=True):
                 line.set_data(x, y)
             if self.ylim is None and not _fits(ax, data):
                 self._set_view(ax, data)

@@ -136,7 +136,7 @@ def grid(**axes) -> list[dict]:
         columns[name] = list(values) if iterable else []
         if not columns[name]:
             raise ParameterError(f"{name} must be a non-empty list of values, got {values!r}")
-    return [dict(zip(columns, combo)) for combo in itertools.product(*columns.values())]
+    return [dict(zip(columns, combo, strict=True)) for combo in itertools.product(*columns.values())]
 
 
 def _check_points(points) -> list[str]:
@@ -440,7 +440,7 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
                 "versions": libs} for b in blobs]
     paths = [folder / f"{_key(r)}.json" for r in records]
     _writable_cache(folder)
-    results = [_read_cache(path, record) for path, record in zip(paths, records)]
+    results = [_read_cache(path, record) for path, record in zip(paths, records, strict=True)]
     tasks = {i: records[i] for i, result in enumerate(results) if result is None}
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
               disable=not progress) as bar:
@@ -459,7 +459,7 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
             lost = _run_dask(simulate, tasks, scheduler, n_workers, done)
     names = [*dict.fromkeys(k for params in points for k in params), "seed"]
     names += dict.fromkeys(k for result in results for k in result)
-    rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results)]
+    rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results, strict=True)]
     frame = pd.DataFrame(rows, columns=names)
     frame.attrs["sweep"] = record = {
         "simulate": folder.name, "code_version": version, "versions": libs, "scheduler": _scheduler_name(scheduler),

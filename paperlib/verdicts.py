@@ -504,7 +504,7 @@ def _compare(paper: str, what: str, readme: str, expected: str, partial: bool) -
         return []
     if len(have) == len(want):
         diffs = [f"paper {paper}, {what}: the README says {h} where the ledger gives {w}"
-                 for h, w in zip(have, want) if h != w]
+                 for h, w in zip(have, want, strict=True) if h != w]
         if diffs:
             return diffs
         return [f"paper {paper}, {what}: same numbers, other words than the ledger's verdict ({expected!r}); "
@@ -537,7 +537,7 @@ def check_readme(readme_text: str, ledger: pd.DataFrame, *, partial: bool = Fals
         if len(cells) != len(expected):
             problems.append(f"paper {v.paper}: the README's row has {len(cells)} cells, not {len(expected)}")
             continue
-        for what, got, want in zip(HEADER, cells, expected):
+        for what, got, want in zip(HEADER, cells, expected, strict=True):
             problems += _compare(v.paper, what, got, want, partial)
     if not partial:
         extra = sorted(set(have) - {v.paper for v in verdicts})

@@ -9,8 +9,8 @@ import math
 import pytest
 
 from paperlib.data import load_paper
-from paperlib.emulation import tcp_settings
 from paperlib.emulation import experiments as ex
+from paperlib.emulation import tcp_settings
 from paperlib.reproduce.p002 import emulated as p002_emulated
 from paperlib.validate import ParameterError
 

@@ -13,8 +13,8 @@ import pytest
 from paperlib import ledger
 from paperlib.emulation import capture, netns
 from paperlib.emulation import experiments as ex
-from paperlib.emulation import notebook as en
 from paperlib.emulation import notebook as emu_nb
+from paperlib.emulation import notebook as en
 from paperlib.figures import style
 from paperlib.validate import ParameterError
 

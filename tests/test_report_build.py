@@ -6,16 +6,15 @@ tests/test_report_browser.py.
 """
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import small_docs, small_figures, verdicts_module
 
 import paperlib.report.build as report_build
 from paperlib import explore, ledger
 from paperlib.report import markdown, mathjax
 from paperlib.report.build import build, doc_page_name
-from report_helpers import small_docs, small_figures, verdicts_module
 
 
 @pytest.fixture(scope="module")

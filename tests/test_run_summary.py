@@ -14,8 +14,8 @@ def _record(times, paper, seconds, ok=True, run_id="this"):
 
 def _ledger(path, statuses, papers=None):
     papers = papers or ["000"] * len(statuses)
-    path.write_text("paper,source,row,column,published,regenerated,rel_error,status,reason\n"
-                    + "".join(f"{p},t,r{i},c,1,1,,{s},why\n" for i, (p, s) in enumerate(zip(papers, statuses))))
+    lines = "".join(f"{p},t,r{i},c,1,1,,{s},why\n" for i, (p, s) in enumerate(zip(papers, statuses, strict=True)))
+    path.write_text("paper,source,row,column,published,regenerated,rel_error,status,reason\n" + lines)
     return path
 
 

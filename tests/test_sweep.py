@@ -15,9 +15,9 @@ from pathlib import Path
 import distributed
 import pandas as pd
 import pytest
+import sweep_helpers
 from distributed.core import Status
 
-import sweep_helpers
 from paperlib.sweep import grid, longest_first, point_seed, run_sweep, sweep_record
 from paperlib.validate import ParameterError
 

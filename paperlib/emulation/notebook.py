@@ -12,11 +12,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from paperlib import sweep
 from paperlib.atomic import atomic_write_csv
 from paperlib.emulation import accuracy, capture, netns
-from paperlib.emulation import ledger_rows as el
 from paperlib.emulation import experiments as ex
-from paperlib import sweep
+from paperlib.emulation import ledger_rows as el
 from paperlib.figures import style
 
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", "t0", "t_start", "t_done", "user"]

@@ -52,4 +52,4 @@ def concatenated(fn: Callable, arrays, block: int | None = None) -> tuple[np.nda
     """
     size = len(arrays[0])
     parts = [fn(*(a[where] for a in arrays)) for where in slices(size, block)]
-    return tuple(np.concatenate(column) for column in zip(*parts))
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))

@@ -47,7 +47,7 @@ def transfer_latency_lower_bound_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_
     """
     rate, rtt = np.broadcast_arrays(np.asarray(rate_bps, dtype=float), np.asarray(rtt_s, dtype=float))
     out = np.array([schedule_latency_s(obj_bits, mtu_bits, r, t, initial_window, setup_rtts=setup_rtts)
-                    for r, t in zip(rate.ravel(), rtt.ravel())])
+                    for r, t in zip(rate.ravel(), rtt.ravel(), strict=True)])
     return out.reshape(rate.shape) if rate.ndim else float(out[0])
 
 
@@ -90,7 +90,7 @@ def mean_waiting_lower_bound_s(m, obj_bits, rate_bps):
     ms, rate = np.broadcast_arrays(validate.positive_integer("m", m), validate.positive("rate_bps", rate_bps))
     obj = float(validate.positive("obj_bits", obj_bits))
     out = np.array([round_robin_schedule(int(k), obj / r, 1)["waiting_time"].mean() for k, r in
-                    zip(ms.ravel(), rate.ravel())])
+                    zip(ms.ravel(), rate.ravel(), strict=True)])
     return out.reshape(ms.shape) if ms.ndim else float(out[0])
 
 

@@ -142,7 +142,7 @@ def page_schedule(params: dict, seed: int) -> list[tuple[int, float, int]]:
         if len(starts) == 0:
             continue
         pages = w.sample_pages_bits(len(starts), rng).sum(axis=1) / 8
-        out.extend((c, float(t), int(round(b))) for t, b in zip(starts, pages))
+        out.extend((c, float(t), int(round(b))) for t, b in zip(starts, pages, strict=True))
     return sorted(out, key=lambda x: (x[1], x[0]))
 
 
