@@ -47,6 +47,10 @@ SYNCHRONOUS = "synchronous"
 CACHE_SCHEMA = 2
 #: Distributions whose versions key the cache: they compute the results.
 KEY_LIBRARIES = ("numpy", "scipy", "ns3")
+#: Where a local cluster's scheduler serves HTTP (its health pages; the dashboard where bokeh is installed): a
+#: port the operating system picks, on the loopback interface. Without an address the scheduler takes Dask's
+#: fixed port 8787, so two clusters at once (papers run side by side) compete for it and the second one warns.
+LOCAL_DASHBOARD_ADDRESS = "127.0.0.1:0"
 
 logger = logging.getLogger(__name__)
 
@@ -343,25 +347,34 @@ def _lost_workers(client, futures: dict) -> dict | None:
     return {keys[k]: int(n) for k, n in found.items()}
 
 
+@contextlib.contextmanager
+def local_cluster(n_workers: int):
+    """Yield a new local Dask cluster of ``n_workers`` single-threaded worker processes; close it on exit.
+
+    Its scheduler serves HTTP on a free loopback port (:data:`LOCAL_DASHBOARD_ADDRESS`), so any number of
+    these clusters run at once without a warning. A simulation may hold the GIL for minutes (ns-3's event
+    loop runs in C++ called from Python), so its worker misses heartbeats: the scheduler never declares a
+    worker dead for that (Dask's default worker TTL is 5 min).
+    """
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.worker-ttl": None}), LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True,
+            dashboard_address=LOCAL_DASHBOARD_ADDRESS, silence_logs=logging.ERROR) as cluster:
+        yield cluster
+
+
 def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
     """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
 
     Return index -> workers lost while holding that point, or None if unknown (see :func:`_lost_workers`).
     """
-    import dask
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
 
     with contextlib.ExitStack() as stack:
         if scheduler is None:
-            # A simulation may hold the GIL for minutes (ns-3's event loop runs in C++ called from Python), so
-            # its worker misses heartbeats; the scheduler must not declare it dead (its default TTL is 5 min).
-            stack.enter_context(dask.config.set({"distributed.scheduler.worker-ttl": None}))
-            with warnings.catch_warnings():  # another cluster's HTTP server may hold port 8787; any port will do
-                warnings.filterwarnings("ignore", "Port 8787 is already in use", UserWarning)
-                scheduler = stack.enter_context(LocalCluster(
-                    n_workers=min(n_workers or os.cpu_count() or 1, len(tasks)), threads_per_worker=1,
-                    processes=True, dashboard_address=None, silence_logs=logging.ERROR,
-                ))
+            scheduler = stack.enter_context(local_cluster(min(n_workers or os.cpu_count() or 1, len(tasks))))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
         order = longest_first(simulate, tasks)
         futures = {client.submit(timed_call, simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,

@@ -6,9 +6,9 @@ Call counts come from ``tests/sweep_helpers.py``, whose functions append a line 
 named by the ``log`` parameter on every call, in whichever process they run.
 """
 
+import contextlib
 import hashlib
 import json
-import logging
 import os
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import pytest
 import sweep_helpers
 from distributed.core import Status
 
-from paperlib.sweep import grid, longest_first, point_seed, run_sweep, sweep_record
+from paperlib.sweep import grid, local_cluster, longest_first, point_seed, run_sweep, sweep_record
 from paperlib.validate import ParameterError
 
 TESTS = Path(__file__).resolve().parent
@@ -47,8 +47,7 @@ def worker_path():
 @pytest.fixture(scope="module")
 def cluster(worker_path):
     """An already running one-worker Dask cluster, as a shared scheduler would be."""
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as running:
+    with local_cluster(1) as running:
         yield running
 
 
@@ -287,6 +286,25 @@ def test_default_local_cluster_returns_points_order(tmp_path, worker_path, monke
     here = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path / "b", scheduler="synchronous",
                      progress=False)
     pd.testing.assert_frame_equal(frame, here)
+
+
+def test_local_clusters_at_once_take_free_ports_without_a_warning(worker_path):
+    import socket
+    import warnings
+
+    # Dask's default HTTP port held (by this test if it is free, else by whoever holds it): a cluster that
+    # asked for it would warn "Port 8787 is already in use" and take another port.
+    with contextlib.ExitStack() as stack:
+        holder = stack.enter_context(socket.socket())
+        with contextlib.suppress(OSError):
+            holder.bind(("127.0.0.1", 8787))
+            holder.listen()
+        caught = stack.enter_context(warnings.catch_warnings(record=True))
+        warnings.simplefilter("always")
+        first, second = stack.enter_context(local_cluster(1)), stack.enter_context(local_cluster(1))
+        ports = {first.scheduler.http_server.port, second.scheduler.http_server.port}
+    assert not [str(w.message) for w in caught if "already in use" in str(w.message)]
+    assert len(ports) == 2 and 8787 not in ports
 
 
 def test_workers_capped_at_points_to_compute(tmp_path, monkeypatch):
