@@ -39,13 +39,14 @@ from tqdm import tqdm
 
 import paperlib
 from paperlib.atomic import atomic_write_text
+from paperlib.provenance import package_versions
 from paperlib.validate import ParameterError
 
 #: ``scheduler`` value that runs the points in this process, in order, without Dask.
 SYNCHRONOUS = "synchronous"
 #: Schema number of a cache entry (bumped when its layout changes; other entries are recomputed).
 CACHE_SCHEMA = 2
-#: Distributions whose versions key the cache: they compute the results.
+#: Distributions whose versions (:func:`paperlib.provenance.package_versions`) key the cache: they compute the results.
 KEY_LIBRARIES = ("numpy", "scipy", "ns3")
 #: Where a local cluster's scheduler serves HTTP (its health pages; the dashboard where bokeh is installed): a
 #: port the operating system picks, on the loopback interface. Without an address the scheduler takes Dask's
@@ -53,19 +54,6 @@ KEY_LIBRARIES = ("numpy", "scipy", "ns3")
 LOCAL_DASHBOARD_ADDRESS = "127.0.0.1:0"
 
 logger = logging.getLogger(__name__)
-
-
-def library_versions() -> dict[str, str]:
-    """Return the installed version of each of :data:`KEY_LIBRARIES` (``"absent"`` if not installed)."""
-    from importlib import metadata
-
-    out = {}
-    for name in KEY_LIBRARIES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
-    return out
 
 
 def canonical(obj):
@@ -447,7 +435,7 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     _check_options(simulate, cache_dir, code_version, scheduler, n_workers)
     version = _default_code_version(simulate) if code_version is None else code_version
     folder = Path(cache_dir) / f"{simulate.__module__}.{simulate.__qualname__}"
-    libs = library_versions()
+    libs = package_versions(KEY_LIBRARIES)
     # The seed follows the parameters as written (published seeds stay); the key uses their canonical form.
     records = [{"params": json.loads(b), "seed": point_seed(json.loads(b), base_seed), "code_version": version,
                 "versions": libs} for b in blobs]

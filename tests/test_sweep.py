@@ -366,13 +366,21 @@ def test_tampered_but_valid_entry_is_recomputed_with_a_warning(tmp_path, tamper)
 
 
 def test_library_versions_key_the_cache(tmp_path, monkeypatch):
+    from importlib import metadata
+
     import paperlib.sweep as sweep
 
     log = tmp_path / "log"
     points, _, [path] = _one_entry(tmp_path, log)
-    assert json.loads(path.read_text())["versions"] == sweep.library_versions()
-    assert set(sweep.library_versions()) == {"numpy", "scipy", "ns3"}
-    monkeypatch.setattr(sweep, "library_versions", lambda: {"numpy": "9.9", "scipy": "1.0", "ns3": "absent"})
+    # the key holds the installed numpy's, scipy's and ns-3's versions and nothing else (not Python's)
+    installed = {}
+    for name in ("numpy", "scipy", "ns3"):
+        try:
+            installed[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed[name] = "absent"
+    assert json.loads(path.read_text())["versions"] == installed
+    monkeypatch.setattr(sweep, "package_versions", lambda names: {**installed, "numpy": "9.9"})
     run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
     assert len(_calls(log)) == 2  # an upgraded numpy recomputes
 
