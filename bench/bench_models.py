@@ -20,7 +20,7 @@ from paperlib.models.slow_start_latency import sctp_latency_s
 
 
 def loop_sctp_latency_s(obj, mtu, rate, rtt, x):
-    """Seed 004 Eq. (5), corrected form, one point, plain Python (the loop baseline)."""
+    """Paper 004 Eq. (5), corrected form, one point, plain Python (the loop baseline)."""
     alpha = math.ceil(math.log2(obj / (x * mtu) + 1) - 1e-9)
     beta = max(math.floor(math.log2((1 + rate * rtt / mtu) / x) + 1e-9) + 1, 0)
     gamma = max(min(alpha - 1, beta), 0)
@@ -177,7 +177,7 @@ def bench_floors(n=10**6, repeats=15):
 
 
 def bench_002():
-    """Seed 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
+    """Paper 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
     from paperlib.models import http_response_time as hrt
 
     p = np.linspace(0.0, 0.1, 50)
@@ -199,7 +199,7 @@ def bench_002():
 
 
 def bench_000():
-    """Seed 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
+    """Paper 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
     from paperlib.models import multiuser_waiting as mw
 
     m = np.arange(1, 41)

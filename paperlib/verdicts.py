@@ -61,7 +61,7 @@ CITATIONS: dict[str, Citation] = {
     "001": Citation("W. Seok", "The KIPS Transactions: Part C, vol. 15-C, no. 4, pp. 321ff", "2008",
                     "seed (received 2008-01-16, accepted 2008-06-21); DOI 10.3745/KIPSTC.2008.15-C.4.321"),
     "002": Citation("Y.-J. Lee, M. Atiquzzaman, S. Sivagurunathan", "Proc. IEEE ICC, pp. 164-169", "2006",
-                    "reference [12] of seed 000, which cites this paper"),
+                    "reference [12] of paper 000, which cites this paper"),
     "003": Citation("B. Vandalore, S. Kalyanaraman, R. Jain, R. Goyal, S. Fahmy, X. Cai, S.-C. Kim",
                     "ATM Forum contribution 97-0425", "1997",
                     "seed (contribution number); R. Jain's list of ATM Forum contributions (April 1997)"),
@@ -267,7 +267,7 @@ def within_5pct(rows: pd.DataFrame) -> int:
 
 @finding("000")
 def multiuser_waiting(rows: PaperRows) -> Finding:
-    """Return seed 000's finding: the tables' times are below what the link can carry; DIFF_mean from no definition."""
+    """Return paper 000's finding: the tables' times are below what the link can carry; DIFF_mean from no definition."""
     cells = rows.select(source_prefix="Table ")
     tables = cells[cells["column"].str.match(r"[WT]_\{\w+\}$")]  # the printed cells (not the ns-3 rows)
     model = tables[tables["column"].str.startswith("W_")]
@@ -304,7 +304,7 @@ def multiuser_waiting(rows: PaperRows) -> Finding:
 
 @finding("001")
 def fifo_red_response(rows: PaperRows) -> Finding:
-    """Return seed 001's finding: Table 3 under one reading; Mah's workload is far lighter; the claims' tally."""
+    """Return paper 001's finding: Table 3 under one reading; Mah's workload is far lighter; the claims' tally."""
     counts = rows.select(source="Table 3", column="The Number of Browsers")
     link = re.search(r"of a ([\d.]+) Mbit/s link", " ".join(counts["reason"]))
     typo = rows.select(source="Table 3", column="Traffic Load")
@@ -344,7 +344,7 @@ def fifo_red_response(rows: PaperRows) -> Finding:
 
 @finding("002")
 def http_sctp_response(rows: PaperRows) -> Finding:
-    """Return seed 002's finding: Table II within 5%, Table III not; the "20% faster" claim refuted."""
+    """Return paper 002's finding: Table II within 5%, Table III not; the "20% faster" claim refuted."""
     model = rows.frame[rows.frame["column"].str.contains("(Model)", regex=False)]
     table2, table3 = model[model["source"] == "Table II"], model[model["source"] == "Table III"]
     shared = re.search(r"printed as (\S+) in Table II and (\S+) in Table III", " ".join(table2["reason"]))
@@ -372,7 +372,7 @@ def http_sctp_response(rows: PaperRows) -> Finding:
 
 @finding("003")
 def specweb96_abr(rows: PaperRows) -> Finding:
-    """Return seed 003's finding: the derived numbers under one unit convention; "10 times more demand" refuted."""
+    """Return paper 003's finding: the derived numbers under one unit convention; "10 times more demand" refuted."""
     results = rows.frame[rows.frame["status"].isin(ledger_file.RESULT_STATUSES)]
     derived = results[~results["status"].isin(("not_regenerable", *ledger_file.MEASURED_STATUSES))]
     c = rows.counts()
@@ -397,7 +397,7 @@ def specweb96_abr(rows: PaperRows) -> Finding:
 
 @finding("004")
 def slow_start_latency(rows: PaperRows) -> Finding:
-    """Return seed 004's finding: 8 of 10 model cells; the floor/ceiling error of Eqs. (5)-(6); "within 4%"."""
+    """Return paper 004's finding: 8 of 10 model cells; the floor/ceiling error of Eqs. (5)-(6); "within 4%"."""
     model = rows.select(source="Table II", column_prefix="Model")
     missed = model[model["status"] != "reproduced"]
     missed_text = ""

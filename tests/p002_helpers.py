@@ -1,4 +1,4 @@
-"""Seed 002's chosen convention, written out so that tests need not rerun the convention search.
+"""Paper 002's chosen convention, written out so that tests need not rerun the convention search.
 
 tests/test_reproduce_p002_operating_point.py checks that the search chooses exactly this convention.
 """

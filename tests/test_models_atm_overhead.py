@@ -1,6 +1,6 @@
 """TCP over ATM: cells per segment, payload share, time in cells (paperlib.models.atm_overhead).
 
-Seed 003's own operating point (MSS 512 B -> 12 cells, the OC-3 share) is checked in its paper's tests;
+Paper 003's own operating point (MSS 512 B -> 12 cells, the OC-3 share) is checked in its paper's tests;
 here: the cell boundaries, the other header stacks and framings, and invariants.
 """
 

@@ -1,4 +1,4 @@
-"""The compiled path of seed 004's Eq. (5) and seed 000's Eq. (4) against their NumPy paths, bit for bit
+"""The compiled path of paper 004's Eq. (5) and paper 000's Eq. (4) against their NumPy paths, bit for bit
 (paperlib.models.compiled, paperlib/models/closed_forms.c). Needs gcc, which make venv already requires."""
 
 import numpy as np

@@ -37,7 +37,7 @@ def test_transfer_bound_without_stalls_is_setup_plus_transmission():
 
 @given(obj=st.floats(1e3, 1e7), rate=st.floats(1e4, 1e9), rtt=st.floats(0.0, 1.0), x=st.sampled_from([1, 2, 4, 8]))
 @settings(max_examples=60, deadline=None)
-def test_seed_004_model_is_never_below_its_bound(obj, rate, rtt, x):
+def test_paper_004_model_is_never_below_its_bound(obj, rate, rtt, x):
     # Eq. (5), corrected, under its own parameters equals the schedule, so it is never below it
     bound = lb.transfer_latency_lower_bound_s(obj, 12_000, rate, rtt, x)
     assert float(sctp_latency_s(obj, 12_000, rate, rtt, x)) >= bound * (1 - 1e-9)

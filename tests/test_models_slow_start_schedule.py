@@ -1,6 +1,6 @@
 """The brute-force slow-start schedule, segment by segment (paperlib.models.slow_start_schedule).
 
-Its agreement with seed 004's closed form is in test_models_slow_start_latency.py; its cost bounds
+Its agreement with paper 004's closed form is in test_models_slow_start_latency.py; its cost bounds
 in test_bad_input.py. Here: schedules derived by hand, and invariants of the construction itself.
 """
 

@@ -59,7 +59,7 @@ def test_nbval_reexecutes_every_fixture_to_the_same_outputs(tmp_path):
 
 
 def test_a_changed_number_in_a_model_fails_nbval(tmp_path):
-    """Seed 004's Eq. (5) made 1 ms slower (in the kernel only, by an IPython startup file): nbval must fail."""
+    """Paper 004's Eq. (5) made 1 ms slower (in the kernel only, by an IPython startup file): nbval must fail."""
     startup = tmp_path / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (startup / "00-mutate.py").write_text(

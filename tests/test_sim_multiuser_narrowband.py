@@ -1,4 +1,4 @@
-"""Seed 000's m users in ns-3 (paperlib/sim/multiuser_narrowband.py): bounds derived by hand, spurious timeouts.
+"""Paper 000's m users in ns-3 (paperlib/sim/multiuser_narrowband.py): bounds derived by hand, spurious timeouts.
 
 About 25 s (most of it the ns-3 import). The summary, tables and ledger rows of these runs are tested
 in tests/test_reproduce_p000_ns3.py.
@@ -15,12 +15,12 @@ CONTROL_BITS = 64 * 8
 
 
 @pytest.mark.ns3
-def test_one_user_loss_free_matches_seed_004_slow_start_and_the_bound():
+def test_one_user_loss_free_matches_paper_004_slow_start_and_the_bound():
     from paperlib.models import slow_start_latency as ssl
     from paperlib.sim import multiuser_narrowband as mu
 
     # An object of exactly 26 segments of 536 B; on the wire a segment is 536 + 20 (IP) + 32 (TCP with
-    # timestamps) + 2 (PPP) = 590 B. Seed 004's Eq. (5) with x = 1 (TCP's initial window here), L_mtu = 590 B,
+    # timestamps) + 2 (PPP) = 590 B. Paper 004's Eq. (5) with x = 1 (TCP's initial window here), L_mtu = 590 B,
     # 40 kbit/s, rtt 0.256 s: 2 rtt + 26 x 0.118 s + gamma = 2 stalls = 3.974 s. Eq. (5) neglects the
     # control packets' transmission times: two SYNs, the handshake's ACK and one ACK per stall (at most
     # 5 x 64 B, 64 ms at 40 kbit/s); a spurious timeout is ruled out with a 60 s minimum RTO.

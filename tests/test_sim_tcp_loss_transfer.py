@@ -1,4 +1,4 @@
-"""A few seconds of ns-3: the lossy-link TCP transfer of seeds 002/000 behaves as a transfer must."""
+"""A few seconds of ns-3: the lossy-link TCP transfer of papers 002/000 behaves as a transfer must."""
 
 import pytest
 

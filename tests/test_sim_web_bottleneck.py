@@ -1,4 +1,4 @@
-"""A tiny ns-3 run of seed 003's analogue: seconds, deterministic, and measures what it says."""
+"""A tiny ns-3 run of paper 003's analogue: seconds, deterministic, and measures what it says."""
 
 import pytest
 

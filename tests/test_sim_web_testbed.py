@@ -1,4 +1,4 @@
-"""Seed 001's ns-3 testbed, tiny: queue discs behave, browsers complete requests, runs are deterministic."""
+"""Paper 001's ns-3 testbed, tiny: queue discs behave, browsers complete requests, runs are deterministic."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """Tests of paperlib/verdicts.py: verdicts computed from the ledger, the README's results block checked against it.
 
-The ledger used here is regenerated in-process: seed 004's model rows (Table II, Fig. 1's alpha, the claims on
+The ledger used here is regenerated in-process: paper 004's model rows (Table II, Fig. 1's alpha, the claims on
 the published table), deterministic and quick. The README's 004 numbers are checked against them.
 """
 
@@ -21,7 +21,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 @pytest.fixture(scope="module")
 def ledger_004() -> pd.DataFrame:
-    """Return seed 004's model ledger rows as a ledger table (provenance columns empty)."""
+    """Return paper 004's model ledger rows as a ledger table (provenance columns empty)."""
     frame = pd.DataFrame([asdict(r) for r in ledger_rows.rows(load_paper("004"))])
     for column in ledger.PROVENANCE_COLUMNS:
         frame[column] = ""

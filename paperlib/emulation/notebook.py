@@ -1,4 +1,4 @@
-"""What the notebooks of seeds 000, 002 and 004 call for their emulated column (so each cell is one call)."""
+"""What the notebooks of papers 000, 002 and 004 call for their emulated column (so each cell is one call)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 /* The compiled path of two closed forms, each in one pass over its arrays with its range checks:
  *
- *   slow_start_latency: seed 004 Eq. (5)/(6), corrected form (paperlib/models/slow_start_latency.py)
- *   mean_waiting_same:  seed 000 Eq. (4)                     (paperlib/models/multiuser_waiting.py)
+ *   slow_start_latency: paper 004 Eq. (5)/(6), corrected form (paperlib/models/slow_start_latency.py)
+ *   mean_waiting_same:  paper 000 Eq. (4)                     (paperlib/models/multiuser_waiting.py)
  *
  * Each is the same sequence of IEEE-754 double operations as the NumPy path of its module, so the two
  * give the same bits (tested): compiled by paperlib/models/compiled.py without -ffast-math and with
@@ -72,7 +72,7 @@ static inline int whole(double a)
     return floor(a) == a;
 }
 
-/* Seed 004 Eq. (5), corrected form: setup T_r + L_obj/mu + gamma (T_r + L_mtu/mu) - x (2^gamma - 1) L_mtu/mu,
+/* Paper 004 Eq. (5), corrected form: setup T_r + L_obj/mu + gamma (T_r + L_mtu/mu) - x (2^gamma - 1) L_mtu/mu,
  * gamma = max(min(alpha - 1, beta), 0) with alpha - 1 = floor(log2((L_obj/(x L_mtu) + 1) shave)) (Eq. (1))
  * and beta = floor(log2(((mu T_r / L_mtu) + 1) / x nudge)) + 1 (Eq. (4)); shave = 2^-eps and nudge = 2^eps
  * are the tolerance of slow_start_latency.py, passed in so that both paths use the same constants.
@@ -106,7 +106,7 @@ int slow_start_latency(size_t n, const double *const operands[6], const int is_s
     return over_chunks(n, 6, operands, is_scalar, latency_chunk, constants, out);
 }
 
-/* Seed 000 Eq. (4): W = (m - 1)(2n - 1) tau / 2, evaluated as ((m - 1)(n - 1/2)) tau (the same bits: n - 1/2
+/* Paper 000 Eq. (4): W = (m - 1)(2n - 1) tau / 2, evaluated as ((m - 1)(n - 1/2)) tau (the same bits: n - 1/2
  * and the product are exact for whole m, n below 2^52, and halving commutes with rounding). */
 static int waiting_chunk(size_t len, const double *const chunk[], const double constants[], double *restrict res)
 {

@@ -1,6 +1,6 @@
-"""Browser-level web traffic after Mah (1997), as Christiansen et al. (2001) generated it: seed 001's workload.
+"""Browser-level web traffic after Mah (1997), as Christiansen et al. (2001) generated it: paper 001's workload.
 
-Seed 001 drove its testbed with Christiansen et al.'s browser program ([9] of the paper), which
+Paper 001 drove its testbed with Christiansen et al.'s browser program ([9] of the paper), which
 replays the empirical distributions Mah measured on UC Berkeley traces (B. A. Mah, "An
 Empirical Model of HTTP Network Traffic", INFOCOM 1997). A browser is an independent ON/OFF
 source:
