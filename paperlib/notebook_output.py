@@ -56,18 +56,18 @@ def normalise(nb: dict) -> dict:
 
 
 def terminal_text(text: str) -> str:
-    """Return ``text`` as a terminal shows it: of each line, only what its last carriage return leaves.
+    r"""Return ``text`` as a terminal shows it: of each line, only what its last carriage return leaves.
 
-    A progress bar redraws its line: each frame starts with ``"\\r"`` and is padded with blanks to the
+    A progress bar redraws its line: each frame starts with ``"\r"`` and is padded with blanks to the
     width of the frame before it, so the terminal shows the last frame. Of a line holding a
-    ``"\\r"`` this keeps the last non-empty piece after a ``"\\r"`` without its trailing blanks;
+    ``"\r"`` this keeps the last non-empty piece after a ``"\r"`` without its trailing blanks;
     lines without one stay as they are.
     """
     return "\n".join(_last_frame(line) for line in text.split("\n"))
 
 
 def _last_frame(line: str) -> str:
-    """Return the last non-empty ``"\\r"``-separated piece of ``line``, without trailing blanks (see above)."""
+    r"""Return the last non-empty ``"\r"``-separated piece of ``line``, without trailing blanks (see above)."""
     if "\r" not in line:
         return line
     frames = [frame for frame in line.split("\r") if frame]

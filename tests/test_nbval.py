@@ -63,9 +63,9 @@ def test_a_changed_number_in_a_model_fails_nbval(tmp_path):
     startup = tmp_path / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (startup / "00-mutate.py").write_text(
-        "from paperlib.models import slow_start_latency as _m\n"
-        "_orig = _m.transfer_latency_s\n"
-        "_m.transfer_latency_s = lambda *a, **k: _orig(*a, **k) + 0.001\n")
+        "from paperlib.models import slow_start_latency as _slow_start_latency\n"  # private: the kernel's namespace
+        "_orig = _slow_start_latency.transfer_latency_s\n"
+        "_slow_start_latency.transfer_latency_s = lambda *a, **k: _orig(*a, **k) + 0.001\n")
     import os
 
     os.environ["IPYTHONDIR"] = str(tmp_path / "ipython")
