@@ -34,6 +34,7 @@ import pandas as pd
 
 from paperlib import ledger
 from paperlib.data import Paper, load_paper
+from paperlib.parameters import Parameters
 from paperlib.provenance import Stamp
 from paperlib.validate import ParameterError
 
@@ -49,11 +50,13 @@ DISPLAY_OPTIONS = {"display.width": 200, "display.max_columns": 30, "display.max
 
 @dataclass(frozen=True)
 class PaperRun:
-    """One notebook run of one paper: its published data, output folder and provenance stamp."""
+    """One notebook run of one paper: its published data, output folder, provenance stamp and checked parameters."""
 
     paper: Paper
     out: Path
     stamp: Stamp
+    #: what the paper's ``what_if.check`` returned (:class:`paperlib.parameters.Parameters`), None without a check
+    checked: Parameters | None = None
 
     @property
     def parameters(self) -> dict:
@@ -103,27 +106,27 @@ def open_paper(
     *,
     parameters: Mapping[str, object],
     output_dir: str | Path,
-    check: Callable[..., object] | None = None,
+    check: Callable[..., Parameters] | None = None,
     seed: int | None = None,
 ) -> PaperRun:
     """Start a paper notebook: check ``parameters``, load the paper, return its :class:`PaperRun`.
 
-    ``check(**parameters)`` runs first and must raise :class:`~paperlib.validate.ParameterError`
-    naming a bad parameter; nothing is read or written before it passes. ``seed`` is the run's
+    ``check(**parameters)`` (the paper's ``what_if.check``) runs first and must raise
+    :class:`~paperlib.validate.ParameterError` naming a bad parameter; nothing is read or written before it
+    passes. What it returns is the run's ``checked`` parameters. ``seed`` is the run's
     base seed (``None`` for a deterministic run) and is stamped on every output. An ``output_dir``
     inside ``figures/`` other than :mod:`paperlib.run_notebook`'s staging folder is refused
     (:func:`check_output_dir`).
     """
     check_output_dir(output_dir)
-    if check is not None:
-        check(**parameters)
+    checked = check(**parameters) if check is not None else None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ParameterError(f"seed must be a non-negative integer or None, got {seed!r}")
     for option, value in DISPLAY_OPTIONS.items():
         pd.set_option(option, value)
     paper = load_paper(paper_id)
     stamp = Stamp(notebook=notebook_path(paper_id), parameters=dict(parameters), seed=seed)
-    return PaperRun(paper=paper, out=Path(output_dir), stamp=stamp)
+    return PaperRun(paper=paper, out=Path(output_dir), stamp=stamp, checked=checked)
 
 
 def close_paper(run: PaperRun, rows: Iterable[ledger.Row], **extra_parameters) -> pd.DataFrame:

@@ -184,6 +184,15 @@ def _default_code_version(simulate) -> str:
     return f"{paperlib.__version__}+{digest.hexdigest()[:16]}"
 
 
+def code_version(simulate) -> str:
+    """Return the code version :func:`run_sweep` files ``simulate``'s results under when given none.
+
+    For readers of the cache (an explorer) that must read only the results of the current code
+    (:func:`read_entries`).
+    """
+    return _default_code_version(simulate)
+
+
 def _checksum(entry: dict) -> str:
     """Return the sha256 of an entry's canonical JSON without its ``checksum`` field."""
     return hashlib.sha256(_dumps({k: v for k, v in entry.items() if k != "checksum"}).encode()).hexdigest()

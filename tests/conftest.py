@@ -68,5 +68,6 @@ def paper(request):
 
 @pytest.fixture(scope="module")
 def conv(request):
-    """The chosen convention of that paper (a copy: a test may change it)."""
-    return dict(_chosen(_paper_id(request)))
+    """Return the chosen convention of that paper (a dict is copied: a test may change it; a Convention is frozen)."""
+    chosen = _chosen(_paper_id(request))
+    return dict(chosen) if isinstance(chosen, dict) else chosen

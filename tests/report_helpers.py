@@ -1,7 +1,8 @@
 """A small figures/ tree for the report tests, built in seconds (no make reproduce).
 
 The executed notebooks are the nbval fixtures (tests/nbval/, small parameters); papers 000 and
-004 get their real ledger rows (``p000.ledger_rows``, ``p004.ledger_rows.rows``), provenance.json and one model figure;
+004 get their real ledger rows (``p000.ledger_rows``, ``p004.ledger_rows.ledger_rows``), provenance.json and one
+model figure;
 001-003 have a notebook only, as after a partial reproduction. ``small_docs`` writes a docs/ tree
 with a subfolder, links and mathematics.
 """
@@ -31,8 +32,8 @@ def small_figures(root: Path, *, merged: bool = True) -> Path:
     for nb in sorted(FIXTURES.glob("[0-9][0-9][0-9]_*.ipynb")):
         shutil.copyfile(nb, figures / "executed" / nb.name)
     partials = []
-    rows_of = {"000": p000_ledger_rows.ledger_rows(load_paper("000"))[0],
-               "004": p004_ledger_rows.rows(load_paper("004"))}
+    rows_of = {"000": p000_ledger_rows.ledger_rows(load_paper("000")),
+               "004": p004_ledger_rows.ledger_rows(load_paper("004"))}
     for paper, rows in rows_of.items():
         stamp = Stamp(notebook=f"notebooks/{NOTEBOOK_NAMES[paper]}.ipynb", parameters={"report_test": True})
         folder = figures / paper

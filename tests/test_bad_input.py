@@ -36,10 +36,10 @@ def data_root(tmp_path):
 
 def _ledger(root) -> list[dict]:
     """Return 004's ledger rows (without provenance) computed from the data under ``root``."""
-    return [asdict(r) for r in p004_ledger_rows.rows(load_paper("004", root))]
+    return [asdict(r) for r in p004_ledger_rows.ledger_rows(load_paper("004", root))]
 
 
-BASELINE = [asdict(r) for r in p004_ledger_rows.rows(load_paper("004"))]
+BASELINE = [asdict(r) for r in p004_ledger_rows.ledger_rows(load_paper("004"))]
 
 
 # --- data: shape and meaning ----------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_any_parameter_value_fails_naming_it_or_runs_bounded(name, value):
     w = p004_what_if.what_if(paper, p004_operating_point.chosen_convention(paper), **checked)
     curve = p004_what_if.latency_vs_rate(w)
     assert np.isfinite(curve[["sctp_corrected_s", "tcp_corrected_s"]].to_numpy()).all()
-    assert [asdict(r) for r in p004_ledger_rows.rows(paper)] == BASELINE
+    assert [asdict(r) for r in p004_ledger_rows.ledger_rows(paper)] == BASELINE
 
 
 # --- make without side effects ------------------------------------------------------------------

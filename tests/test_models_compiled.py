@@ -1,5 +1,7 @@
 """The compiled path of paper 004's Eq. (5) and paper 000's Eq. (4) against their NumPy paths, bit for bit
-(paperlib.models.compiled, paperlib/models/closed_forms.c). Needs gcc, which make venv already requires."""
+(paperlib.models.compiled, paperlib/models/closed_forms.c). Needs gcc, which make venv already requires.
+
+The NumPy path of each model is its source of truth; the compiled path exists for speed and must agree with it."""
 
 import numpy as np
 import pytest
@@ -72,6 +74,35 @@ def test_eq_5_single_point_and_shape():
     fast, slow = both_paths(slow_start_latency.sctp_latency_s, np.full((2, 3), 4e5), S, np.array([28e3, 1e6, 1e8]),
                             0.2, 4)
     assert fast.shape == (2, 3) and same_bits(fast, slow)
+
+
+def _points(sizes, rates, times, windows, setups):
+    """Return a strategy of 1 to 40 points of Eq. (5)'s operands (obj, mtu, rate, rtt, x, setup), as arrays."""
+    point = strategies.tuples(sizes, sizes, rates, times, windows, setups)
+    return strategies.lists(point, min_size=1, max_size=40).map(
+        lambda pts: [np.array(col, dtype=float) for col in zip(*pts, strict=True)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(_points(strategies.integers(1, 10**9), strategies.integers(1, 10**12), strategies.integers(0, 100),
+               strategies.integers(1, 2**20), strategies.integers(0, 8)))
+def test_eq_5_paths_agree_exactly_on_whole_numbers(operands):
+    # whole-number sizes (bits), rates (bit/s), round trips (s), windows and set-up round trips, drawn by
+    # hypothesis: the compiled path equals the NumPy path (the source of truth) exactly
+    obj, mtu, rate, rtt, x, setup = operands
+    fast, slow = both_paths(slow_start_latency.transfer_latency_s, obj, mtu, rate, rtt, x, setup_rtts=setup)
+    assert same_bits(fast, slow)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_points(strategies.floats(1.0, 1e12), strategies.one_of(strategies.floats(1.0, 1e12), strategies.just(np.inf)),
+               strategies.floats(0.0, 100.0), strategies.integers(1, 2**20), strategies.floats(0.0, 8.0)))
+def test_eq_5_paths_agree_to_rounding_on_floats(operands):
+    # any finite sizes, rates (or an infinite rate), round trips and set-up round trips, whole windows: the
+    # compiled path equals the NumPy path to rounding (a relative 4 x 2^-52), and is infinite or NaN where it is
+    obj, mtu, rate, rtt, x, setup = operands
+    fast, slow = both_paths(slow_start_latency.transfer_latency_s, obj, mtu, rate, rtt, x, setup_rtts=setup)
+    np.testing.assert_allclose(fast, slow, rtol=4 * np.finfo(float).eps, atol=0)
 
 
 @settings(max_examples=60)

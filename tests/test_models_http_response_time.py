@@ -1,4 +1,4 @@
-"""Seed 002's response-time model (reconstructed algorithm and Table I): reference points, limits, invariants.
+"""Paper 002's response-time model (reconstructed algorithm and Table I): reference points, limits, invariants.
 
 The operating point of Tables II/III: RTT = 0.256 s, O = 13.5 KB (KB = 1000 -> 108 000 bit),
 R = 40 kbit/s, MSS = 536 B = 4288 bit, M = 5. Then s = MSS/R = 4288/40 000 = 0.1072 s and
@@ -13,9 +13,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from paperlib.models import http_response_time as m
-from paperlib.models.reading import ModelReading
-from paperlib.models.reading import READING_002, SWITCHES
+from paperlib.models import http_response_time
+from paperlib.models.reading import READING_002, SWITCHES, ModelReading
 from paperlib.models.slow_start_latency import transfer_latency_s
 from paperlib.validate import ParameterError
 
@@ -35,11 +34,11 @@ ps = st.one_of(st.just(0.0), st.floats(1e-6, 0.3))
 
 
 def tcp(obj, mss, rate, rtt, p, **kw):
-    return m.response_time_tcp_s(obj, mss, rate, rtt, p, **kw)
+    return http_response_time.response_time_tcp_s(obj, mss, rate, rtt, p, **kw)
 
 
 def sctp(obj, mss, rate, rtt, p, **kw):
-    return m.response_time_sctp_s(obj, mss, rate, rtt, p, **kw)
+    return http_response_time.response_time_sctp_s(obj, mss, rate, rtt, p, **kw)
 
 
 # --- the research note's hand computation (Sec. 1.4), KB = 1000 ---------------------------------
@@ -47,23 +46,23 @@ def sctp(obj, mss, rate, rtt, p, **kw):
 
 def test_operating_point_step_by_step():
     # N = 13 500 / 536 = 25.1866 packets; a = ceil(25.1866 * 0.01) = ceil(0.2519) = 1
-    assert m.packets_in_object(O, MSS) == pytest.approx(25.186567, abs=1e-6)
-    assert m.expected_losses(13_500 / 536, 0.01) == 1
+    assert http_response_time.packets_in_object(O, MSS) == pytest.approx(25.186567, abs=1e-6)
+    assert http_response_time.expected_losses(13_500 / 536, 0.01) == 1
     # Eq. (1): 0.99^25.1866 = exp(25.1866 ln 0.99) = exp(-0.253133) = 0.776364,
     # x = (1 - 0.776364) * 0.99/0.01 + 1 = 0.223636 * 99 + 1 = 23.1399
-    assert m.expected_packets_before_loss(13_500 / 536, 0.01) == pytest.approx(23.1399, abs=1e-4)
+    assert http_response_time.expected_packets_before_loss(13_500 / 536, 0.01) == pytest.approx(23.1399, abs=1e-4)
     # Q = 2 (module docstring); K = log2(24.1399) = 4.5934 -> P = min(2, 3.5934) = 2:
     # Sx = 2 (0.256 + 0.1072) - (2^2 - 1) 0.1072 = 0.7264 - 0.3216 = 0.4048 s (ceil: K = 5, same P)
-    assert m.stall_bound(MSS, R, RTT) == 2
-    assert m.slow_start_idle_time_s(23.1399, MSS, R, RTT) == pytest.approx(0.4048, abs=1e-12)
-    assert m.slow_start_idle_time_s(23.1399, MSS, R, RTT, "ceil") == pytest.approx(0.4048, abs=1e-12)
+    assert http_response_time.stall_bound(MSS, R, RTT) == 2
+    assert http_response_time.slow_start_idle_time_s(23.1399, MSS, R, RTT) == pytest.approx(0.4048, abs=1e-12)
+    assert http_response_time.slow_start_idle_time_s(23.1399, MSS, R, RTT, "ceil") == pytest.approx(0.4048, abs=1e-12)
     # Eqs. (8)-(10), continuous: C = log2(24.1399) = 4.59335, y = 2^3.59335 = 24.1399/2 = 12.06995,
     # b = 23.1399 - 12.06995 = 11.06995, y - b = 1 -> Eq. (11): HOB = 1 * 0.1072 s
-    c, y, b = m.loss_window(23.1399)
+    c, y, b = http_response_time.loss_window(23.1399)
     assert (float(c), float(y), float(b)) == pytest.approx((4.59335, 12.06995, 11.06995), abs=1e-5)
-    assert m.hob_time_s(23.1399, MSS, R) == pytest.approx(0.1072, abs=1e-12)
+    assert http_response_time.hob_time_s(23.1399, MSS, R) == pytest.approx(0.1072, abs=1e-12)
 
-    res = m.object_transfer_time(O, MSS, R, RTT, 0.01)
+    res = http_response_time.object_transfer_time(O, MSS, R, RTT, 0.01)
     assert res.losses == 1
     # Eq. (12): Tx1 = 0.4048 + 24.1399 * 0.1072 (= 2.5878) + 0.1072 + 1.5 * 0.256 (= 0.384) = 3.4838 s;
     # N <- 25.1866 - 23.1399 + 1 = 3.0467; last step x = N: TL = 4.0467 * 0.1072 = 0.4338 s
@@ -127,7 +126,7 @@ def test_operating_point_ceiling_reading():
     # Tx1 = 0.4048 + 2.58780 + 0.94980 + 0.384 = 4.32640; N <- 25.1866 - 23.1399 + 8.8601 = 10.9067;
     # final (10.9067 + 1) 0.1072 = 1.27640; OT = 5.60280;
     # TCP = 0.512 + 5 (5.85880) = 29.806; SCTP = 0.512 + 5 (5.85880 - 0.94980) = 25.057
-    res = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil"))
+    res = http_response_time.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil"))
     assert res.tot_hob_s == pytest.approx(0.94980, abs=1e-5)
     assert res.ot_s == pytest.approx(5.60280, abs=1e-5)
     assert tcp(O, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")) == pytest.approx(29.806, abs=1e-3)
@@ -143,18 +142,20 @@ def test_operating_point_post_loss_slow_start():
 
 def test_operating_point_finite_threshold():
     # T0 = 16: Ath = 31 >= x1 + 1 = 24.14, a slow-start loss; T <- 8, Ath = 15 >= 4.05: same OT as T0 = inf
-    res = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=16))
+    res = http_response_time.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=16))
     assert res.ot_s == pytest.approx(3.9176)
     # T0 = 8: Ath = 15 < 24.14, the first loss is in congestion avoidance. Eq. (14): Sth = SC(15),
     # P = min(2, log2 16 - 1 = 3) = 2 -> 0.4048; Eq. (13): L = 23.1399 - 15 = 8.1399;
     # Eq. (15): TL = 0.4048 + 2.58780 + 8.1399 * 0.256 (= 2.08383) + 0.384 = 5.46043 (+ HOB 0.1072 if computed);
     # N <- 3.0466, T <- (8 + 8.1399)/2 = 8.07 (Ath = 15.14 > 4.05): final 0.43380. OT = 5.89423 (research: 5.89)
-    zero = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8, hob_in_ca="zero"))
+    zero = http_response_time.object_transfer_time(
+        O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8, hob_in_ca="zero")
+    )
     assert zero.ot_s == pytest.approx(5.89423, abs=1e-5)
     assert zero.tot_hob_s == 0
     assert zero.trace[0]["phase"] == "congestion-avoidance"
     assert zero.trace[0]["L"] == pytest.approx(8.1399, abs=1e-4)
-    computed = m.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
+    computed = http_response_time.object_transfer_time(O, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
     assert computed.ot_s == pytest.approx(5.89423 + 0.1072, abs=1e-5)
     assert computed.tot_hob_s == pytest.approx(0.1072)
 
@@ -162,17 +163,17 @@ def test_operating_point_finite_threshold():
 def test_grid_equals_point_by_point():
     pts = {"obj_bits": np.array([O, 4e5])[:, None], "mss_bits": MSS, "rate_bps": [R, 4e5, 3e6],
            "rtt_s": RTT, "p": 0.02}  # fmt: skip
-    grid = m.response_times_grid(pts)
+    grid = http_response_time.response_times_grid(pts)
     assert len(grid) == 6
     for row in grid.itertuples():
         args = (row.obj_bits, row.mss_bits, row.rate_bps, row.rtt_s, row.p)
         assert row.tcp_s == tcp(*args)
         assert row.sctp_s == sctp(*args)
-        assert row.ot_s == m.object_transfer_time(*args).ot_s
+        assert row.ot_s == http_response_time.object_transfer_time(*args).ot_s
     # a DataFrame keeps its index and extra columns; per-point columns override the keywords
     frame = pd.DataFrame({"obj_bits": [O, O], "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": [0.01, 0.01],
                           "objects": [5, 1], "label": ["a", "b"]}, index=[10, 20])  # fmt: skip
-    out = m.response_times_grid(frame, reading=variant(sctp_total="printed"), pipeline_depth=5)
+    out = http_response_time.response_times_grid(frame, reading=variant(sctp_total="printed"), pipeline_depth=5)
     assert list(out.index) == [10, 20] and list(out["label"]) == ["a", "b"]
     assert out["tcp_s"].tolist() == pytest.approx([4.6856, 4.6856])
     assert out["sctp_s"].tolist() == pytest.approx([4.5784, 4.5784])
@@ -184,20 +185,26 @@ def test_grid_equals_point_by_point():
 
 @given(objs, msss, rates, rtts)
 def test_p_zero_is_the_loss_free_kurose_ross_latency(obj, mss, rate, rtt):
-    # No loss: a = 0, one step with x = N: OT = SC(N) + N MSS/R (final_chunk="N"). seed 004's Eq. (5) with
+    # No loss: a = 0, one step with x = N: OT = SC(N) + N MSS/R (final_chunk="N"). paper 004's Eq. (5) with
     # x = 1 is 2 RTT + O/R + gamma (RTT + s) - (2^gamma - 1) s with gamma = min(alpha - 1, beta),
     # alpha = ceil(log2(N + 1)) = K and beta = floor(log2(1 + R RTT/MSS)) + 1 = Q: the same SC with P = gamma,
     # exactly when K is the ceiling (log_mode="ceil"). So OT = LT_004(x = 1) - 2 RTT.
     kr = float(transfer_latency_s(obj, mss, rate, rtt, 1)) - 2 * rtt
-    ot = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil", final_chunk="N")).ot_s
+    ot = http_response_time.object_transfer_time(
+        obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil", final_chunk="N")
+    ).ot_s
     assert ot == pytest.approx(kr, rel=1e-12, abs=1e-12)
     # the printed final chunk counts (N + 1) packets: one MSS/R more
-    ot_printed = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil")).ot_s
+    ot_printed = http_response_time.object_transfer_time(
+        obj, mss, rate, rtt, 0.0, reading=variant(log_mode="ceil")
+    ).ot_s
     assert ot_printed == pytest.approx(kr + mss / rate, rel=1e-12, abs=1e-12)
     # continuous K = log2(N + 1) agrees whenever P saturates at Q (or N + 1 is a power of two)
     n = obj / mss
-    if math.log2(n + 1) - 1 >= float(m.stall_bound(mss, rate, rtt)):
-        ot_cont = m.object_transfer_time(obj, mss, rate, rtt, 0.0, reading=variant(final_chunk="N")).ot_s
+    if math.log2(n + 1) - 1 >= float(http_response_time.stall_bound(mss, rate, rtt)):
+        ot_cont = http_response_time.object_transfer_time(
+            obj, mss, rate, rtt, 0.0, reading=variant(final_chunk="N")
+        ).ot_s
         assert ot_cont == pytest.approx(kr, rel=1e-12, abs=1e-12)
 
 
@@ -206,16 +213,18 @@ def test_continuous_sc_equals_kurose_ross_at_whole_windows_only():
     # SC = 1 (0 + s) - (2 - 1) s = 0. n = 2: continuous P = log2 3 - 1 = 0.585,
     # SC = 0.585 s - (1.5 - 1) s = 0.0850 s; ceil K = 2, P = 1, SC = 0. So continuous SC is not
     # monotone in n (0.085 s at 2 packets, 0 at 3) - the reason for the non-monotonicities below.
-    assert m.slow_start_idle_time_s(3, 1.0, 1.0, 0.0) == pytest.approx(0.0, abs=1e-15)
-    assert m.slow_start_idle_time_s(2, 1.0, 1.0, 0.0) == pytest.approx(math.log2(3) - 1 - 0.5, abs=1e-15)
-    assert m.slow_start_idle_time_s(2, 1.0, 1.0, 0.0, "ceil") == pytest.approx(0.0, abs=1e-15)
-    assert m.slow_start_idle_time_s(0, 1.0, 1.0, 0.3) == 0.0
+    assert http_response_time.slow_start_idle_time_s(3, 1.0, 1.0, 0.0) == pytest.approx(0.0, abs=1e-15)
+    assert http_response_time.slow_start_idle_time_s(2, 1.0, 1.0, 0.0) == pytest.approx(
+        math.log2(3) - 1 - 0.5, abs=1e-15
+    )
+    assert http_response_time.slow_start_idle_time_s(2, 1.0, 1.0, 0.0, "ceil") == pytest.approx(0.0, abs=1e-15)
+    assert http_response_time.slow_start_idle_time_s(0, 1.0, 1.0, 0.3) == 0.0
 
 
 def test_threshold_packets():
     # windows 1 + 2 + 4 + 8 = 15 = 2 * 8 - 1
-    assert m.packets_until_threshold(8) == 15
-    assert m.packets_until_threshold(math.inf) == math.inf
+    assert http_response_time.packets_until_threshold(8) == 15
+    assert http_response_time.packets_until_threshold(math.inf) == math.inf
 
 
 def test_first_loss_jump_at_p_zero_plus():
@@ -223,12 +232,12 @@ def test_first_loss_jump_at_p_zero_plus():
     # OT(0+) = SC(N) + (N + 1) s + s + 1.5 RTT (the loss) + (1 + 1) s (the one packet left)
     # = OT(0) + 3 s + 1.5 RTT = 3.2120 + 0.3216 + 0.384 = 3.9176 at the operating point
     # (OT(0) = 0.4048 + 2.7 + 0.1072 = 3.2120).
-    assert m.object_transfer_time(O, MSS, R, RTT, 0.0).ot_s == pytest.approx(3.2120, abs=1e-12)
-    assert m.object_transfer_time(O, MSS, R, RTT, 1e-12).ot_s == pytest.approx(3.9176, abs=1e-9)
+    assert http_response_time.object_transfer_time(O, MSS, R, RTT, 0.0).ot_s == pytest.approx(3.2120, abs=1e-12)
+    assert http_response_time.object_transfer_time(O, MSS, R, RTT, 1e-12).ot_s == pytest.approx(3.9176, abs=1e-9)
     # a_mode="round": a = round(25.19 p) = 0 below p = 0.5/25.19 = 1.99 %: no jump
-    res = m.object_transfer_time(O, MSS, R, RTT, 0.019, reading=variant(a_mode="round"))
+    res = http_response_time.object_transfer_time(O, MSS, R, RTT, 0.019, reading=variant(a_mode="round"))
     assert res.ot_s == pytest.approx(3.2120, abs=1e-12)
-    assert m.object_transfer_time(O, MSS, R, RTT, 0.020, reading=variant(a_mode="round")).losses == 1
+    assert http_response_time.object_transfer_time(O, MSS, R, RTT, 0.020, reading=variant(a_mode="round")).losses == 1
 
 
 # --- invariants that hold (defaults) ------------------------------------------------------------
@@ -236,7 +245,7 @@ def test_first_loss_jump_at_p_zero_plus():
 
 @given(objs, msss, rates, rtts, ps)
 def test_non_negative_and_at_least_the_transmission(obj, mss, rate, rtt, p):
-    res = m.object_transfer_time(obj, mss, rate, rtt, p)
+    res = http_response_time.object_transfer_time(obj, mss, rate, rtt, p)
     assert res.ot_s >= obj / rate - 1e-12 * res.ot_s
     assert 0 <= res.tot_hob_s <= res.ot_s
     assert sctp(obj, mss, rate, rtt, p) >= 0
@@ -247,10 +256,10 @@ def test_non_negative_and_at_least_the_transmission(obj, mss, rate, rtt, p):
 def test_closed_form_of_the_defaults(obj, mss, rate, rtt, p, objects):
     # Research note 1.2 (f): continuous log, T0 = inf: the x's cancel except in SC(x1),
     # OT = SC(x1) + (N + 3a + 1) s + 1.5 a RTT and tot_hob = a s; so TCP - SCTP = M a s.
-    res = m.object_transfer_time(obj, mss, rate, rtt, p)
+    res = http_response_time.object_transfer_time(obj, mss, rate, rtt, p)
     n, s, a = obj / mss, mss / rate, res.losses
-    x1 = float(m.expected_packets_before_loss(n, p))
-    sc = float(m.slow_start_idle_time_s(x1, mss, rate, rtt))
+    x1 = float(http_response_time.expected_packets_before_loss(n, p))
+    sc = float(http_response_time.slow_start_idle_time_s(x1, mss, rate, rtt))
     assert res.ot_s == pytest.approx(sc + (n + 3 * a + 1) * s + 1.5 * a * rtt, rel=1e-9)
     assert res.tot_hob_s == pytest.approx(a * s, rel=1e-9)
     gap = tcp(obj, mss, rate, rtt, p, objects=objects) - sctp(obj, mss, rate, rtt, p, objects=objects)
@@ -279,7 +288,7 @@ def test_non_decreasing_in_object_size(obj, factor, mss, rate, rtt, p):
 def test_non_increasing_in_rate_at_equal_q(obj, mss, rate, factor, rtt, p):
     # While Q is unchanged, P depends on x1 only (not on s), and d/ds [SC + (N + 3a + 1) s]
     # = P + 1 - 2^P + N + 3a + 1 > 0 because 2^P <= (x1 + 1)/2 <= (N + 1)/2.
-    assume(m.stall_bound(mss, rate, rtt) == m.stall_bound(mss, rate * factor, rtt))
+    assume(http_response_time.stall_bound(mss, rate, rtt) == http_response_time.stall_bound(mss, rate * factor, rtt))
     for f in (tcp, sctp):
         assert f(obj, mss, rate * factor, rtt, p) <= f(obj, mss, rate, rtt, p) * (1 + 1e-12)
 
@@ -309,9 +318,9 @@ def test_flat_in_p_at_fixed_a_once_p_saturates(pair, rate, rtt):
     # At fixed a the defaults depend on p only through SC(x1); once P = Q at both loss ratios
     # (x1 + 1 >= 2^(Q+1)) SC(x1) = Q (RTT + s) - (2^Q - 1) s for both, and the response time is flat in p.
     obj, mss, p1, p2 = pair
-    n, q = obj / mss, float(m.stall_bound(mss, rate, rtt))
-    assume(m.expected_losses(n, p1) == m.expected_losses(n, p2))
-    assume(math.log2(float(m.expected_packets_before_loss(n, p2)) + 1) - 1 >= q)
+    n, q = obj / mss, float(http_response_time.stall_bound(mss, rate, rtt))
+    assume(http_response_time.expected_losses(n, p1) == http_response_time.expected_losses(n, p2))
+    assume(math.log2(float(http_response_time.expected_packets_before_loss(n, p2)) + 1) - 1 >= q)
     for f in (tcp, sctp):
         assert f(obj, mss, rate, rtt, p2) == pytest.approx(f(obj, mss, rate, rtt, p1), rel=1e-12)
 
@@ -338,7 +347,7 @@ def test_non_decreasing_in_p_across_a_change_of_a(pair, rate, rtt):
     # per extra loss; it is about 2.3 at most for large N (an estimate, not a proof: checked here and on
     # 94 000 random wide-range pairs). Fails with a finite threshold or the ceiling log (see below).
     obj, mss, p1, p2 = pair
-    assert m.expected_losses(obj / mss, p1) < m.expected_losses(obj / mss, p2)
+    assert http_response_time.expected_losses(obj / mss, p1) < http_response_time.expected_losses(obj / mss, p2)
     for f in (tcp, sctp):
         assert f(obj, mss, rate, rtt, p2) >= f(obj, mss, rate, rtt, p1) * (1 - 1e-12)
 
@@ -348,7 +357,7 @@ def test_sctp_never_above_tcp_without_pipelining(obj, mss, rate, rtt, p, objects
     # PI = 1, times_M: TCP - SCTP = IT + M (RTT + OT) - IT - M (RTT + OT - tot_hob) = M tot_hob >= 0
     kw = dict(objects=objects, reading=variant(log_mode=log_mode))
     t, s_ = tcp(obj, mss, rate, rtt, p, pipeline_depth=1, **kw), sctp(obj, mss, rate, rtt, p, **kw)
-    hob = m.object_transfer_time(obj, mss, rate, rtt, p, reading=variant(log_mode=log_mode)).tot_hob_s
+    hob = http_response_time.object_transfer_time(obj, mss, rate, rtt, p, reading=variant(log_mode=log_mode)).tot_hob_s
     assert s_ <= t * (1 + 1e-12)  # equal when tot_hob = 0, up to rounding
     assert t - s_ == pytest.approx(objects * hob, rel=1e-9, abs=1e-9)
 
@@ -366,7 +375,11 @@ def test_counterexample_more_loss_can_be_faster_at_fixed_a():
     # (N + 4) s + 1.5 RTT = 29.18657 * 0.01072 + 0.384 = 0.69688 -> OT = 1.53663 and 1.47676;
     # TCP = 0.512 + 5 (0.256 + OT) = 9.47514 at 1 % but 9.17580 at 3 %: 0.30 s *less* with three times the loss.
     fast = 400e3
-    assert m.expected_losses(13_500 / 536, 0.01) == m.expected_losses(13_500 / 536, 0.03) == 1
+    assert (
+        http_response_time.expected_losses(13_500 / 536, 0.01)
+        == http_response_time.expected_losses(13_500 / 536, 0.03)
+        == 1
+    )
     assert tcp(O, MSS, fast, RTT, 0.01) == pytest.approx(9.47514, abs=1e-5)
     assert tcp(O, MSS, fast, RTT, 0.03) == pytest.approx(9.17580, abs=1e-5)
     assert sctp(O, MSS, fast, RTT, 0.03) < sctp(O, MSS, fast, RTT, 0.01)
@@ -383,8 +396,8 @@ def test_counterexample_a_loss_can_shorten_the_transfer_with_a_finite_threshold(
     #   the threshold above the remaining packets, and step (11) charges no slow start for them.
     obj = 100 * MSS
     th8 = variant(initial_threshold=8)
-    assert m.object_transfer_time(obj, MSS, R, RTT, 0.0, reading=th8).ot_s == pytest.approx(32.992)
-    lossy = m.object_transfer_time(obj, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
+    assert http_response_time.object_transfer_time(obj, MSS, R, RTT, 0.0, reading=th8).ot_s == pytest.approx(32.992)
+    lossy = http_response_time.object_transfer_time(obj, MSS, R, RTT, 0.01, reading=variant(initial_threshold=8))
     assert lossy.losses == 1
     assert lossy.ot_s == pytest.approx(24.42088, abs=1e-5)
     assert tcp(obj, MSS, R, RTT, 0.01, reading=th8) < tcp(obj, MSS, R, RTT, 0.0, reading=th8)
@@ -411,12 +424,18 @@ def test_counterexample_ceiling_reading_not_monotone_in_object_size():
     # = SC(x1) + (N + 2 + 2^(C+1) - 2 x1) s + 1.5 RTT: within one window C, x1 counts twice against N once.
     #   13.5 KB: N = 25.1866, x1 = 23.1399, C = 5: OT = 0.4048 + (25.1866 + 66 - 46.2799) 0.1072 + 0.384 = 5.60280
     #   14.5 KB: N = 27.0522, 0.99^N = 0.76195, x1 = 24.5677, C = 5: OT = 0.4048 + 43.9169 * 0.1072 + 0.384 = 5.49669
-    small = m.object_transfer_time(13_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")).ot_s
-    large = m.object_transfer_time(14_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")).ot_s
+    small = http_response_time.object_transfer_time(
+        13_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")
+    ).ot_s
+    large = http_response_time.object_transfer_time(
+        14_500 * 8, MSS, R, RTT, 0.01, reading=variant(log_mode="ceil")
+    ).ot_s
     assert small == pytest.approx(5.60280, abs=1e-5)
     assert large == pytest.approx(5.49669, abs=1e-5)
     # the default continuous reading is monotone here: N s grows by 1000 * 8 / 40 000 = 0.2 s, SC stays 0.4048
-    assert m.object_transfer_time(14_500 * 8, MSS, R, RTT, 0.01).ot_s == pytest.approx(3.9176 + 0.2, abs=1e-9)
+    assert http_response_time.object_transfer_time(14_500 * 8, MSS, R, RTT, 0.01).ot_s == pytest.approx(
+        3.9176 + 0.2, abs=1e-9
+    )
 
 
 # --- bad input fails naming the parameter -------------------------------------------------------
@@ -452,7 +471,7 @@ def test_impossible_parameters_are_named(kwargs, name):
     args = dict(obj_bits=O, mss_bits=MSS, rate_bps=R, rtt_s=RTT, p=0.01) | kwargs
     with pytest.raises(ParameterError, match=name):
         switches = {k: args.pop(k) for k in SWITCHES if k in args}  # a bad switch fails in ModelReading
-        m.response_time_tcp_s(**args, reading=variant(**switches))
+        http_response_time.response_time_tcp_s(**args, reading=variant(**switches))
 
 
 def test_sctp_and_grid_name_their_parameters():
@@ -461,39 +480,53 @@ def test_sctp_and_grid_name_their_parameters():
     with pytest.raises(ParameterError, match="objects"):
         sctp(O, MSS, R, RTT, 0.01, objects=0)
     with pytest.raises(ParameterError, match="p must be in"):
-        m.response_times_grid({"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": [0.01, 1.0]})
+        http_response_time.response_times_grid(
+            {"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": [0.01, 1.0]}
+        )
     with pytest.raises(ParameterError, match="rtt_s"):
-        m.response_times_grid({"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "p": 0.01})
+        http_response_time.response_times_grid({"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "p": 0.01})
     with pytest.raises(ParameterError, match="pipeline_depth"):
-        m.response_times_grid({"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": 0.01,
+        http_response_time.response_times_grid({"obj_bits": O, "mss_bits": MSS, "rate_bps": R, "rtt_s": RTT, "p": 0.01,
                                "pipeline_depth": [1, 0]})  # fmt: skip
     with pytest.raises(ParameterError, match="n_packets"):
-        m.expected_packets_before_loss(0.0, 0.01)
+        http_response_time.expected_packets_before_loss(0.0, 0.01)
     with pytest.raises(ParameterError, match="threshold"):
-        m.packets_until_threshold(-1)
+        http_response_time.packets_until_threshold(-1)
 
 
-# --- the grid evaluator (one vectorised loop over all points) equals the scalar algorithm point by point --
+# --- a point's result does not depend on the grid around it: the loop over many points (each masked after its
+# own a + 1 steps) gives what the same loop gives on that point alone (object_transfer_time: a grid of one) --
 
-switches = st.fixed_dictionaries({
-    "log_mode": st.sampled_from(m.LOG_MODES), "a_mode": st.sampled_from(m.A_MODES),
-    "n_mode": st.sampled_from(m.N_MODES), "final_chunk": st.sampled_from(m.FINAL_CHUNKS),
-    "hob_in_ca": st.sampled_from(m.HOB_IN_CA), "post_loss_slow_start": st.booleans(),
-    "initial_threshold": st.sampled_from([np.inf, 4.0, 8.0, 64.0]),
-})
-points = st.lists(st.tuples(st.floats(1e3, 1e6), st.floats(1e2, 1.2e4), st.floats(1e4, 1e8), st.floats(0.0, 1.0),
-                            st.floats(0.0, 0.3)), min_size=1, max_size=8)
+switches = st.fixed_dictionaries(
+    {
+        "log_mode": st.sampled_from(http_response_time.LOG_MODES),
+        "a_mode": st.sampled_from(http_response_time.A_MODES),
+        "n_mode": st.sampled_from(http_response_time.N_MODES),
+        "final_chunk": st.sampled_from(http_response_time.FINAL_CHUNKS),
+        "hob_in_ca": st.sampled_from(http_response_time.HOB_IN_CA),
+        "post_loss_slow_start": st.booleans(),
+        "initial_threshold": st.sampled_from([np.inf, 4.0, 8.0, 64.0]),
+    }
+)
+points = st.lists(
+    st.tuples(
+        st.floats(1e3, 1e6), st.floats(1e2, 1.2e4), st.floats(1e4, 1e8), st.floats(0.0, 1.0), st.floats(0.0, 0.3)
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 @given(points, switches)
-def test_grid_equals_the_scalar_loop(pts, sw):
-    obj, mss, rate, rtt, p = (np.array(c) for c in zip(*pts))
+def test_a_point_of_a_grid_equals_the_point_alone(pts, sw):
+    obj, mss, rate, rtt, p = (np.array(c) for c in zip(*pts, strict=True))
     reading = ModelReading(**sw)
-    grid = m.response_times_grid({"obj_bits": obj, "mss_bits": mss, "rate_bps": rate, "rtt_s": rtt, "p": p},
-                                 reading=reading)
+    grid = http_response_time.response_times_grid(
+        {"obj_bits": obj, "mss_bits": mss, "rate_bps": rate, "rtt_s": rtt, "p": p}, reading=reading
+    )
     for k in range(len(pts)):
-        one = m.object_transfer_time(obj[k], mss[k], rate[k], rtt[k], p[k], reading=reading)
+        one = http_response_time.object_transfer_time(obj[k], mss[k], rate[k], rtt[k], p[k], reading=reading)
         assert grid["losses"].iloc[k] == one.losses
-        # same operations in the same order; numpy's and math's log2/expm1 may differ in the last bits
+        # same operations in the same order; a vectorised ufunc may round a lane differently in the last bit
         assert np.isclose(grid["ot_s"].iloc[k], one.ot_s, rtol=1e-12, atol=0)
         assert np.isclose(grid["tot_hob_s"].iloc[k], one.tot_hob_s, rtol=1e-12, atol=1e-15)

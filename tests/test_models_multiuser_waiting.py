@@ -1,12 +1,11 @@
-"""Seed 000's multi-user model (Eqs. 3-8) against reference points, invariants and the round-robin schedule."""
+"""Paper 000's multi-user model (Eqs. 3-8) against reference points, invariants and the round-robin schedule."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperlib.models import compiled
-from paperlib.models import multiuser_waiting as w
+from paperlib.models import compiled, multiuser_waiting
 from paperlib.models.multiuser_waiting import round_robin_schedule
 from paperlib.validate import ParameterError
 
@@ -19,8 +18,11 @@ REL = 1e-9
 
 
 def close(value, reference, scale):
-    """pytest.approx for a waiting time: the schedule's waiting is finish - n tau, a difference of
-    float sums, so its error is relative to the finish times (``scale``), not to the waiting itself."""
+    """Return whether ``value`` is ``reference`` within pytest.approx's tolerance for a waiting time.
+
+    The schedule's waiting is finish - n tau, a difference of float sums, so its error is relative to
+    the finish times (``scale``), not to the waiting itself.
+    """
     return pytest.approx(reference, rel=REL, abs=REL * scale) == value
 
 
@@ -53,15 +55,15 @@ def test_figure_2_schedule():
 
 def test_figure_2_closed_forms():
     # Eq. (3): sum_{i=1}^{4} (4-i) + 4*2*3 = 6 + 24 = 30 (tau = 1)
-    assert w.total_waiting_time_same(4, 3, 1.0) == 30.0
+    assert multiuser_waiting.total_waiting_time_same(4, 3, 1.0) == 30.0
     # Eq. (4): 30/4 = (m-1)(2n-1)/2 = 3*5/2 = 7.5
-    assert w.mean_waiting_time_same(4, 3, 1.0) == 7.5
+    assert multiuser_waiting.mean_waiting_time_same(4, 3, 1.0) == 7.5
     # Eq. (5): 4 * [4*2 + 5/2] = 4 * 10.5 = 42
-    assert w.total_turnaround_time_same(4, 3, 1.0) == 42.0
+    assert multiuser_waiting.total_turnaround_time_same(4, 3, 1.0) == 42.0
     # Eq. (6): (2*4*3 - 4 + 1)/2 = 21/2 = 10.5
-    assert w.mean_turnaround_time_same(4, 3, 1.0) == 10.5
+    assert multiuser_waiting.mean_turnaround_time_same(4, 3, 1.0) == 10.5
     # in units of tau: tau = 0.2 s scales everything, 7.5 * 0.2 = 1.5 s
-    assert w.mean_waiting_time_same(4, 3, 0.2) == pytest.approx(1.5)
+    assert multiuser_waiting.mean_waiting_time_same(4, 3, 0.2) == pytest.approx(1.5)
 
 
 def test_two_group_example_schedule():
@@ -81,16 +83,16 @@ def test_two_group_example_corrected_and_printed():
     #   = 2 * [2*(1*1 + 6) + 3*(2*2 + 2)] = 2 * (14 + 18) = 64;
     #   + sum_i [m_i prior_i + sum_{r<=m_i} (r-1) tau_i] = (0 + (0+1)*1) + (3*2 + (0+1+2)*2) = 1 + 12 = 13;
     #   (64 + 13)/5 = 77/5 = 15.4.
-    assert w.mean_waiting_time_diff([2, 3], [1.0, 2.0], 3) == pytest.approx(15.4)
+    assert multiuser_waiting.mean_waiting_time_diff([2, 3], [1.0, 2.0], 3) == pytest.approx(15.4)
     # Printed Eq. (7): (n-1) sum m_i(m_i-1)tau_i = 2*(2 + 12) = 28; cross sum_{i, j!=i} m_i tau_j
     #   = 2*2 + 3*1 = 7; last: i=1: 0 + (0+1+2+3+4)*1 = 10, i=2: 3*2 + 10*2 = 26 -> 36.
     #   (28 + 7 + 36)/5 = 71/5 = 14.2
-    assert w.mean_waiting_time_diff([2, 3], [1.0, 2.0], 3, form="printed") == pytest.approx(14.2)
+    assert multiuser_waiting.mean_waiting_time_diff([2, 3], [1.0, 2.0], 3, form="printed") == pytest.approx(14.2)
     # Corrected Eq. (8): m(n-1)D = 5*2*8 = 80; + sum_i [m_i prior_i + sum_{r<=m_i} r tau_i]
     #   = (0 + (1+2)*1) + (3*2 + (1+2+3)*2) = 3 + 18 = 21; 101/5 = 20.2
-    assert w.mean_turnaround_time_diff([2, 3], [1.0, 2.0], 3) == pytest.approx(20.2)
+    assert multiuser_waiting.mean_turnaround_time_diff([2, 3], [1.0, 2.0], 3) == pytest.approx(20.2)
     # Printed Eq. (8): 80 + [0 + 15*1] + [6 + 15*2] = 80 + 51 = 131; 131/5 = 26.2
-    assert w.mean_turnaround_time_diff([2, 3], [1.0, 2.0], 3, form="printed") == pytest.approx(26.2)
+    assert multiuser_waiting.mean_turnaround_time_diff([2, 3], [1.0, 2.0], 3, form="printed") == pytest.approx(26.2)
 
 
 @pytest.mark.parametrize(
@@ -120,10 +122,10 @@ def test_group_examples_of_the_research_note(sizes, times, n, true_w, printed_w,
     sched_w, sched_t, _ = schedule_means(sizes, times, n)
     assert sched_w == pytest.approx(true_w)
     assert sched_t == pytest.approx(true_t)
-    assert w.mean_waiting_time_diff(sizes, times, n) == pytest.approx(true_w)
-    assert w.mean_turnaround_time_diff(sizes, times, n) == pytest.approx(true_t)
-    assert w.mean_waiting_time_diff(sizes, times, n, form="printed") == pytest.approx(printed_w)
-    assert w.mean_turnaround_time_diff(sizes, times, n, form="printed") == pytest.approx(printed_t)
+    assert multiuser_waiting.mean_waiting_time_diff(sizes, times, n) == pytest.approx(true_w)
+    assert multiuser_waiting.mean_turnaround_time_diff(sizes, times, n) == pytest.approx(true_t)
+    assert multiuser_waiting.mean_waiting_time_diff(sizes, times, n, form="printed") == pytest.approx(printed_w)
+    assert multiuser_waiting.mean_turnaround_time_diff(sizes, times, n, form="printed") == pytest.approx(printed_t)
     # the printed forms are wrong here: both differ from the schedule
     assert abs(printed_w - sched_w) > 0.4 and abs(printed_t - sched_t) > 3
 
@@ -131,22 +133,22 @@ def test_group_examples_of_the_research_note(sizes, times, n, true_w, printed_w,
 def test_algorithm_1_helpers():
     # Line 2: theta = 13.5 KB, mtu = 536 B -> 13500/536 = 25.19 -> n = 26 (KB = 1000);
     # with KB = 1024: 13824/536 = 25.79 -> also 26.
-    assert w.packets_per_object(13_500 * 8, 536 * 8) == 26
-    assert w.packets_per_object(13_824 * 8, 536 * 8) == 26
+    assert multiuser_waiting.packets_per_object(13_500 * 8, 536 * 8) == 26
+    assert multiuser_waiting.packets_per_object(13_824 * 8, 536 * 8) == 26
     # an exact multiple stays exact even when the float ratio is 3.0000000000000004
     assert 0.30000000000000004 / 0.1 > 3
-    assert w.packets_per_object(0.30000000000000004, 0.1) == 3
+    assert multiuser_waiting.packets_per_object(0.30000000000000004, 0.1) == 3
     # a sliver of an object is still one packet
-    assert w.packets_per_object(1.0, 536 * 8) == 1
+    assert multiuser_waiting.packets_per_object(1.0, 536 * 8) == 1
     # Line 10: tau = E(T)/n, e.g. E(T) = 3.9 s, n = 26 -> 0.15 s
-    assert w.packet_response_time_s(3.9, 26) == pytest.approx(0.15)
+    assert multiuser_waiting.packet_response_time_s(3.9, 26) == pytest.approx(0.15)
 
 
 def test_single_user_turnaround_is_the_single_user_response_time():
     # m = 1: nobody to wait for, W = 0, and T = n tau = n * E(T)/n = E(T) (Algorithm 1 line 10 inverted)
-    tau = w.packet_response_time_s(3.9, 26)
-    assert w.mean_waiting_time_same(1, 26, tau) == 0.0
-    assert w.mean_turnaround_time_same(1, 26, tau) == pytest.approx(3.9)
+    tau = multiuser_waiting.packet_response_time_s(3.9, 26)
+    assert multiuser_waiting.mean_waiting_time_same(1, 26, tau) == 0.0
+    assert multiuser_waiting.mean_turnaround_time_same(1, 26, tau) == pytest.approx(3.9)
 
 
 def test_tables_follow_the_tabulated_law_not_eq_4():
@@ -157,7 +159,8 @@ def test_tables_follow_the_tabulated_law_not_eq_4():
     m = np.array([5, 10, 20, 30])
     for printed in ([3.19, 3.59, 3.78, 3.85], [2.31, 2.60, 2.74, 2.79]):
         printed = np.array(printed)
-        for law, worst in ((w.mean_waiting_time_tabulated, 0.006), (w.mean_waiting_time_same, None)):
+        for law, worst in ((multiuser_waiting.mean_waiting_time_tabulated, 0.006),
+                           (multiuser_waiting.mean_waiting_time_same, None)):
             shape = law(m, 26, 1.0)
             scale = (printed * shape).sum() / (shape * shape).sum()
             residual = np.abs(printed - scale * shape).max()
@@ -166,10 +169,12 @@ def test_tables_follow_the_tabulated_law_not_eq_4():
             else:
                 assert residual <= worst
     # the law's ratios: W(10)/W(5) = (9/10)/(4/5) = 1.125, W(30)/W(5) = (29/30)/(4/5) = 1.2083
-    ratio = w.mean_waiting_time_tabulated(np.array([10, 30]), 26, 1.0) / w.mean_waiting_time_tabulated(5, 26, 1.0)
+    tabulated = multiuser_waiting.mean_waiting_time_tabulated
+    ratio = tabulated(np.array([10, 30]), 26, 1.0) / tabulated(5, 26, 1.0)
     assert ratio == pytest.approx([1.125, 29 / 24])
     # Eq. (4)'s: 9/4 = 2.25 and 29/4 = 7.25
-    ratio4 = w.mean_waiting_time_same(np.array([10, 30]), 26, 1.0) / w.mean_waiting_time_same(5, 26, 1.0)
+    eq4 = multiuser_waiting.mean_waiting_time_same
+    ratio4 = eq4(np.array([10, 30]), 26, 1.0) / eq4(5, 26, 1.0)
     assert ratio4 == pytest.approx([2.25, 7.25])
 
 
@@ -178,11 +183,11 @@ def test_whole_grid_at_once_equals_point_by_point():
     n = np.array([1, 3, 26])[None, :, None]
     tau = np.array([0.01, 0.15, 2.0])[None, None, :]
     for f in (
-        w.total_waiting_time_same,
-        w.mean_waiting_time_same,
-        w.total_turnaround_time_same,
-        w.mean_turnaround_time_same,
-        w.mean_waiting_time_tabulated,
+        multiuser_waiting.total_waiting_time_same,
+        multiuser_waiting.mean_waiting_time_same,
+        multiuser_waiting.total_turnaround_time_same,
+        multiuser_waiting.mean_turnaround_time_same,
+        multiuser_waiting.mean_waiting_time_tabulated,
     ):
         grid = f(m, n, tau)
         assert grid.shape == (3, 3, 3)
@@ -194,8 +199,8 @@ def test_groups_vectorised_over_n_and_over_a_batch_of_packet_times():
     sizes = [2, 3, 1]
     batch = np.array([[1.0, 2.0, 0.5], [0.3, 0.3, 4.0]])
     n = np.array([1, 2, 7])[:, None]
-    for f in (w.mean_waiting_time_diff, w.mean_turnaround_time_diff):
-        for form in w.FORMS:
+    for f in (multiuser_waiting.mean_waiting_time_diff, multiuser_waiting.mean_turnaround_time_diff):
+        for form in multiuser_waiting.FORMS:
             grid = f(sizes, batch, n, form=form)
             assert grid.shape == (3, 2)
             for i, j in np.ndindex(grid.shape):
@@ -208,28 +213,30 @@ def test_groups_vectorised_over_n_and_over_a_batch_of_packet_times():
 @given(users, packets, taus)
 def test_eqs_3_to_6_equal_the_schedule(m, n, tau):
     df = round_robin_schedule(m, tau, n)
-    assert close(float(w.total_waiting_time_same(m, n, tau)), df.waiting_time.sum(), m * m * n * tau)
-    assert close(float(w.mean_waiting_time_same(m, n, tau)), df.waiting_time.mean(), m * n * tau)
-    assert float(w.total_turnaround_time_same(m, n, tau)) == pytest.approx(df.turnaround_time.sum(), rel=REL)
-    assert float(w.mean_turnaround_time_same(m, n, tau)) == pytest.approx(df.turnaround_time.mean(), rel=REL)
+    assert close(float(multiuser_waiting.total_waiting_time_same(m, n, tau)), df.waiting_time.sum(), m * m * n * tau)
+    assert close(float(multiuser_waiting.mean_waiting_time_same(m, n, tau)), df.waiting_time.mean(), m * n * tau)
+    total = multiuser_waiting.total_turnaround_time_same(m, n, tau)
+    mean = multiuser_waiting.mean_turnaround_time_same(m, n, tau)
+    assert float(total) == pytest.approx(df.turnaround_time.sum(), rel=REL)
+    assert float(mean) == pytest.approx(df.turnaround_time.mean(), rel=REL)
 
 
 @given(groups, packets)
 def test_corrected_eqs_7_and_8_equal_the_schedule(group_list, n):
     sizes, times = split(group_list)
     sched_w, sched_t, _ = schedule_means(sizes, times, n)
-    assert close(float(w.mean_waiting_time_diff(sizes, times, n)), sched_w, sched_t)
-    assert float(w.mean_turnaround_time_diff(sizes, times, n)) == pytest.approx(sched_t, rel=REL)
+    assert close(float(multiuser_waiting.mean_waiting_time_diff(sizes, times, n)), sched_w, sched_t)
+    assert float(multiuser_waiting.mean_turnaround_time_diff(sizes, times, n)) == pytest.approx(sched_t, rel=REL)
 
 
-@given(users, packets, taus, st.sampled_from(w.FORMS))
+@given(users, packets, taus, st.sampled_from(multiuser_waiting.FORMS))
 def test_one_group_reduces_eqs_7_and_8_to_eqs_4_and_6(m, n, tau, form):
     # p = 1: the cross term is empty and m_1 = m, so the printed upper limit m is right too
-    assert float(w.mean_waiting_time_diff([m], [tau], n, form=form)) == pytest.approx(
-        float(w.mean_waiting_time_same(m, n, tau)), rel=REL, abs=1e-9
+    assert float(multiuser_waiting.mean_waiting_time_diff([m], [tau], n, form=form)) == pytest.approx(
+        float(multiuser_waiting.mean_waiting_time_same(m, n, tau)), rel=REL, abs=1e-9
     )
-    assert float(w.mean_turnaround_time_diff([m], [tau], n, form=form)) == pytest.approx(
-        float(w.mean_turnaround_time_same(m, n, tau)), rel=REL
+    assert float(multiuser_waiting.mean_turnaround_time_diff([m], [tau], n, form=form)) == pytest.approx(
+        float(multiuser_waiting.mean_turnaround_time_same(m, n, tau)), rel=REL
     )
 
 
@@ -240,8 +247,8 @@ def test_printed_eq_8_overstates_every_multi_group_case(group_list, n):
     sizes, times = split(group_list)
     _, sched_t, _ = schedule_means(sizes, times, n)
     m = sum(sizes)
-    excess = sum(t * (m * (m + 1) - s * (s + 1)) for s, t in zip(sizes, times)) / (2 * m)
-    printed = float(w.mean_turnaround_time_diff(sizes, times, n, form="printed"))
+    excess = sum(t * (m * (m + 1) - s * (s + 1)) for s, t in zip(sizes, times, strict=True)) / (2 * m)
+    printed = float(multiuser_waiting.mean_turnaround_time_diff(sizes, times, n, form="printed"))
     assert printed > sched_t
     assert printed - sched_t == pytest.approx(excess, rel=1e-7)
 
@@ -255,49 +262,51 @@ def test_turnaround_minus_waiting_is_the_mean_own_service(group_list, n):
     sizes, times = split(group_list)
     sched_w, sched_t, own = schedule_means(sizes, times, n)
     assert sched_t - sched_w == pytest.approx(own, rel=1e-7)
-    closed = float(w.mean_turnaround_time_diff(sizes, times, n) - w.mean_waiting_time_diff(sizes, times, n))
-    assert closed == pytest.approx(n * sum(s * t for s, t in zip(sizes, times)) / sum(sizes), rel=1e-7)
+    closed = float(multiuser_waiting.mean_turnaround_time_diff(sizes, times, n)
+                   - multiuser_waiting.mean_waiting_time_diff(sizes, times, n))
+    assert closed == pytest.approx(n * sum(s * t for s, t in zip(sizes, times, strict=True)) / sum(sizes), rel=1e-7)
 
 
 @given(users, packets, taus)
 def test_equal_tau_turnaround_minus_waiting_is_n_tau(m, n, tau):
-    diff = float(w.mean_turnaround_time_same(m, n, tau) - w.mean_waiting_time_same(m, n, tau))
+    diff = float(multiuser_waiting.mean_turnaround_time_same(m, n, tau)
+                 - multiuser_waiting.mean_waiting_time_same(m, n, tau))
     assert diff == pytest.approx(n * tau, rel=1e-9)
 
 
 @given(users, packets, taus)
 def test_non_negative_and_zero_for_one_user(m, n, tau):
-    assert float(w.mean_waiting_time_same(m, n, tau)) >= 0
-    assert (float(w.mean_waiting_time_same(m, n, tau)) == 0) == (m == 1)
-    assert float(w.mean_waiting_time_tabulated(m, n, tau)) >= 0
+    assert float(multiuser_waiting.mean_waiting_time_same(m, n, tau)) >= 0
+    assert (float(multiuser_waiting.mean_waiting_time_same(m, n, tau)) == 0) == (m == 1)
+    assert float(multiuser_waiting.mean_waiting_time_tabulated(m, n, tau)) >= 0
 
 
 @given(users, packets, taus)
 def test_mean_waiting_non_decreasing_in_m_and_n(m, n, tau):
-    base = float(w.mean_waiting_time_same(m, n, tau))
-    assert float(w.mean_waiting_time_same(m + 1, n, tau)) >= base
-    assert float(w.mean_waiting_time_same(m, n + 1, tau)) >= base
-    t_base = float(w.mean_turnaround_time_same(m, n, tau))
-    assert float(w.mean_turnaround_time_same(m + 1, n, tau)) >= t_base
-    assert float(w.mean_turnaround_time_same(m, n + 1, tau)) >= t_base
+    base = float(multiuser_waiting.mean_waiting_time_same(m, n, tau))
+    assert float(multiuser_waiting.mean_waiting_time_same(m + 1, n, tau)) >= base
+    assert float(multiuser_waiting.mean_waiting_time_same(m, n + 1, tau)) >= base
+    t_base = float(multiuser_waiting.mean_turnaround_time_same(m, n, tau))
+    assert float(multiuser_waiting.mean_turnaround_time_same(m + 1, n, tau)) >= t_base
+    assert float(multiuser_waiting.mean_turnaround_time_same(m, n + 1, tau)) >= t_base
 
 
 @given(groups, packets)
 def test_groups_mean_waiting_non_decreasing_in_n_and_in_a_user_appended_last(group_list, n):
     sizes, times = split(group_list)
-    base = float(w.mean_waiting_time_diff(sizes, times, n))
-    assert float(w.mean_waiting_time_diff(sizes, times, n + 1)) >= base * (1 - 1e-12)
+    base = float(multiuser_waiting.mean_waiting_time_diff(sizes, times, n))
+    assert float(multiuser_waiting.mean_waiting_time_diff(sizes, times, n + 1)) >= base * (1 - 1e-12)
     # One more user at the end of the last group: every other user's packets of the first n-1
     # rounds wait behind one more packet, and the newcomer waits n*D (D = old round length),
     # more than anyone waited before; so the mean cannot fall.
     longer = sizes[:-1] + [sizes[-1] + 1]
-    assert float(w.mean_waiting_time_diff(longer, times, n)) >= base * (1 - 1e-12)
+    assert float(multiuser_waiting.mean_waiting_time_diff(longer, times, n)) >= base * (1 - 1e-12)
 
 
 @given(users, packets, taus)
 def test_tabulated_law_is_eq_4_divided_by_m(m, n, tau):
-    assert float(w.mean_waiting_time_tabulated(m, n, tau)) == pytest.approx(
-        float(w.mean_waiting_time_same(m, n, tau)) / m, rel=1e-12, abs=1e-12
+    assert float(multiuser_waiting.mean_waiting_time_tabulated(m, n, tau)) == pytest.approx(
+        float(multiuser_waiting.mean_waiting_time_same(m, n, tau)) / m, rel=1e-12, abs=1e-12
     )
 
 
@@ -307,11 +316,11 @@ def test_tabulated_law_is_eq_4_divided_by_m(m, n, tau):
 @pytest.mark.parametrize(
     "f",
     [
-        w.total_waiting_time_same,
-        w.mean_waiting_time_same,
-        w.total_turnaround_time_same,
-        w.mean_turnaround_time_same,
-        w.mean_waiting_time_tabulated,
+        multiuser_waiting.total_waiting_time_same,
+        multiuser_waiting.mean_waiting_time_same,
+        multiuser_waiting.total_turnaround_time_same,
+        multiuser_waiting.mean_turnaround_time_same,
+        multiuser_waiting.mean_waiting_time_tabulated,
     ],
 )
 @pytest.mark.parametrize(
@@ -330,7 +339,7 @@ def test_equal_tau_bad_parameters_are_named(f, args, name):
         f(*args)
 
 
-@pytest.mark.parametrize("f", [w.mean_waiting_time_diff, w.mean_turnaround_time_diff])
+@pytest.mark.parametrize("f", [multiuser_waiting.mean_waiting_time_diff, multiuser_waiting.mean_turnaround_time_diff])
 @pytest.mark.parametrize(
     "args, pattern",
     [
@@ -366,28 +375,28 @@ def test_schedule_bad_parameters_are_named(args, pattern):
 
 
 def test_unknown_form_is_named():
-    for f in (w.mean_waiting_time_diff, w.mean_turnaround_time_diff):
+    for f in (multiuser_waiting.mean_waiting_time_diff, multiuser_waiting.mean_turnaround_time_diff):
         with pytest.raises(ParameterError, match="^form must be one of"):
             f([2, 3], [1.0, 2.0], 3, form="as tabulated")
 
 
 def test_algorithm_1_helper_bad_parameters_are_named():
     with pytest.raises(ParameterError, match="^mtu_bits must"):
-        w.packets_per_object(1e5, 0)
+        multiuser_waiting.packets_per_object(1e5, 0)
     with pytest.raises(ParameterError, match="^obj_bits must"):
-        w.packets_per_object(-1.0, 536 * 8)
+        multiuser_waiting.packets_per_object(-1.0, 536 * 8)
     with pytest.raises(ParameterError, match="^response_time_s must"):
-        w.packet_response_time_s(0.0, 26)
+        multiuser_waiting.packet_response_time_s(0.0, 26)
     with pytest.raises(ParameterError, match="^n must"):
-        w.packet_response_time_s(3.9, 2.5)
+        multiuser_waiting.packet_response_time_s(3.9, 2.5)
 
 
 @given(users, packets, taus)
 def test_eq_4_closed_form_is_eq_3_over_m(m, n, tau):
     # Eq. (4) is evaluated as (m-1)(2n-1) tau / 2 (one rounding); Eq. (3) / m rounds a few times more, so the two
     # agree to a few units in the last place: e.g. m = 4, n = 3, tau = 0.2: 3 * 5 * 0.2 / 2 = 1.5 = 30 * 0.2 / 4.
-    assert float(w.mean_waiting_time_same(m, n, tau)) == pytest.approx(
-        float(w.total_waiting_time_same(m, n, tau)) / m, rel=1e-14, abs=0)
+    assert float(multiuser_waiting.mean_waiting_time_same(m, n, tau)) == pytest.approx(
+        float(multiuser_waiting.total_waiting_time_same(m, n, tau)) / m, rel=1e-14, abs=0)
 
 
 def test_eq_4_both_paths_equal_the_halved_product_elementwise():
@@ -397,6 +406,6 @@ def test_eq_4_both_paths_equal_the_halved_product_elementwise():
     m, n = rng.integers(1, 50, 300_001).astype(float), rng.integers(1, 50, 300_001).astype(float)
     tau = rng.uniform(0.001, 2.0, 300_001)
     expected = (m - 1) * (2 * n - 1) * tau * 0.5
-    assert np.array_equal(w.mean_waiting_time_same(m, n, tau), expected)
+    assert np.array_equal(multiuser_waiting.mean_waiting_time_same(m, n, tau), expected)
     with compiled.numpy_only():
-        assert np.array_equal(w.mean_waiting_time_same(m, n, tau), expected)
+        assert np.array_equal(multiuser_waiting.mean_waiting_time_same(m, n, tau), expected)

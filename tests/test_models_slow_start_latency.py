@@ -1,4 +1,4 @@
-"""Seed 004's closed form (Eqs. 1-6) against reference points, invariants and the brute-force schedule."""
+"""Paper 004's closed form (Eqs. 1-6) against reference points, invariants and the brute-force schedule."""
 
 import math
 

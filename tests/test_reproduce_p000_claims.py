@@ -1,17 +1,20 @@
-"""Seed 000's claims, one test per claim function: each verdict derived here from the printed tables."""
+"""Paper 000's claims, one test per claim function: each verdict derived here from the printed tables.
+
+The verdicts of the claims judged on the real stacks and on ns-3 are tested in
+tests/test_reproduce_p000_emulated.py and tests/test_reproduce_p000_ns3.py.
+"""
 
 import numpy as np
 import pytest
 
-from paperlib.reproduce.p000 import claims
-from paperlib.reproduce.p000 import operating_point as op
+from paperlib.reproduce.p000 import claims, operating_point
 
 TABLES = ("table1", "table2", "table3")
 
 
 @pytest.fixture(scope="module")
 def ev(paper):
-    return claims.evidence(paper, op.ledger_convention(paper))
+    return claims.evidence(paper, operating_point.ledger_convention(paper))
 
 
 def _col(paper, table, column):
@@ -61,7 +64,8 @@ def test_error_nist(ev):
 def test_sctp_less_than_tcp(paper, ev):
     ws, _, wt, _ = _columns(paper)
     # SCTP below TCP in every printed model pair? Table 1's p = 1 % block has W_sctp >= W_tcp
-    v = claims.sctp_less_than_tcp(ev)
+    (v,) = claims.sctp_less_than_tcp(ev)  # without real stacks in the evidence: the verdict on the tables only
+    assert v == claims.sctp_less_than_tcp_in_tables(ev)
     assert not (ws < wt).all() and v.status == "refuted"
     assert "in 31 of 36 model pairs" in v.reason
     assert f"in {int((ws < wt).sum())} of 36 model pairs" in v.reason
@@ -72,14 +76,16 @@ def test_over_under_estimate(paper, ev):
     # over/under: the model is not below the experiment in every pair of Table 3
     n3 = slice(24, 36)
     assert not ((ws[n3] < ts[n3]).all() and (wt[n3] < tt[n3]).all())
-    assert claims.over_under_estimate(ev).status == "refuted"
+    (v,) = claims.over_under_estimate(ev)  # without ns-3 in the evidence: the verdict on the tables only
+    assert v == claims.over_under_estimate_in_tables(ev) and v.status == "refuted"
 
 
 def test_rtt_grows_rapidly(paper, ev):
     # every column of Table 3 grows with rtt at every m
     grows = all(np.all(np.diff(_col(paper, "table3", c).reshape(3, 4), axis=0) > 0)
                 for c in ("W_{sctp}", "T_{sctp}", "W_{tcp}", "T_{tcp}"))
-    assert grows and claims.rtt_grows_rapidly(ev).status == "supported"
+    (v,) = claims.rtt_grows_rapidly(ev)  # without real stacks in the evidence: the verdict on the tables only
+    assert grows and v == claims.rtt_grows_rapidly_in_tables(ev) and v.status == "supported"
 
 
 def test_sctp_most_sensitive_rtt(paper, ev):
@@ -87,9 +93,9 @@ def test_sctp_most_sensitive_rtt(paper, ev):
     def elasticity(table, x0, x1):
         w = _col(paper, table, "W_{sctp}").reshape(3, 4).mean(axis=1)
         return np.log(w[-1] / w[0]) / np.log(x1 / x0)
-    el = {"p": elasticity("table1", 0.004, 0.02), "mu": elasticity("table2", 40e3, 3000e3),
-          "rtt": elasticity("table3", 0.055, 0.256)}
-    assert max(el, key=lambda k: abs(el[k])) != "rtt"
+    by_sweep = {"p": elasticity("table1", 0.004, 0.02), "mu": elasticity("table2", 40e3, 3000e3),
+                "rtt": elasticity("table3", 0.055, 0.256)}
+    assert max(by_sweep, key=lambda k: abs(by_sweep[k])) != "rtt"
     assert claims.sctp_most_sensitive_rtt(ev).status == "refuted"
 
 

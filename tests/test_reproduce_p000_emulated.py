@@ -1,15 +1,18 @@
-"""Seed 000 on real stacks: the grid, the waiting time of a run, the ledger rows and the claims re-judged by CI."""
+"""Paper 000 on real stacks: the grid, the waiting time of a run, the claims re-judged by CI, the rows shown."""
+
+import dataclasses
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.emulation import experiments as ex
-from paperlib.reproduce.p000 import emulated
+from paperlib.emulation import experiments
+from paperlib.emulation.ledger_rows import MARK, NOT_RUN
+from paperlib.reproduce.p000 import claims, emulated, operating_point
 
 
 def test_grid(paper):
-    n_proto = len(ex.protocols())
+    n_proto = len(experiments.protocols())
     assert emulated.points(paper, "off") == []
     # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced), 3 repetitions
     assert len(emulated.points(paper, "reduced")) == 7 * 2 * 3 * n_proto
@@ -42,41 +45,71 @@ def _table(rows):
     return pd.DataFrame(rows, columns=cols)
 
 
-def test_sctp_less_than_tcp_decided_by_the_ci(paper):
+@pytest.fixture(scope="module")
+def evidence(paper):
+    return claims.evidence(paper, operating_point.ledger_convention(paper))
+
+
+def _on(evidence, table):
+    """Return ``evidence`` carrying the emulated ``table`` (what ledger_rows passes when the real stacks ran)."""
+    return dataclasses.replace(evidence, real_stacks=table)
+
+
+def test_sctp_less_than_tcp_decided_by_the_ci(evidence):
     # one row, W_tcp - W_sctp = 3 - 1 = 2 s, half-width sqrt(0.5^2 + 0.5^2) / 1 = 0.707 s: CI above 0 -> supported
     t = _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, 1.0, 0.5, 3)])
-    row = emulated.sctp_less_than_tcp(paper, t)
+    row = claims.sctp_less_than_tcp_on_real_stacks(_on(evidence, t))
     assert row.status == "supported" and row.column == "emulated (real stacks)"
-    assert "2.000 s +/- 0.707 s" in row.reason
+    assert "2.000 s +/- 0.707 s" in row.reason and row.regenerated == pytest.approx(2.0)
     # the difference within its CI of 0 -> untestable; W_tcp below W_sctp beyond the CI -> refuted
-    assert emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 1.2, 0.5, 3, 1.0, 0.5, 3)])).status \
-        == "untestable"
-    assert emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 0.0, 0.5, 3, 2.0, 0.5, 3)])).status \
-        == "refuted"
+    assert claims.sctp_less_than_tcp_on_real_stacks(
+        _on(evidence, _table([("Table 1", "1 %", 5, 1.2, 0.5, 3, 1.0, 0.5, 3)]))).status == "untestable"
+    assert claims.sctp_less_than_tcp_on_real_stacks(
+        _on(evidence, _table([("Table 1", "1 %", 5, 0.0, 0.5, 3, 2.0, 0.5, 3)]))).status == "refuted"
+    # two rows: differences 2 and 0 s, each +/- 0.707 s: mean 1 s +/- sqrt(2 x 0.5) / 2 = 0.5 s -> supported
+    two = _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, 1.0, 0.5, 3), ("Table 1", "2 %", 5, 1.0, 0.5, 3, 1.0, 0.5, 3)])
+    assert "over 2 emulated rows = 1.000 s +/- 0.500 s" in claims.sctp_less_than_tcp_on_real_stacks(
+        _on(evidence, two)).reason
     # one stack only: untestable, saying what is needed
-    none = emulated.sctp_less_than_tcp(paper, _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, np.nan, np.nan, 0)]))
+    none = claims.sctp_less_than_tcp_on_real_stacks(
+        _on(evidence, _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, np.nan, np.nan, 0)])))
     assert none.status == "untestable" and "needs both stacks" in none.reason
 
 
-def test_rtt_grows_rapidly_decided_by_the_ci(paper):
+def test_rtt_grows_rapidly_decided_by_the_ci(evidence):
     # TCP at m = 5: W(256 ms) - W(55 ms) = 9 - 2 = 7 s, half-width hypot(1, 1) = 1.41 s: above 0 -> supported
     t = _table([("Table 3", "55 ms", 5, 2.0, 1.0, 3, np.nan, np.nan, 0),
                 ("Table 3", "256 ms", 5, 9.0, 1.0, 3, np.nan, np.nan, 0)])
-    row = emulated.rtt_grows_rapidly(paper, t)
+    row = claims.rtt_grows_rapidly_on_real_stacks(_on(evidence, t))
     assert row.status == "supported" and "+7.00 +/- 1.41 s" in row.reason
     # a fall beyond the CI -> refuted; no Table 3 rows -> untestable
     t.loc[1, "emulated W TCP (s)"] = -2.0
-    assert emulated.rtt_grows_rapidly(paper, t).status == "refuted"
-    assert emulated.rtt_grows_rapidly(paper, _table([])).status == "untestable"
-    assert len(emulated.claim_rows(paper, _table([]))) == 2
+    assert claims.rtt_grows_rapidly_on_real_stacks(_on(evidence, t)).status == "refuted"
+    assert claims.rtt_grows_rapidly_on_real_stacks(_on(evidence, _table([]))).status == "untestable"
 
 
-def test_shown_and_summary_text():
+def test_the_claims_add_their_real_stack_verdict_only_when_the_evidence_carries_it(paper, evidence):
+    # without real stacks every claim has its one verdict on the published tables; with them, the two claims the
+    # emulated W can judge add one each (column emulated (real stacks)), the others do not change
+    plain = claims.CLAIMS.rows(paper, evidence)
+    both = claims.CLAIMS.rows(paper, _on(evidence, _table([])))
+    assert len(plain) == 11 and len(both) == 13
+    assert [r for r in both if r.column != claims.REAL_STACKS] == plain
+    added = [r.row for r in both if r.column == claims.REAL_STACKS]
+    ids = list(paper.claims.cells["id"])
+    judged = ("sctp_less_than_tcp", "rtt_grows_rapidly")
+    assert added == [paper.claims.cells["claim"].iloc[ids.index(i)] for i in judged]
+
+
+def test_shown_rows_in_figure_and_summary_text():
     t = _table([("Table 1", "1 %", 5, 3.0, 0.5, 3, np.nan, np.nan, 0), ("Table 1", "1 %", 10, np.nan, np.nan, 0,
                                                                            np.nan, np.nan, 0)])
     assert emulated.shown(t)["m"].tolist() == [5]
     assert len(emulated.shown(t.assign(**{"n TCP": 0}))) == 2
-    from paperlib.emulation.ledger_rows import MARK, NOT_RUN
+    # the figure: rows with a stack emulated if any, else the m = 5 rows
+    assert emulated.rows_in_figure(t)["m"].tolist() == [5]
+    assert emulated.rows_in_figure(t.assign(**{"n TCP": 0}))["m"].tolist() == [5]
+    assert emulated.rows_in_figure(t.assign(**{"n TCP": 0, "n SCTP": [0, 3]}))["m"].tolist() == [10]
 
     # one experimental cell within 5% of its emulated mean, one not run, one other row: 1 of 2
     frame = pd.DataFrame({"reason": [f"{MARK} x", f"{NOT_RUN} y", "z"], "rel_error": ["0.01", "", ""],

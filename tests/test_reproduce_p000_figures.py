@@ -1,23 +1,33 @@
-"""Seed 000's figures: each draws from its table and writes one stamped PNG (styles from the registry)."""
+"""Paper 000's figures: each draws from its table and returns the figure, which saves as a stamped PNG."""
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from paperlib.figures import style
+from paperlib.figures import save_figure, style
 from paperlib.provenance import Stamp
+from paperlib.reproduce import protocol
 from paperlib.reproduce.p000 import figures, findings, what_if
 
 STAMP = Stamp(notebook="notebooks/000_multiuser_waiting.ipynb", parameters={})
 
 
-def _png(path):
-    return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+def _png(fig, path):
+    """Return whether ``fig`` is a Figure that saves (stamped) as a PNG at ``path`` (saving closes it)."""
+    assert isinstance(fig, Figure)
+    return save_figure(fig, path, STAMP).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_every_public_function_returns_a_figure():
+    assert set(protocol.figure_functions(figures)) == {"figure4", "waiting_vs_users", "ns3_waiting",
+                                                       "emulated_vs_published"}
 
 
 def test_figure4_and_waiting_vs_users(paper, conv, tmp_path):
-    assert _png(figures.figure4(findings.figure4_data(paper, conv), tmp_path / "f4.png", STAMP))
+    assert _png(figures.figure4(findings.figure4_data(paper, conv)), tmp_path / "f4.png")
     w = what_if.what_if(paper, conv, m_values=[1, 2, 4])
-    assert _png(figures.waiting_vs_users(what_if.waiting_vs_users(w, conv), w, tmp_path / "w.png", STAMP))
+    assert _png(figures.waiting_vs_users(what_if.waiting_vs_users(w, conv), w), tmp_path / "w.png")
 
 
 def test_series_kinds_come_from_the_registry():
@@ -37,16 +47,14 @@ def _emu_table(n_tcp):
                          "emulated single TCP (s)": [4.0, np.nan]})
 
 
-def test_emulated_rows_shown():
-    # rows with an emulated stack if any, else the m = 5 rows
-    assert figures.emulated_rows_shown(_emu_table([3, 0]))["m"].tolist() == [5]
-    assert figures.emulated_rows_shown(_emu_table([0, 0]))["m"].tolist() == [5]
-
-
 def test_emulated_vs_published_with_and_without_ns3(tmp_path):
     ns3_table = pd.DataFrame({"table": ["table1"], "block": ["1 %"], "m": [5], "ns3 W": [9.6], "ns3 W ci95": [1.5]})
-    assert _png(figures.emulated_vs_published(_emu_table([3, 0]), ns3_table, tmp_path / "e.png", STAMP))
-    assert _png(figures.emulated_vs_published(_emu_table([0, 0]), None, tmp_path / "e2.png", STAMP))
+    fig = figures.emulated_vs_published(_emu_table([3, 0]), ns3_table)
+    # the ns-3 point is drawn at its row (x = 0, the m = 5 row, the only one emulated) with its value
+    bars = [c for c in fig.axes[0].containers if c.get_label() == style("tcp", "simulation")["label"]]
+    assert len(bars) == 1 and bars[0].lines[0].get_xydata().tolist() == [[0.0, 9.6]]
+    assert _png(fig, tmp_path / "e.png")
+    assert _png(figures.emulated_vs_published(_emu_table([0, 0]), None), tmp_path / "e2.png")
 
 
 def test_ns3_waiting(paper, conv, tmp_path):
@@ -56,7 +64,9 @@ def test_ns3_waiting(paper, conv, tmp_path):
                                   "turnaround_ci95_s", "finished"])
     table = ns3.ns3_tables(paper, conv, empty)
     table["ns3 W"], table["ns3 W ci95"] = table["model W Eq. (4)"], 1.0
-    assert _png(figures.ns3_waiting(table, 2, tmp_path / "n.png", STAMP))
+    fig = figures.ns3_waiting(table, 2)
+    assert len(fig.axes) == 9  # one panel per printed block
+    assert _png(fig, tmp_path / "n.png")
 
 
 def test_emulated_figure_shows_a_negative_waiting_time_and_why():
@@ -66,7 +76,7 @@ def test_emulated_figure_shows_a_negative_waiting_time_and_why():
     table["emulated W TCP (s)"] = [10.0, -2.0, np.nan]
     table["emulated single TCP (s)"] = [4.0, 9.0, np.nan]
     table["n TCP"] = [3, 3, 0]
-    fig = figures.emulated_vs_published_figure(table, None)
+    fig = figures.emulated_vs_published(table, None)
     upper, lower = fig.axes
     # no axis mixes linear and log ranges (a symlog axis reads a negative W as a small one)
     assert upper.get_yscale() == "log" and lower.get_yscale() == "log"
@@ -80,4 +90,4 @@ def test_emulated_figure_shows_a_negative_waiting_time_and_why():
     single = next(ln for ln in lower.lines if ln.get_label() == "TCP, emulated single-user response T(1)")
     assert turnaround.get_ydata()[:2].tolist() == [14.0, 7.0] and single.get_ydata()[:2].tolist() == [4.0, 9.0]
     assert "W < 0 where the single-user runs took longer" in lower.get_title(loc="left").replace("\n", " ")
-    figures.plt.close(fig)
+    plt.close(fig)

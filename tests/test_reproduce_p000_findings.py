@@ -1,10 +1,9 @@
-"""Seed 000's findings from the published data: the law in m, the 3.27, the shared point, bounds, checks."""
+"""Paper 000's findings from the published data: the law in m, the 3.27, the shared point, bounds, checks."""
 
 import numpy as np
 import pytest
 
-from paperlib.reproduce.p000 import findings
-from paperlib.reproduce.p000 import operating_point as op
+from paperlib.reproduce.p000 import findings, operating_point
 
 
 def test_the_tables_follow_c_times_m_minus_1_over_m(paper):
@@ -58,11 +57,11 @@ def test_one_operating_point_printed_three_times(paper):
 
 def test_round_robin_bound_by_hand(paper):
     bounds = findings.waiting_bounds(paper)
-    points = op.operating_points(paper)
+    points = operating_point.operating_points(paper)
     # Closed form of the round-robin bound, derived by hand: n = ceil(108 000 / 4288) = 26 packets, the last of
     # 108 000 - 25 x 4288 = 800 bit; user r waits for (n-1)(m-1) full packets and r-1 last packets of the others,
     # so the mean is (m-1) [(n-1) 4288 + 800/2] / mu. At 40 kbit/s and m = 5: 4 x (107 200 + 400) / 40 000 = 10.76 s.
-    cells = op.printed_cells(paper)
+    cells = operating_point.printed_cells(paper)
     closed = np.array([(c.m - 1) * (25 * 4288 + 400) / points[c.point].rate_bps for c in cells])
     assert bounds["round-robin bound"].to_numpy() == pytest.approx(closed)
     assert closed[0] == pytest.approx(10.76)

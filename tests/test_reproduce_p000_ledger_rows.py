@@ -1,29 +1,31 @@
-"""Seed 000's ledger rows: every printed cell and claim, W by Eq. (4), the bound flags, the summary."""
+"""Paper 000's ledger rows: every printed cell and claim, W by Eq. (4), the bound flags, the re-runs' rows."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from paperlib import ledger
+from paperlib.emulation import experiments
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated
 from paperlib.provenance import Stamp
-from paperlib.reproduce.p000 import findings, ledger_rows, tables
-from paperlib.reproduce.p000 import operating_point as op
+from paperlib.reproduce.p000 import claims, emulated, findings, ledger_rows, operating_point, tables
 
 
 @pytest.fixture(scope="module")
 def search(paper):
-    return op.convention_search(paper)
+    return operating_point.convention_search(paper)
 
 
 @pytest.fixture(scope="module")
-def built(paper, search):
-    return ledger_rows.ledger_rows(paper, search)
+def rows(paper, search):
+    return ledger_rows.ledger_rows(paper, search=search)
 
 
-def test_ledger_uses_eq4_because_the_tables_law_is_below_the_physical_bound(paper, built):
-    rows, conv = built
-    assert conv["waiting"] == "eq4"
+def test_ledger_uses_eq4_because_the_tables_law_is_below_the_physical_bound(paper, rows):
+    assert operating_point.ledger_convention(paper).waiting == "eq4"
     bounds = findings.waiting_bounds(paper)
-    cells = op.printed_cells(paper)
+    cells = operating_point.printed_cells(paper)
     # a print is impossible when even print + 0.01 (truncation) is at or below the round-robin bound
     # (10.76 s at m = 5, 40 kbit/s, derived in tests/test_reproduce_p000_findings.py)
     top = np.array([float(c.compare_as) + 0.01 for c in cells])
@@ -33,10 +35,11 @@ def test_ledger_uses_eq4_because_the_tables_law_is_below_the_physical_bound(pape
     assert impossible > len(cells) // 2  # most of the printed tables cannot be right
     w = [r for r in table if r.column.startswith("W_")]
     assert all("W = (m-1)(2n-1)tau/(2m)" in r.reason and "physically impossible" in r.reason for r in w)
+    # the reasons name the ledger's convention as key=value pairs (Convention.describe)
+    assert all("waiting=eq4, kilo=1000, " in r.reason for r in w)
 
 
-def test_ledger_rows_cover_every_cell_and_claim(paper, built):
-    rows, _ = built
+def test_ledger_rows_cover_every_cell_and_claim(paper, rows):
     table_rows = [r for r in rows if r.source.startswith("Table ")]
     assert len(table_rows) == 144
     assert len({(r.source, r.row, r.column) for r in table_rows}) == 144
@@ -50,27 +53,99 @@ def test_ledger_rows_cover_every_cell_and_claim(paper, built):
     assert {r.status for r in slow} == {"differs"}
     assert {r.status for r in exp} == {"not_regenerable"} and {r.regenerated for r in exp} == {""}
     assert all("cannot be re-run" in r.reason for r in exp)
-    claims = [r for r in rows if not r.source.startswith("Table ")]
-    assert [r.row for r in claims] == list(paper.claims.cells["claim"])  # in the order of claims.csv
+    claim_rows = [r for r in rows if not r.source.startswith("Table ")]
+    assert [r.row for r in claim_rows] == list(paper.claims.cells["claim"])  # in the order of claims.csv
     # text values with role "result" are covered by the claim rows that state the same number
     results = paper.text_values.cells.query("role == 'result'")
-    for ident, printed in zip(results["id"], results["printed"]):
-        assert any(r.published == printed and f"text value {ident}" in r.reason for r in claims), ident
+    for ident, printed in zip(results["id"], results["printed"], strict=True):
+        assert any(r.published == printed and f"text value {ident}" in r.reason for r in claim_rows), ident
     # the corrections show in the rows they touch
     typo = next(r for r in model if r.source == "Table 1" and r.row == "0.4 %, m=10" and r.column == "W_{tcp}")
     assert typo.published == "3.27" and "corrected: printed '3.27' read as '3.67'" in typo.reason
     assert all("read as '40 Kbps'" in r.reason for r in table_rows if r.row.startswith("4 Kbps"))
 
 
-def test_conv_text():
-    assert ledger_rows.conv_text({"waiting": "eq4", "kilo": 1000}) == "waiting=eq4, kilo=1000"
+def test_ledger_of_the_paper_alone_is_the_model_part(paper, search, rows):
+    # ledger_rows(paper) searches by itself and gives what the notebook's first write holds: the 144 cells by
+    # table_rows under the ledger's convention, then the claims judged on the published tables only
+    assert ledger_rows.ledger_rows(paper) == rows
+    conv = operating_point.ledger_convention(paper, search)
+    model_claims = claims.CLAIMS.rows(paper, claims.evidence(paper, conv))
+    assert rows == ledger_rows.table_rows(paper, search, conv) + model_claims
+    assert len(rows) == 144 + 11
+    assert not {r.column for r in rows} & {claims.REAL_STACKS, "T_{tcp} (ns-3)", "claim (ns-3, TCP)"}
 
 
-def test_summary_text_counts_the_model_cells_and_lists_the_claims(paper, search, built, tmp_path):
-    rows, _ = built
+def test_real_stacks_that_did_not_run_say_why_in_the_same_rows(paper, search, rows):
+    off = Emulated("off", not_run=emulated_rows.NOT_RUN_BY_CHOICE)
+    with_off = ledger_rows.ledger_rows(paper, search=search, real_stacks=off)
+    # the model part, each experimental cell with the reason nothing ran, then the two claims the real stacks judge
+    assert len(with_off) == len(rows) + 2
+    for old, new in zip(rows, with_off[:len(rows)], strict=True):
+        if old.column.startswith("T_"):
+            assert new.status == old.status == "not_regenerable"
+            assert new.reason == f"{emulated_rows.NOT_RUN} {emulated_rows.NOT_RUN_BY_CHOICE}; {old.reason}"
+        else:
+            assert new == old
+    extra = with_off[len(rows):]
+    assert [r.column for r in extra] == [claims.REAL_STACKS] * 2
+    assert [r.source for r in extra] == list(claims.REAL_STACKS_SOURCES.values())
+    assert {r.status for r in extra} == {"untestable"}
+    assert all(r.reason.startswith(f"{emulated_rows.NOT_RUN} {emulated_rows.NOT_RUN_BY_CHOICE}; "
+                                   f"{emulated_rows.MARK} ") for r in extra)
+
+
+def _fake_runs(paper):
+    """Hand-built runs at the point p = 1 %, 256 ms, 40 Kbps (printed in all three tables), m = 1 and 5, 3 each.
+
+    Single-user turnarounds are 1 s in every repetition. m = 5: TCP 3.95, 4.00, 4.05 s and SCTP 3.94, 3.95,
+    3.96 s, so W_tcp = 4.00 - 1 = 3.00 s and W_sctp = 3.95 - 1 = 2.95 s.
+    """
+    turnaround = {("tcp", 1): [1.0] * 3, ("sctp", 1): [1.0] * 3, ("tcp", 5): [3.95, 4.00, 4.05],
+                  ("sctp", 5): [3.94, 3.95, 3.96]}
+    runs = pd.DataFrame([{"protocol": proto, "rate_bps": 40e3, "rtt_s": 0.256, "loss": 0.01, "users": m, "rep": k,
+                          "t0": 10.0, "t_done": [10.0 + t] * m}
+                         for (proto, m), ts in turnaround.items() for k, t in enumerate(ts)])
+    points = [q for q in emulated.points(paper, "reduced")
+              if (q["rate_bps"], q["rtt_s"], q["loss"]) == (40e3, 0.256, 0.01)]
+    return Emulated("reduced", points, runs)
+
+
+def test_real_stacks_that_ran_give_the_measured_statuses(paper, search, rows):
+    measured = ledger_rows.ledger_rows(paper, search=search, real_stacks=_fake_runs(paper))
+    cells = {(r.source, r.row, r.column): r for r in measured}
+    # Welch's 95% half-width with the single-user runs all equal: t(0.975, 2 dof) x s / sqrt(3) = 4.303 x s / 1.732,
+    # TCP s = 0.05 -> 0.124 s, SCTP s = 0.01 -> 0.0248 s.
+    # TCP W = 3.00 +/- 0.124: Table 1's 2.90 is inside; Tables 2-3 print 3.35, 10.4% above the mean: differs
+    tcp = [cells[("Table 1", "1 %, m=5", "T_{tcp}")], cells[("Table 3", "256 ms, m=5", "T_{tcp}")],
+           cells[("Table 2", "4 Kbps, m=5", "T_{tcp}")]]
+    assert [r.status for r in tcp] == ["measured_within_ci", "measured_differs", "measured_differs"]
+    assert float(tcp[0].regenerated) == pytest.approx(3.0) and "95% CI +/- 0.124 s" in tcp[0].reason
+    # SCTP W = 2.95 +/- 0.025: Table 1's 2.85 is outside the CI but 3.5% from the mean: close; 3.27 is 9.8% off
+    sctp = [cells[("Table 1", "1 %, m=5", "T_{sctp}")], cells[("Table 3", "256 ms, m=5", "T_{sctp}")]]
+    assert [r.status for r in sctp] == ["measured_close", "measured_differs"]
+    # each reason names the stack of its own protocol
+    assert all("usrsctp over UDP" in r.reason and "Linux TCP" not in r.reason.split("; before:")[0] for r in sctp)
+    assert all("Linux TCP reno" in r.reason and "usrsctp" not in r.reason for r in tcp)
+    # the cells not run say why, in the model's row otherwise unchanged
+    other = cells[("Table 1", "1 %, m=10", "T_{tcp}")]
+    assert other.status == "not_regenerable" and "m = 10 is not in the reduced grid" in other.reason
+    assert sum(r.status.startswith("measured_") for r in measured) == 6  # 3 blocks x 2 stacks at m = 5
+    # the two claims judged on the real stacks: W_tcp - W_sctp = 0.05 s +/- sqrt(0.124^2 + 0.025^2) = 0.127 s
+    # (the three blocks are one measurement): undecided; Table 3 has one rtt emulated: untestable
+    on_real = [r for r in measured if r.column == claims.REAL_STACKS]
+    assert [r.status for r in on_real] == ["untestable", "untestable"]
+    assert "over 1 emulated rows = 0.050 s +/- 0.127 s" in on_real[0].reason
+    # the model's rows of W and of the claims do not move
+    same = [r for r in measured if not r.column.startswith("T_") and r.column != claims.REAL_STACKS]
+    assert same == [r for r in rows if not r.column.startswith("T_")]
+    assert experiments.protocols() == ("tcp", "sctp")  # the C application that speaks both is built
+
+
+def test_summary_text_counts_the_model_cells_and_lists_the_claims(paper, search, rows, tmp_path):
     frame = ledger.write_partial(rows, Stamp(notebook="notebooks/000_multiuser_waiting.ipynb", parameters={}),
                                  tmp_path / "ledger.csv")
-    regen = tables.regenerate(paper, op.chosen_convention(paper, search))
+    regen = tables.regenerate(paper, operating_point.chosen_convention(paper, search))
     text = ledger_rows.summary_text(frame, regen)
     model = frame[frame.column.str.startswith("W_")]
     assert f"{int((model.status == 'reproduced').sum())} of 72 printed model cells are reproduced" in text

@@ -1,11 +1,11 @@
-"""Seed 000's ns-3 check without ns-3: the summary of hand-made runs, the bound, the tables, the ledger rows."""
+"""Paper 000's ns-3 check without ns-3: the summary of hand-made runs, the bound, the tables, the ledger rows."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.reproduce.p000 import ns3 as p000_ns3
-from paperlib.reproduce.p000 import operating_point as op
+from paperlib.data import load_paper
+from paperlib.reproduce.p000 import claims, ledger_rows, ns3, operating_point
 from paperlib.validate import ParameterError
 
 POINT = {"obj_bytes": 13_500, "rate_bps": 40_000, "rtt_s": 0.256, "p": 0.0}
@@ -24,7 +24,7 @@ def _runs(values_by_m):
 
 
 def test_summary_waiting_is_turnaround_minus_single_user_time_with_ci():
-    s = p000_ns3.ns3_summary(_runs({1: [4.0, 6.0], 5: [20.0, 24.0]})).set_index("users")
+    s = ns3.ns3_summary(_runs({1: [4.0, 6.0], 5: [20.0, 24.0]})).set_index("users")
     # T(5) = 22, T(1) = 5: W = 17 s. CI of T(5): t(0.975, 1) x sd / sqrt(2) = 12.706 x 2.828 / 1.414 = 25.41 s.
     assert s.loc[5, "waiting_s"] == pytest.approx(17.0)
     assert s.loc[5, "turnaround_ci95_s"] == pytest.approx(12.7062 * 2.0, rel=1e-4)
@@ -36,74 +36,81 @@ def test_summary_waiting_is_turnaround_minus_single_user_time_with_ci():
 
 
 def test_unfinished_runs_are_counted_but_not_averaged():
-    s = p000_ns3.ns3_summary(_runs({1: [4.0, 4.0], 5: [20.0, None]})).set_index("users")
+    s = ns3.ns3_summary(_runs({1: [4.0, 4.0], 5: [20.0, None]})).set_index("users")
     assert (s.loc[5, "runs"], s.loc[5, "finished"]) == (2, 1)
     assert s.loc[5, "turnaround_s"] == 20.0 and np.isnan(s.loc[5, "turnaround_ci95_s"])
 
 
 def test_lower_bound_by_hand():
     # m = 30, 13.5 KB, 40 kbit/s, 256 ms: 2 x 0.256 + 31/2 x 2.7 = 42.362 s.
-    assert float(p000_ns3.mean_turnaround_lower_bound_s(30, 13_500, 40_000, 0.256)) == pytest.approx(42.362)
+    assert float(ns3.mean_turnaround_lower_bound_s(30, 13_500, 40_000, 0.256)) == pytest.approx(42.362)
     with pytest.raises(ParameterError, match="m"):
-        p000_ns3.mean_turnaround_lower_bound_s(0, 13_500, 40_000, 0.256)
+        ns3.mean_turnaround_lower_bound_s(0, 13_500, 40_000, 0.256)
 
 
-def _table_with(ns3_w_of_model, ci):
-    from paperlib.data import load_paper
-
+def _simulations(ns3_w_of_model, ci):
+    """Return paper 000, its chosen convention and an ns-3 record whose W is ``ns3_w_of_model`` of the model's."""
     paper = load_paper("000")
-    conv = op.chosen_convention(paper)
-    empty = pd.DataFrame(columns=[*p000_ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
-                                  "turnaround_ci95_s", "finished"])
-    table = p000_ns3.ns3_tables(paper, conv, empty)
+    conv = operating_point.chosen_convention(paper)
+    table = ns3.ns3_tables(paper, conv, _EMPTY)
     assert len(table) == 36 and table["ns3 W"].isna().all()  # one row per printed row; nothing simulated yet
     table["ns3 W"] = ns3_w_of_model(table["model W (tables' law)"])
     table["ns3 W ci95"] = ci
     table["ns3 T"], table["ns3 T ci95"], table["runs"] = table["ns3 W"] + 4.0, ci, 3
-    return paper, conv, table
+    return paper, conv, ns3.Simulations(table, pd.DataFrame(), 3)
 
 
-def test_ledger_rows_keep_t_tcp_not_regenerable_and_judge_the_claim_only_where_cis_decide():
-    # ns-3 ten times the model with a tight CI: the model is below in every row, also in Tables 1-2 where the
-    # claim says above -> refuted.
-    paper, conv, table = _table_with(lambda w: 10 * w, 0.1)
-    rows = p000_ns3.ns3_ledger_rows(paper, conv, table)
-    assert len(rows) == 36 + 1
-    # beside the experiment's own T_{tcp} rows, in their own column
-    assert {r.status for r in rows[:36]} == {"not_regenerable"} and all(r.column == "T_{tcp} (ns-3)" for r in rows[:36])
+_EMPTY = pd.DataFrame(columns=[*ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
+                               "turnaround_ci95_s", "finished"])
+
+
+def test_cell_rows_keep_t_tcp_not_regenerable_beside_the_experiments_own_rows():
+    paper, conv, simulations = _simulations(lambda w: 10 * w, 0.1)
+    rows = ns3.cell_rows(paper, conv, simulations.table)
+    assert len(rows) == 36
+    assert {r.status for r in rows} == {"not_regenerable"} and {r.column for r in rows} == {"T_{tcp} (ns-3)"}
     assert "95% CI +/- 0.10 s over 3 seeded runs" in rows[0].reason
     # Table 2's "4 Kbps" block carries its correction, as in the ledger's own rows
-    assert all("read as '40 Kbps'" in r.reason for r in rows[:36] if r.row.startswith("4 Kbps"))
-    assert rows[-1].status == "refuted" and rows[-1].column == "claim (ns-3, TCP)"
-    assert "95% CI half-width of 0.10 to 0.10 s (3 to 3 seeded runs per row)" in rows[-1].reason
-    shown = p000_ns3.claim_table(rows)
-    assert shown["verdict on ns-3 (TCP)"].tolist() == ["refuted"]
+    assert all("read as '40 Kbps'" in r.reason for r in rows if r.row.startswith("4 Kbps"))
+
+
+def test_the_claim_on_ns3_is_decided_only_where_the_cis_decide():
+    # ns-3 ten times the model with a tight CI: the model is below in every row, also in Tables 1-2 where the
+    # claim says above -> refuted.
+    paper, _, simulations = _simulations(lambda w: 10 * w, 0.1)
+    evidence = claims.evidence(paper, operating_point.ledger_convention(paper), simulations=simulations)
+    in_tables, on_ns3 = claims.over_under_estimate(evidence)
+    assert in_tables.column == "claim" and on_ns3.column == "claim (ns-3, TCP)"
+    assert on_ns3.status == "refuted"
+    assert "95% CI half-width of 0.10 to 0.10 s (3 to 3 seeded runs per row)" in on_ns3.reason
+    # in the ledger: the model's rows, then the 36 cells and the claim, which the notebook's table shows
+    rows = ledger_rows.ledger_rows(paper, simulations=simulations)
+    assert rows[:-37] == ledger_rows.ledger_rows(paper)
+    assert [r.column for r in rows[-37:]] == ["T_{tcp} (ns-3)"] * 36 + ["claim (ns-3, TCP)"]
+    assert ns3.claim_table(rows)["verdict on ns-3 (TCP)"].tolist() == ["refuted"]
     # ns-3 equal to the model with a CI of +/- 1 s: no row decided -> untestable.
-    paper, conv, table = _table_with(lambda w: w, 1.0)
-    assert p000_ns3.ns3_ledger_rows(paper, conv, table)[-1].status == "untestable"
+    paper, _, simulations = _simulations(lambda w: w, 1.0)
+    evidence = claims.evidence(paper, operating_point.ledger_convention(paper), simulations=simulations)
+    assert claims.over_under_estimate(evidence)[-1].status == "untestable"
 
 
-def test_ledger_rows_skip_cells_not_simulated():
+def test_nothing_simulated_adds_no_row():
     # nothing simulated: no cell row, and no claim row
-    from paperlib.data import load_paper
-
     paper = load_paper("000")
-    conv = op.chosen_convention(paper)
-    empty = pd.DataFrame(columns=[*p000_ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
-                                  "turnaround_ci95_s", "finished"])
-    assert p000_ns3.ns3_ledger_rows(paper, conv, p000_ns3.ns3_tables(paper, conv, empty)) == []
+    conv = operating_point.chosen_convention(paper)
+    simulations = ns3.Simulations(ns3.ns3_tables(paper, conv, _EMPTY), pd.DataFrame(), 2)
+    assert ns3.cell_rows(paper, conv, simulations.table) == []
+    assert ledger_rows.ledger_rows(paper, simulations=simulations) == ledger_rows.ledger_rows(paper)
 
 
 def test_points_pin_the_tcp_model():
-    from paperlib.data import load_paper
-
     paper = load_paper("000")
-    conv = op.chosen_convention(paper)
-    pts = p000_ns3.ns3_points(paper, conv, 2)
+    conv = operating_point.chosen_convention(paper)
+    pts = ns3.ns3_points(paper, conv, 2)
     # 9 printed blocks, 3 of them the same point (p = 1 %, 256 ms, 40 Kbps) -> 7 points x 5 m x 2 replications
     assert len(pts) == 7 * 5 * 2
     assert {p["initial_cwnd"] for p in pts} == {1} and {p["mss_bytes"] for p in pts} == {536}
     # minimum RTO = the chosen convention's timeout (1 rtt)
     assert all(p["min_rto_s"] == pytest.approx(p["rtt_s"]) for p in pts)
     with pytest.raises(ParameterError, match="m_values"):
-        p000_ns3.ns3_points(paper, conv, 2, m_values=(5, 10))
+        ns3.ns3_points(paper, conv, 2, m_values=(5, 10))

@@ -1,4 +1,4 @@
-"""Seed 000's Tables 1-3 regenerated: a cell by hand, the tables' layout, the error summary."""
+"""Paper 000's Tables 1-3 regenerated: a cell by hand, the tables' layout, the error summary."""
 
 import pytest
 

@@ -1,14 +1,14 @@
-"""Seed 000's notebook parameters: checked by name, and W against m at the what-if point."""
+"""Paper 000's notebook parameters: checked by name, and W against m at the what-if point."""
 
 import pytest
 
-from paperlib.reproduce.p000 import operating_point as op
-from paperlib.reproduce.p000 import what_if
+from paperlib.parameters import Parameters
+from paperlib.reproduce.p000 import operating_point, what_if
 from paperlib.validate import ParameterError
 
 
 def test_what_if_parameters_are_named(paper):
-    conv = op.chosen_convention(paper)
+    conv = operating_point.chosen_convention(paper)
     w = what_if.what_if(paper, conv)
     assert (w.rate_bps, w.rtt_s, w.p, w.obj_bits) == (40e3, 0.256, 0.01, 108_000)
     users = what_if.waiting_vs_users(what_if.what_if(paper, conv, m_values=[1, 2, 4]), conv)
@@ -23,8 +23,16 @@ def test_what_if_parameters_are_named(paper):
     assert "ns3_replications" not in what_if.check(ns3_replications=0)
 
 
+def test_check_returns_the_values_as_parameters():
+    checked = what_if.check(m_values=[2, 4], p=0.05)
+    assert isinstance(checked, Parameters)
+    # every what-if value, None where not given (the paper's value); m_values as an array of whole numbers
+    assert list(checked) == ["m_values", "p", "rtt_s", "rate_bps", "obj_size_bytes", "mtu_bytes"]
+    assert checked["m_values"].tolist() == [2, 4] and checked["p"] == 0.05 and checked["rtt_s"] is None
+
+
 def test_waiting_vs_users_by_hand(paper):
-    conv = op.chosen_convention(paper)
+    conv = operating_point.chosen_convention(paper)
     users = what_if.waiting_vs_users(what_if.what_if(paper, conv, m_values=[5]), conv).set_index("protocol")
     # SCTP at Table 1's p = 1 %: E = 3.57877 s, n = ceil(13 500/536) = 26, tau = E/26 = 0.137645 s; Eq. (4) at
     # m = 5: (5-1)(2 x 26 - 1) tau / 2 = 102 tau = 14.0398 s; Eq. (6): (2 x 5 x 26 - 5 + 1) tau / 2 = 128 tau

@@ -1,4 +1,6 @@
-"""Seed 001's claims: one function per claim of data/001/claims.csv, decided by the confidence-interval rule.
+"""Paper 001's claims: one function per claim of data/001/claims.csv, decided by the confidence-interval rule.
+
+The rule itself and the shared readings are tested on their own (tests/test_reproduce_p001_decision_rule.py).
 
 Every claim is tested on synthetic evidence (summary tables, no simulation): ten replications
 that all hold the claim give a zero-width interval above 0 (supported), ten that all fail it one
@@ -18,7 +20,6 @@ from paperlib.data import load_paper
 from paperlib.reproduce.p001 import claims, testbed
 
 PAPER = load_paper("001")
-SETTING = claims.Setting.from_paper(PAPER)
 CONFIGS = list(testbed.queue_configs(PAPER))
 LOADS = (0.8, 0.9, 0.98)
 BASE_RT = {"short": 400.0, "long": 1000.0}
@@ -46,6 +47,10 @@ def world(p90=None, queue=None, drops=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The base world's evidence (no replications): the configuration groups the claims compare.
+BASE = claims.Evidence.from_summaries(world(), [], PAPER)
+
+
 def base(c, x, lat):
     """The base world's p90 (ms)."""
     return BASE_RT[lat] * GROWTH[x]
@@ -53,12 +58,13 @@ def base(c, x, lat):
 
 def scaled(configs, factors, loads=LOADS, latencies=("short", "long")) -> dict:
     """Return p90 overrides: config i of ``configs`` at ``factors[i]`` times the base world."""
-    return {(c, x, lat): base(c, x, lat) * f for c, f in zip(configs, factors) for x in loads for lat in latencies}
+    return {(c, x, lat): base(c, x, lat) * f
+            for c, f in zip(configs, factors, strict=True) for x in loads for lat in latencies}
 
 
 def evidence(worlds) -> claims.Evidence:
     """Return evidence whose replications are ``worlds`` (the first one doubles as the pooled summary)."""
-    return claims.Evidence.from_summaries(worlds[0], worlds, SETTING)
+    return claims.Evidence.from_summaries(worlds[0], worlds, PAPER)
 
 
 def statuses(claim_id: str, holds: pd.DataFrame, fails: pd.DataFrame) -> tuple[str, str, str]:
@@ -69,7 +75,7 @@ def statuses(claim_id: str, holds: pd.DataFrame, fails: pd.DataFrame) -> tuple[s
 
 def margin(claim_id: str, summary: pd.DataFrame) -> float:
     """Return the claim's margin read off one summary."""
-    return claims.CLAIMS.functions[claim_id].reading(claims.Look(summary, SETTING)).margin
+    return claims.CLAIMS.functions[claim_id].reading(claims.Evidence.from_summaries(summary, [], PAPER)).margin
 
 
 DECIDED = ("supported", "untestable", "refuted")
@@ -98,40 +104,40 @@ def test_rows_are_one_per_claim_in_data_order_with_the_interval_in_the_reason():
     assert [r.row for r in rows] == list(PAPER.claims.cells["claim"])
 
 
-# --- the decision rule (fixed before any run) ---
+def test_the_claims_table_is_the_verdicts_with_their_mean_margin():
+    holds, fails = world(), world(p90=scaled(BASE.fifo, (1.0, 1.0, 1.2), loads=(0.8,)))
+    table = claims.claims_table(PAPER, evidence([holds] * 6 + [fails] * 4))
+    assert list(table.columns) == ["claim", "status", "regenerated", "reason", "margin"]
+    assert list(table["claim"]) == list(PAPER.claims.cells["id"])
+    row = table.set_index("claim").loc["fifo_queue_size_same"]
+    # margins +0.1 (6 times) and -0.1 (4 times): mean (0.6 - 0.4) / 10 = +0.02
+    assert row["status"] == "untestable" and row["margin"] == pytest.approx(0.02)
+    # the ledger's verdict is the same judgement
+    verdict = claims.CLAIMS.functions["fifo_queue_size_same"](evidence([holds] * 6 + [fails] * 4))
+    assert (verdict.status, verdict.reason) == (row["status"], row["reason"])
 
 
-def test_decide_by_hand():
-    # margins 1..10: mean 5.5, s = 3.0277, t(0.975, 9) = 2.2622, half-width 2.2622 x 3.0277 / sqrt(10) = 2.166
-    d = claims.decide(np.arange(1, 11))
-    assert d["status"] == "supported" and d["low"] == pytest.approx(5.5 - 2.166, abs=1e-3)
-    assert claims.decide(-np.arange(1, 11))["status"] == "refuted"
-    # straddling 0: mean 0.5, s = 3.0277 (same spread shifted by -5): n = (2.2622 x 3.0277 / 0.5)^2 = 187.6 -> 188
-    d = claims.decide(np.arange(1, 11) - 5.0)
-    assert d["status"] == "untestable" and d["n_needed"] == 188
-    assert claims.decide(np.arange(1, 10))["status"] == "untestable"  # 9 < MIN_REPS replications never decide
+# --- the decision rule applied to a claim ---
 
 
 def test_the_reason_carries_the_interval_and_the_replications_needed():
-    holds, fails = world(), world(p90=scaled(SETTING.fifo, (1.0, 1.0, 1.2), loads=(0.8,)))
-    mixed = claims.decision("fifo_queue_size_same", evidence([holds] * 6 + [fails] * 4))
+    holds, fails = world(), world(p90=scaled(BASE.fifo, (1.0, 1.0, 1.2), loads=(0.8,)))
+    mixed, decision = claims.judged("fifo_queue_size_same", evidence([holds] * 6 + [fails] * 4))
     # margins +0.1 (6 times) and -0.1 (4 times): mean +0.02, s = 0.1033, half-width 2.2622 x 0.1033 / sqrt(10) = 0.0739
-    assert mixed.status == "untestable" and mixed.margin == pytest.approx(0.02)
+    assert mixed.status == decision.status == "untestable" and decision.mean == pytest.approx(0.02)
     assert "95% CI [-0.054, +0.094]" in mixed.reason
-    # n = (2.2622 x 0.1033 / 0.02)^2 = 136.5 -> 137
-    assert "about 137 replications would decide it" in mixed.reason
-    few = claims.decision("fifo_queue_size_same", evidence([holds] * 3))
+    # n = (2.2622 x 0.1033 / 0.02)^2 = 136.5 -> 137; the pooled summary (the first, holding world) meets the threshold
+    assert "(pooled reading: supported); about 137 replications would decide it" in mixed.reason
+    few, _ = claims.judged("fifo_queue_size_same", evidence([holds] * 3))
     assert few.status == "untestable" and "fewer than 10 replications" in few.reason
 
 
-def test_the_shared_comparisons_follow_the_stated_tolerances():
-    assert claims.same({"g": {"a": 100.0, "b": 109.0}}, "x").status == "supported"  # spread 9% <= 10%
-    assert claims.same({"g": {"a": 100.0, "b": 111.0}}, "x").status == "refuted"
-    assert claims.less(("a", 80.0), ("b", 100.0), "x").status == "supported"  # 80 x 1.1 = 88 < 100
-    assert claims.less(("a", 95.0), ("b", 100.0), "x").status == "refuted"  # 95 x 1.1 = 104.5 > 100
-    assert claims.around(590.0, 500.0, "x", upper_bound=True).status == "supported"  # <= 600
-    assert claims.around(610.0, 500.0, "x", upper_bound=True).status == "refuted"
-    assert claims.around(130.0, 150.0, "x").status == "supported"  # |130 / 150 - 1| = 13% <= 20%
+def test_the_reason_says_how_far_single_repetitions_stray_in_the_configurations_read():
+    # FIFO at 80 %: p90 of single repetitions from 400 to 480 ms in the six configurations read: spread 20 %
+    spread = world(p90=lambda c, x, lat: BASE_RT[lat] * GROWTH[x])
+    spread["p90_rep_max"] = spread["p90_rep_min"] * 1.2
+    verdict, _ = claims.judged("fifo_queue_size_same", evidence([spread] * 10))
+    assert verdict.reason.endswith("[largest spread of single repetitions' p90 in these 6 configurations: 20%]")
 
 
 def test_claims_decided_from_a_sweep_of_replications():
@@ -148,11 +154,11 @@ def test_claims_decided_from_a_sweep_of_replications():
                                      "queue_samples": [10, 10], "queue_sample_times_s": [0.0, 1.0], "warmup_s": 0.0,
                                      "drops": 1, "arrivals": 100, "early_drops": 0, "throughput_bps": 1.0,
                                      "bottleneck_bps": 1.0, "unfinished": 0, "failed": 0})
-        return claims.Evidence.from_sweep(pd.DataFrame(rows), SETTING)
+        return claims.Evidence.from_sweep(pd.DataFrame(rows), PAPER)
 
-    up = claims.decision("fifo_intensity_increases", sweep([0.2] * 9 + [-0.2]))
+    up, _ = claims.judged("fifo_intensity_increases", sweep([0.2] * 9 + [-0.2]))
     assert up.status == "supported" and "95% CI" in up.reason
-    assert claims.decision("fifo_intensity_increases", sweep([0.2] * 7 + [-0.2] * 3)).status == "untestable"
+    assert claims.judged("fifo_intensity_increases", sweep([0.2] * 7 + [-0.2] * 3))[0].status == "untestable"
 
 
 # --- FIFO (Section 3.1) ---
@@ -160,7 +166,7 @@ def test_claims_decided_from_a_sweep_of_replications():
 
 def test_fifo_queue_size_same():
     # base: the three queue sizes equal, spread 0: margin 0.10 - 0 = 0.10; FIFO-180 x 1.2 at 80%: spread 0.2, -0.10
-    check("fifo_queue_size_same", world(), world(p90=scaled(SETTING.fifo, (1, 1, 1.2), loads=(0.8,))), 0.10)
+    check("fifo_queue_size_same", world(), world(p90=scaled(BASE.fifo, (1, 1, 1.2), loads=(0.8,))), 0.10)
 
 
 def test_fifo_intensity_increases():
@@ -172,39 +178,39 @@ def test_fifo_intensity_increases():
 def test_fifo_intensity_more_than_queue():
     # base: spread over loads 1.5 - 1 = 0.5, over queue sizes 0: margin 0.5; flat loads, queues 1 : 1.5 : 2:
     # load spread 0, queue spread 2 - 1 = 1: margin -1
-    flat = {c: f for c, f in zip(SETTING.fifo, (1.0, 1.5, 2.0))}
+    flat = {c: f for c, f in zip(BASE.fifo, (1.0, 1.5, 2.0), strict=True)}
     fails = world(p90=lambda c, x, lat: BASE_RT[lat] * flat.get(c, 1.0))
     check("fifo_intensity_more_than_queue", world(), fails, 0.5)
 
 
 def test_fifo_80_short_500():
     # base 400 ms: 'less than around 500' met below 600: margin 600 / 400 - 1 = 0.5; at 800 ms: 600 / 800 - 1 = -0.25
-    check("fifo_80_short_500", world(), world(p90=scaled(SETTING.fifo, (2, 2, 2), loads=(0.8,))), 0.5)
+    check("fifo_80_short_500", world(), world(p90=scaled(BASE.fifo, (2, 2, 2), loads=(0.8,))), 0.5)
 
 
 def test_fifo_80_long_1200():
     # base 1000 ms, bound 1200 x 1.2 = 1440: margin 0.44; at 1800 ms: 1440 / 1800 - 1 = -0.2
-    check("fifo_80_long_1200", world(), world(p90=scaled(SETTING.fifo, (1.8, 1.8, 1.8), loads=(0.8,))), 0.44)
+    check("fifo_80_long_1200", world(), world(p90=scaled(BASE.fifo, (1.8, 1.8, 1.8), loads=(0.8,))), 0.44)
 
 
 def test_fifo_98_longer_larger_queue():
     # queues 1 : 1.1 : 1.2 at 98%: steps 0.1 and 1.2 / 1.1 - 1 = 0.0909; reversed: 1 / 1.1 - 1 = -0.0909
-    holds = world(p90=scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.98,)))
-    fails = world(p90=scaled(SETTING.fifo, (1.2, 1.1, 1.0), loads=(0.98,)))
+    holds = world(p90=scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.98,)))
+    fails = world(p90=scaled(BASE.fifo, (1.2, 1.1, 1.0), loads=(0.98,)))
     check("fifo_98_longer_larger_queue", holds, fails, 1.2 / 1.1 - 1)
 
 
 def test_fifo_diff_90_98():
     # queue-size spread 0.2 at 90 and 98%, 0 at 80%: margin 0.2; the other way round: -0.2
-    holds = world(p90=scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98)))
-    fails = world(p90=scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.8,)))
+    holds = world(p90=scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98)))
+    fails = world(p90=scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.8,)))
     check("fifo_diff_90_98", holds, fails, 0.2)
 
 
 def test_fifo_diff_short_latency():
     # queue-size spread 0.2 short, 0 long at 90 and 98%: margin 0.2; long instead of short: -0.2
-    holds = world(p90=scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("short",)))
-    fails = world(p90=scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("long",)))
+    holds = world(p90=scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("short",)))
+    fails = world(p90=scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("long",)))
     check("fifo_diff_short_latency", holds, fails, 0.2)
 
 
@@ -216,7 +222,7 @@ def test_occupancy_intensity():
 
 def test_occupancy_longer_queue():
     # mean queue 10, 20, 30 by queue size: margin 0.5; 30, 20, 10: margin -0.5
-    size = dict(zip(SETTING.fifo, (10.0, 20.0, 30.0)))
+    size = dict(zip(BASE.fifo, (10.0, 20.0, 30.0), strict=True))
     holds = world(queue=lambda c, x, lat: size.get(c, 10.0))
     fails = world(queue=lambda c, x, lat: 40.0 - size.get(c, 30.0))
     check("occupancy_longer_queue", holds, fails, 0.5)
@@ -224,17 +230,17 @@ def test_occupancy_longer_queue():
 
 def test_occupancy_long_latency_fewer():
     # at 90%: 20 packets short, 10 long: margin 20 - 10 = 10 packets; 10 short, 20 long: -10
-    holds = world(queue={(c, 0.9, "long"): 10.0 for c in SETTING.fifo})
-    fails = world(queue={(c, 0.9, "short"): 10.0 for c in SETTING.fifo})
+    holds = world(queue={(c, 0.9, "long"): 10.0 for c in BASE.fifo})
+    fails = world(queue={(c, 0.9, "short"): 10.0 for c in BASE.fifo})
     check("occupancy_long_latency_fewer", holds, fails, 10.0)
 
 
 def test_drops_short_latency():
     # 90 and 98%: drops 2% short vs 1% long and queue-size spread 0.2 short vs 0 long: margin min(0.01, 0.2) = 0.01;
     # drops 1% short vs 2% long: -0.01
-    spreads = scaled(SETTING.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("short",))
-    holds = world(p90=spreads, drops={(c, x, "short"): 0.02 for c in SETTING.fifo for x in (0.9, 0.98)})
-    fails = world(p90=spreads, drops={(c, x, "long"): 0.02 for c in SETTING.fifo for x in (0.9, 0.98)})
+    spreads = scaled(BASE.fifo, (1.0, 1.1, 1.2), loads=(0.9, 0.98), latencies=("short",))
+    holds = world(p90=spreads, drops={(c, x, "short"): 0.02 for c in BASE.fifo for x in (0.9, 0.98)})
+    fails = world(p90=spreads, drops={(c, x, "long"): 0.02 for c in BASE.fifo for x in (0.9, 0.98)})
     check("drops_short_latency", holds, fails, 0.01)
 
 
@@ -243,24 +249,24 @@ def test_drops_short_latency():
 
 def test_red_80_short_500():
     # RED (queue 480) at 80%, short: 400 ms, margin 600 / 400 - 1 = 0.5; 800 ms: -0.25
-    check("red_80_short_500", world(), world(p90=scaled(SETTING.red480, (2, 2, 2), loads=(0.8,))), 0.5)
+    check("red_80_short_500", world(), world(p90=scaled(BASE.red480, (2, 2, 2), loads=(0.8,))), 0.5)
 
 
 def test_red_80_long_1200():
     # 1000 ms against 1440: margin 0.44; 1800 ms: -0.2
-    check("red_80_long_1200", world(), world(p90=scaled(SETTING.red480, (1.8, 1.8, 1.8), loads=(0.8,))), 0.44)
+    check("red_80_long_1200", world(), world(p90=scaled(BASE.red480, (1.8, 1.8, 1.8), loads=(0.8,))), 0.44)
 
 
 def test_red_98_short_700():
     # 'around 700' within 20%: at 700 ms margin 0.2 - 0 = 0.2; at 1050 ms 0.2 - 0.5 = -0.3 (base at 98%: 600 ms)
-    holds = world(p90=scaled(SETTING.red480, (700 / 600,) * 3, loads=(0.98,), latencies=("short",)))
-    fails = world(p90=scaled(SETTING.red480, (1050 / 600,) * 3, loads=(0.98,), latencies=("short",)))
+    holds = world(p90=scaled(BASE.red480, (700 / 600,) * 3, loads=(0.98,), latencies=("short",)))
+    fails = world(p90=scaled(BASE.red480, (1050 / 600,) * 3, loads=(0.98,), latencies=("short",)))
     check("red_98_short_700", holds, fails, 0.2)
 
 
 def test_red_98_long_1500():
     # base at 98%, long: 1500 ms, margin 0.2; 2250 ms: 0.2 - 0.5 = -0.3
-    fails = world(p90=scaled(SETTING.red480, (1.5,) * 3, loads=(0.98,), latencies=("long",)))
+    fails = world(p90=scaled(BASE.red480, (1.5,) * 3, loads=(0.98,), latencies=("long",)))
     check("red_98_long_1500", world(), fails, 0.2)
 
 
@@ -352,8 +358,8 @@ def test_red_better_long_latency():
 
 def test_red_a_better_small_queue():
     # RED-A-240 at 0.8 x the others: lead 1 / 0.8 - 1 = 0.25 short and long; at 1.25 x: 1 / 1.25 - 1 = -0.2
-    holds = world(p90=scaled(SETTING.red240[:1], (0.8,), loads=(0.98,)))
-    fails = world(p90=scaled(SETTING.red240[:1], (1.25,), loads=(0.98,)))
+    holds = world(p90=scaled(BASE.red240[:1], (0.8,), loads=(0.98,)))
+    fails = world(p90=scaled(BASE.red240[:1], (1.25,), loads=(0.98,)))
     check("red_a_better_small_queue", holds, fails, 0.25)
 
 
@@ -380,7 +386,7 @@ def test_red_beneficial_conclusion():
 
 
 def test_flip_table_says_which_verdicts_depend_on_the_workload(tmp_path):
-    found = [claims.Decision("a", "supported", None, "r"), claims.Decision("b", "refuted", None, "r")]
+    found = pd.DataFrame({"claim": ["a", "b"], "status": ["supported", "refuted"]})
     path = tmp_path / "claims.csv"
     pd.DataFrame({"claim": ["a", "b"], "status": ["supported", "untestable"]}).to_csv(path, index=False)
     other = claims.other_workload_verdicts(path)

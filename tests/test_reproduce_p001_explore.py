@@ -1,4 +1,4 @@
-"""Seed 001's explorer: CDFs of cached testbed results, pooled by run; no cache is a clear NoData.
+"""Paper 001's explorer: CDFs of cached testbed results, pooled by run; no cache is a clear NoData.
 
 The cache is written here with the sweep runner's own entry format (``paperlib.sweep._store``), so
 the explorer is tested without ns-3.

@@ -1,4 +1,4 @@
-"""Seed 001's findings: summary per configuration, groups, warm-up, latency-reading and scale checks."""
+"""Paper 001's findings: summary per configuration, groups, warm-up, latency-reading and scale checks."""
 
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Seed 001's sweeps: the points each one runs, through the sweep runner (a stand-in simulation, no ns-3)."""
+"""Paper 001's sweeps: the points each one runs, through the sweep runner (a stand-in simulation, no ns-3)."""
 
 import pytest
 

@@ -1,8 +1,8 @@
-"""Seed 001's Table 3 from its calibration line y = 2.9327 x - 125.0857, and Table 1 on ns-3's RED."""
+"""Paper 001's Table 3 from its calibration line y = 2.9327 x - 125.0857, and Table 1 on ns-3's RED."""
 
 import pytest
 
-from paperlib.reproduce.p001 import tables, testbed
+from paperlib.reproduce.p001 import operating_point, tables, testbed
 from paperlib.validate import ParameterError
 
 
@@ -16,16 +16,17 @@ def test_line_inversion_reference_points():
 
 
 def test_table3_beside_printed_under_the_chosen_reading(paper):
-    conv = {"y_unit_bps": 1e3, "link_bps": 10e6, "load_column": "text", "browser_rounding": "truncate"}
+    conv = operating_point.Convention(y_unit_bps=1e3, link_bps=10e6, load_column="text", browser_rounding="truncate",
+                                      rounding="half_up")
     t3 = tables.table3_beside_printed(paper, conv)
     # 80, 90, 98 % of 10 Mbit/s in kbit/s: y = 8000, 9000, 9800 -> 2770.514, 3111.496, 3384.283, truncated
     assert t3["y"].tolist() == pytest.approx([8000, 9000, 9800])
     assert t3["browsers"].tolist() == t3["published"].tolist() == [2770, 3111, 3384]
     assert t3["printed_load"].tolist() == ["80%", "90%", "95%"]
     # half-up would print 2771 for the first row (2770.514 + 0.5 = 2771.01)
-    assert tables.table3(paper, {**conv, "browser_rounding": "half_up"})["browsers"].iloc[0] == 2771
+    assert tables.table3(paper, conv.replace(browser_rounding="half_up"))["browsers"].iloc[0] == 2771
     # the printed third load 95% gives 3281 (x = 3281.99, truncated)
-    assert tables.table3(paper, {**conv, "load_column": "printed"})["browsers"].iloc[2] == 3281
+    assert tables.table3(paper, conv.replace(load_column="printed"))["browsers"].iloc[2] == 3281
 
 
 def test_queue_configuration_table_gives_ns3s_linterm(paper):

@@ -1,18 +1,18 @@
-"""Seed 001's testbed plan: Table 2's pairs, Table 1 on ns-3, sweep points, profiles (no simulation)."""
+"""Paper 001's testbed plan: Table 2's pairs, Table 1 on ns-3, sweep points, profiles (no simulation)."""
 
 import pytest
 
-from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import testbed
 from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
 
 
 def test_table2_pairs_and_the_testbed_default_agree(paper):
-    assert tb.pairs(paper) == [list(p) for p in web_testbed.PAIRS_SHORT_S]
+    assert testbed.pairs(paper) == [list(p) for p in web_testbed.PAIRS_SHORT_S]
 
 
 def test_queue_configurations_map_table1_onto_ns3(paper):
-    q = tb.queue_configs(paper)
+    q = testbed.queue_configs(paper)
     assert list(q) == ["FIFO-60", "FIFO-120", "FIFO-180", "RED-A-480", "RED-B-480", "RED-C-480",
                        "RED-A-240", "RED-B-240", "RED-C-240", "RED-A-180"]
     assert q["RED-A-480"] == {"queue": "red", "queue_packets": 480, "red_min_th": 5.0, "red_max_th": 90.0,
@@ -22,9 +22,9 @@ def test_queue_configurations_map_table1_onto_ns3(paper):
 
 
 def test_experiment_points_cover_every_configuration(paper):
-    prof = tb.profile("scaled")
+    prof = testbed.profile("scaled")
     browsers = {0.8: 100, 0.9: 110, 0.98: 120}
-    pts = tb.experiment_points(paper, prof, browsers)
+    pts = testbed.experiment_points(paper, prof, browsers)
     assert len(pts) == 10 * 3 * 2 * prof.reps
     assert len({tuple(sorted((k, str(v)) for k, v in p.items())) for p in pts}) == len(pts)
     long = [p for p in pts if p["latency"] == "long"]
@@ -33,21 +33,21 @@ def test_experiment_points_cover_every_configuration(paper):
     for p in pts:  # every point is a valid testbed parameter set
         web_testbed._check({**web_testbed.DEFAULTS, **p})
     with pytest.raises(ParameterError, match="configs"):
-        tb.experiment_points(paper, prof, browsers, configs=["FIFO-999"])
+        testbed.experiment_points(paper, prof, browsers, configs=["FIFO-999"])
     with pytest.raises(ParameterError, match="profile"):
-        tb.profile("huge")
-    scaled, full = tb.scale_pairs(paper, browsers, sim_time_s=20.0)
+        testbed.profile("huge")
+    scaled, full = testbed.scale_pairs(paper, browsers, sim_time_s=20.0)
     assert [p["browsers"] * 10 for p in scaled] == [p["browsers"] for p in full]
     assert {p["bottleneck_bps"] for p in full} == {10 * p["bottleneck_bps"] for p in scaled}
 
 
 def test_profiles_share_one_plan_and_differ_in_workload(paper):
-    scaled, sens = tb.profile("scaled"), tb.profile("sensitivity")
-    assert scaled.traffic == tb.DEFAULT_WORKLOAD and sens.traffic["family"] == "parametric"
+    scaled, sens = testbed.profile("scaled"), testbed.profile("sensitivity")
+    assert scaled.traffic == testbed.DEFAULT_WORKLOAD and sens.traffic["family"] == "parametric"
     assert scaled.reps >= 10  # the CI rule needs 10 replications to decide anything
     # calibration counts are fractions of the predicted count for 100%: 10 Mbit/s / 0.091 kbit/s = about 110 000
     assert 100_000 < max(scaled.calibration_counts()) / 1.2 < 120_000
-    pts = tb.experiment_points(paper, scaled, {0.8: 100, 0.9: 110, 0.98: 120})
+    pts = testbed.experiment_points(paper, scaled, {0.8: 100, 0.9: 110, 0.98: 120})
     key = lambda p: (p["load"], p["latency"], p["rep"])  # noqa: E731
     seeds = {}
     for p in pts:  # common random numbers: one workload seed per (load, latency, rep), shared by all configurations

@@ -1,23 +1,28 @@
-"""Seed 001's notebook parameters: overrides of a profile, and the check that names a bad parameter."""
+"""Paper 001's notebook parameters: overrides of a profile, and the check that names a bad parameter."""
 
 import pytest
 
-from paperlib.reproduce.p001 import testbed as tb
-from paperlib.reproduce.p001 import what_if
+from paperlib.parameters import Parameters
+from paperlib.reproduce.p001 import testbed, what_if
 from paperlib.validate import ParameterError
 
 
 def test_overrides_apply_and_are_validated():
-    prof = what_if.apply_overrides(tb.profile("scaled"), reps=3, calibration_browsers=[10, 20])
+    prof = what_if.apply_overrides(testbed.profile("scaled"), reps=3, calibration_browsers=[10, 20])
     assert prof.reps == 3 and prof.calibration_counts() == (10, 20)
     with pytest.raises(ParameterError, match="sim_time_s"):
-        what_if.apply_overrides(tb.profile("scaled"), sim_time_s=5.0)  # below the 10 s warm-up
+        what_if.apply_overrides(testbed.profile("scaled"), sim_time_s=5.0)  # below the 10 s warm-up
     assert what_if.run_profile("sensitivity", bottleneck_bps=5e5).bottleneck_bps == 5e5
 
 
-def test_check_returns_the_profile_of_the_notebook_defaults():
-    assert what_if.check() == tb.profile("scaled")
-    assert what_if.check(profile="full", reps=2).reps == 2
+def test_check_returns_the_parameters_with_the_profile_of_the_notebook_defaults():
+    params = what_if.check()
+    assert isinstance(params, Parameters)
+    assert params.profile == testbed.profile("scaled") and params["profile"] == "scaled"
+    assert params["seed"] == 20261122 and params["configs"] is None  # every parameter, defaults included
+    assert len(params) == 17
+    given = what_if.check(profile="full", reps=2)
+    assert given.profile.reps == 2 and given.profile.name == "full" and given["reps"] == 2
 
 
 @pytest.mark.parametrize("bad, name", [

@@ -1,12 +1,12 @@
-"""Seed 001's workload before any simulation: Mah's distributions' load per browser and the sampler's moments."""
+"""Paper 001's workload before any simulation: Mah's distributions' load per browser and the sampler's moments."""
 
 import numpy as np
 import pytest
 
-from paperlib.models import web_traffic as wt
+from paperlib.models import web_traffic
 from paperlib.reproduce.p001 import workload
 
-MAH = wt.model()
+MAH = web_traffic.model()
 
 
 def test_implied_load_table_against_samples():
@@ -17,8 +17,8 @@ def test_implied_load_table_against_samples():
     assert row.ratio_to_paper.iloc[0] == pytest.approx(2.9327 / row.kbps_per_browser.iloc[0])
     # capping think times at c gives the paper's rate: E[min(T, c)] = page bits / 2932.7 bit/s
     c = workload.think_cap_for_rate()
-    t = wt.mah_tables()["think"]
-    assert np.sum(np.minimum(t.values, c) * t.probs) == pytest.approx(wt.bits_per_page(MAH) / 2932.7, rel=1e-6)
+    t = web_traffic.mah_tables()["think"]
+    assert np.sum(np.minimum(t.values, c) * t.probs) == pytest.approx(web_traffic.bits_per_page(MAH) / 2932.7, rel=1e-6)
     # the sentence the notebook prints: the cap and the share of think times above it
     share = 1 - t.cdf[t.values <= c][-1]
     assert workload.think_cap_sentence(c).endswith(f"{share:.1%} of Mah's think times exceed it")
@@ -40,6 +40,6 @@ def test_moment_checks_agree_with_the_exact_means():
 
 def test_mah_summary_lists_every_file():
     summary = workload.mah_summary()
-    assert set(summary["quantity"]) == set(wt.mah_tables())
+    assert set(summary["quantity"]) == set(web_traffic.mah_tables())
     think = summary.set_index("quantity").loc["think"]
     assert think["min"] == pytest.approx(1.005) and think["median"] == pytest.approx(16, abs=1)  # Mah: median 16 s

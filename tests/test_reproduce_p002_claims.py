@@ -1,10 +1,12 @@
-"""Seed 002's claims: one function per claim id of data/002/claims.csv, each judged as its docstring says."""
+"""Paper 002's claims: one function per claim id of data/002/claims.csv, each judged as its docstring says."""
 
 import copy
 
+import pandas as pd
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
+from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.reproduce.p002 import claims
 from paperlib.reproduce.p002.operating_point import operating_points, regenerate
 
@@ -77,7 +79,7 @@ def test_a_large_hob_share_refutes_hob_small_objects(paper):
 @pytest.mark.parametrize("ident", ["hob_small_r_increases", "tcp_sctp_same_r_increases", "hob_close_zero_r"])
 def test_table_iv_claims_are_untestable(ev, ident):
     v = claims.CLAIMS.functions[ident](ev)
-    assert v.status == "untestable" and "Table IV" in v.reason and "absent from the seed" in v.reason
+    assert v.status == "untestable" and "Table IV" in v.reason and "absent from the paper's text" in v.reason
     # HOB per object = a MSS/R with a = 1 at p = 1 %: 4288 bit / 40, 400, 4000 kbit/s = 0.1072, 0.0107, 0.0011 s
     assert "[0.1072, 0.0107, 0.0011] s" in v.reason and "falling with R" in v.reason
 
@@ -109,3 +111,82 @@ def test_printed_gains_by_hand(paper):
     # first model pair: (21.27 - 20.76)/21.27 = 0.023977; the one negative experiment pair: -0.08/14.63
     assert gains["model"][0] == pytest.approx(0.51 / 21.27)
     assert gains["experiment"][5] == pytest.approx(-0.08 / 14.63)
+
+
+# --- judged on the real stacks (the table of paperlib.reproduce.p002.emulated.summary, built by hand here) ------
+
+
+def _table(tcp, sctp, ci=0.1, n_tcp=3, n_sctp=3):
+    """A summary table with the same emulated means at two Table II points and Table III's 0.055 and 1.0 s."""
+    rows = []
+    for tab, p, rtt, scale in (("Table II", 0.004, 0.256, 1.0), ("Table II", 0.05, 0.256, 1.0),
+                               ("Table III", 0.01, 0.055, 1.0), ("Table III", 0.01, 1.0, 2.0)):
+        rows.append({"table": tab, "p": p, "rtt_s": rtt, "emulated TCP (s)": tcp * scale * (1 + p + rtt),
+                     "CI95 TCP (s)": ci, "n TCP": n_tcp, "emulated SCTP (s)": sctp * scale * (1 + p + rtt),
+                     "CI95 SCTP (s)": ci, "n SCTP": n_sctp})
+    return pd.DataFrame(rows)
+
+
+def test_sctp_less_20pct_by_its_ci():
+    # SCTP = 0.8 TCP at every point: gain 20% each; per point CI sqrt(2) x 0.1 / TCP, about 0.01, so the mean's CI
+    # is within 20 +/- 5%: supported
+    v = claims.sctp_less_20pct_on_real_stacks(_table(10.0, 8.0))
+    assert v.status == "supported" and v.regenerated == pytest.approx(20.0) and v.column == emulated_rows.REAL_STACKS
+    # SCTP = 0.99 TCP: 1% gain, CI wholly below 15%: refuted
+    assert claims.sctp_less_20pct_on_real_stacks(_table(10.0, 9.9)).status == "refuted"
+    # SCTP = 0.84 TCP (16%) with a CI of 1 s per stack: per point sqrt(2)/TCP = 0.09-0.13, the mean's about 0.06,
+    # so the CI (about 10-22%) straddles 15%: no verdict
+    straddle = claims.sctp_less_20pct_on_real_stacks(_table(10.0, 8.4, ci=1.0))
+    assert straddle.status == "untestable" and straddle.regenerated == pytest.approx(16.0)
+    assert claims.sctp_less_20pct_on_real_stacks(_table(10.0, 8.0, n_sctp=0)).status == "untestable"
+
+
+def test_both_stacks_counts_the_shared_point_once():
+    table = pd.concat([_table(10.0, 8.0), _table(10.0, 8.0).iloc[[0]]], ignore_index=True)
+    assert len(claims.both_stacks(table)) == 4
+
+
+def test_sctp_better_than_tcp_by_its_ci():
+    v = claims.sctp_better_than_tcp_on_real_stacks(_table(10.0, 8.0))
+    assert v.status == "supported" and v.regenerated > 0 and v.source is None
+    assert claims.sctp_better_than_tcp_on_real_stacks(_table(8.0, 10.0)).status == "refuted"
+    none = claims.sctp_better_than_tcp_on_real_stacks(_table(10.0, 8.0, n_sctp=1))
+    assert none.status == "untestable" and none.source == "Abstract"
+
+
+def test_response_increases_rtt_by_its_ci():
+    # Table III: RTT 0.055 s -> 1.0 s: TCP 10 x 1.065 = 10.65 -> 2 x 10 x 2.01 = 40.2 s: +29.55 +/- 0.14 s
+    v = claims.response_increases_rtt_on_real_stacks(_table(10.0, 8.0))
+    assert v.status == "supported" and "TCP: RTT 0.055 -> 1 s adds 29.55 +/- 0.14 s" in v.reason
+    # only TCP ran: judged on TCP alone
+    assert "SCTP:" not in claims.response_increases_rtt_on_real_stacks(_table(10.0, 8.0, n_sctp=0)).reason
+    assert claims.response_increases_rtt_on_real_stacks(_table(10.0, 8.0, n_tcp=0, n_sctp=0)).status == "untestable"
+
+
+def test_a_claim_with_real_stacks_returns_both_judgements(paper, ev):
+    # with the real stacks in the evidence, the three claims they can judge give the published verdict, then the
+    # one on the real stacks; the others their published verdict alone
+    with_stacks = claims.Evidence(paper, CONV, ev.regen, real_stacks=_table(10.0, 8.0))
+    both = claims.CLAIMS.judge("sctp_less_20pct", with_stacks)
+    assert [v.column for v in both] == ["claim", emulated_rows.REAL_STACKS]
+    assert both[0] == claims.sctp_less_20pct(ev)  # the published judgement does not change
+    assert both[1].reason.startswith(emulated_rows.MARK) and both[1].status == "supported"
+    assert len(claims.CLAIMS.judge("hob_small_objects", with_stacks)) == 1
+    rows = claims.CLAIMS.rows(paper, with_stacks)
+    assert len(rows) == len(paper.claims.cells) + 3
+    assert sum(r.column == emulated_rows.REAL_STACKS for r in rows) == 3
+
+
+def test_the_real_stack_interval_is_mean_difference(ev):
+    # two points, TCP 10 and 20 s, SCTP 8 and 15 s, each half-width 0.3 s: gains 20% and 25%, mean 22.5%;
+    # per point half-width sqrt(0.3^2 + 0.3^2) / TCP = 0.4243/10 = 0.04243 and 0.4243/20 = 0.02121, the mean's
+    # sqrt(0.04243^2 + 0.02121^2) / 2 = 0.04743/2 = 0.02372: 22.5 +/- 2.4%, inside 15-25%? 20.1-24.9: supported
+    table = pd.DataFrame({"table": ["Table II", "Table II"], "p": [0.004, 0.05], "rtt_s": [0.256, 0.256],
+                          "emulated TCP (s)": [10.0, 20.0], "CI95 TCP (s)": [0.3, 0.3], "n TCP": [3, 3],
+                          "emulated SCTP (s)": [8.0, 15.0], "CI95 SCTP (s)": [0.3, 0.3], "n SCTP": [3, 3]})
+    v = claims.sctp_less_20pct_on_real_stacks(table)
+    assert v.regenerated == pytest.approx(22.5) and "22.5% +/- 2.4% (95% CI)" in v.reason
+    assert v.status == "supported"
+    # the mean TCP - SCTP: (2 + 5)/2 = 3.5 s, half-width sqrt(0.09 x 4)/2 = 0.3 s
+    better = claims.sctp_better_than_tcp_on_real_stacks(table)
+    assert better.regenerated == pytest.approx(3.5) and "3.500 s +/- 0.300 s" in better.reason

@@ -1,4 +1,4 @@
-"""Seed 002's figures: the right series, in the style registry's colours and labels."""
+"""Paper 002's figures: the right series, in the style registry's colours and labels."""
 
 import matplotlib.pyplot as plt
 import numpy as np

@@ -1,4 +1,4 @@
-"""Seed 002's printed numbers checked: the tables' shared point, loss-free bounds, the algorithm's trace."""
+"""Paper 002's printed numbers checked: the tables' shared point, loss-free bounds, the algorithm's trace."""
 
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)

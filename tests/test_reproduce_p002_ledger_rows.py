@@ -1,24 +1,25 @@
-"""Seed 002's ledger rows: every printed cell of Tables II-III and every claim, with bounds and lone hits."""
+"""Paper 002's ledger rows: every printed cell of Tables II-III and every claim, with bounds and lone hits."""
 
 import pandas as pd
 import pytest
 
 from paperlib import ledger
+from paperlib.emulation import experiments
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated
 from paperlib.models.lower_bounds import BoundViolation
-from paperlib.reproduce.p002 import findings, ledger_rows
-from paperlib.reproduce.p002 import operating_point as op
+from paperlib.reproduce.p002 import findings, ledger_rows, operating_point
 
 
 @pytest.fixture(scope="module")
 def search(paper):
     # only the combinations with IT = 2 RTT and a = ceil(Np), among which chosen_convention chooses (256 of 1536;
     # a combination's scores do not depend on the others, so the ledger rows are the same as with all of them)
-    return op.convention_search(paper, {**op.CONVENTION_AXES, "it_rtts": [2], "a_mode": ["ceil"]})
+    return operating_point._search(paper, {**operating_point.CONVENTION_AXES, "it_rtts": [2], "a_mode": ["ceil"]})
 
 
 def test_ledger_rows_cover_every_printed_cell_and_claim(paper, search):
-    rows, conv = ledger_rows.ledger_rows(paper, search)
-    assert conv == op.chosen_convention(paper, search)
+    rows = ledger_rows.ledger_rows(paper, search=search)
     table_rows = [r for r in rows if r.source in ("Table II", "Table III")]
     assert len(table_rows) == 2 * 4 * 4
     printed = sorted(r.published for r in table_rows)
@@ -28,19 +29,21 @@ def test_ledger_rows_cover_every_printed_cell_and_claim(paper, search):
     assert printed == expected
     assert {r.status for r in table_rows if "Experimental" in r.column} == {"not_regenerable"}
     assert len(rows) - len(table_rows) == len(paper.claims.cells)
+    # without real stacks no row is in the real-stack column
+    assert not [r for r in rows if r.column == emulated_rows.REAL_STACKS]
     # no regenerated time is below its loss-free bound (ledger_rows raises BoundViolation), no print either
     assert not any("impossible as printed" in r.reason for r in rows)
 
 
 def test_twenty_percent_claim_is_refuted(paper, search):
-    rows, _ = ledger_rows.ledger_rows(paper, search)
+    rows = ledger_rows.ledger_rows(paper, search=search)
     claim = next(r for r in rows if "20% on average" in r.row)
     # mean (TCP - SCTP)/TCP over the 16 printed pairs is a few percent, nowhere near 20
     assert float(claim.regenerated) < 5 and claim.status == "refuted"
 
 
 def test_model_cells_name_the_convention_and_its_scores(paper, search):
-    rows, conv = ledger_rows.ledger_rows(paper, search)
+    rows = ledger_rows.ledger_rows(paper, search=search)
     row = next(r for r in rows if r.row == "p = 1%" and r.column == "TCP (Model) (Sec)")
     assert "p002.operating_point.chosen_convention" in row.reason and "kilo=1024" in row.reason
     # 21.168 s against the printed 21.33: |rel. error| 0.76% <= 5%, close
@@ -53,11 +56,11 @@ def test_lone_hit_rule_on_the_old_it_zero_reading(paper):
     # The reading the ledger used before (IT = 0): its SCTP model is flat in p over 0.4-2 % (a = 1 at each),
     # 5 x (RTT + OT - HOB) = 20.768 s, truncated 20.76 = the print at p = 0.4 % only; 1 % and 2 % print 20.81 and
     # 21.26 where the model stays at 20.768. That cell is a lone hit, not a reproduction.
-    old = {"kilo": 1000, "log_mode": "continuous", "sctp_total": "times_M", "pipeline_depth": 1, "it_rtts": 0,
-           "final_chunk": "x+1", "a_mode": "ceil", "n_mode": "ceil", "post_loss_slow_start": False,
-           "rounding": "truncate"}
-    points = op.operating_points(paper)
-    r = op.regenerate(points, old)
+    old = operating_point.Convention(kilo=1000, log_mode="continuous", sctp_total="times_M", pipeline_depth=1,
+                                     it_rtts=0, final_chunk="x+1", a_mode="ceil", n_mode="ceil",
+                                     post_loss_slow_start=False, rounding="truncate")
+    points = operating_point.operating_points(paper)
+    r = operating_point.regenerate(points, old)
     sctp = r["sctp_s"].to_numpy()[:4]
     assert sctp[:3] == pytest.approx([20.768] * 3)
     printed = list(paper.tables["table2"].cells.set_index("Protocol").loc["SCTP (Model) (Sec)"])
@@ -84,7 +87,7 @@ def test_a_print_below_its_bound_is_flagged_first(paper, search, monkeypatch):
         return frame
 
     monkeypatch.setattr(findings, "response_bounds", raised)
-    rows, _ = ledger_rows.ledger_rows(paper, search)
+    rows = ledger_rows.ledger_rows(paper, search=search)
     row = next(r for r in rows if r.row == "RTT (s) = 0.055" and r.column == "TCP (Model) (Sec)")
     assert row.reason.startswith("impossible as printed: 0.110 s below the loss-free bound 15.000 s")
     assert row.status == "differs"  # the status still follows the rules (16.50 s against 14.89 s)
@@ -92,7 +95,7 @@ def test_a_print_below_its_bound_is_flagged_first(paper, search, monkeypatch):
 
 
 def test_tcp_experiment_row_carries_the_ns3_mean_or_says_it_did_not_run(paper):
-    pt = op.operating_points(paper)[4]  # RTT 0.055 s
+    pt = operating_point.operating_points(paper)[4]  # RTT 0.055 s
     row = ledger_rows.tcp_experiment_row(pt, "TCP (Experimental) (Sec)", "13.82", None, "half_up", "")
     assert row.regenerated == "" and "was not run in this build" in row.reason and row.status == "not_regenerable"
     sim = pd.Series({"mean_s": 14.5, "ci95_s": 0.25, "finished": 3})
@@ -111,4 +114,78 @@ def test_a_regenerated_time_below_its_bound_is_an_error(paper, search, monkeypat
     real = findings.response_bounds
     monkeypatch.setattr(findings, "response_bounds", lambda p: real(p).assign(bound_s=100.0))
     with pytest.raises(BoundViolation, match="regenerated TCP response time"):
-        ledger_rows.ledger_rows(paper, search)
+        ledger_rows.ledger_rows(paper, search=search)
+
+
+# --- with the real stacks: a hand-built Emulated (no emulation runs here) ------------------------------------
+
+
+def _printed(paper, pt, proto):
+    """The printed experimental cell of ``proto`` at the column ``pt`` (s)."""
+    return float(paper.tables[pt.table].cells.set_index("Protocol").loc[f"{proto.upper()} (Experimental) (Sec)",
+                                                                        pt.column])
+
+
+def _real_stacks(paper, response_of):
+    """An Emulated with 3 runs per distinct printed point and stack: ``response_of(pt, proto)`` - 0.1, +0, +0.1 s.
+
+    The shared point (p = 1 %, RTT 0.256 s) runs once, at Table II's column (the first that prints it).
+    """
+    points, runs, seen = [], [], set()
+    for pt in operating_point.operating_points(paper):
+        if (pt.rtt_s, pt.p) in seen:
+            continue
+        seen.add((pt.rtt_s, pt.p))
+        for proto in ("tcp", "sctp"):
+            for rep, step in enumerate((-0.1, 0.0, 0.1)):
+                where = {"protocol": proto, "rate_bps": pt.rate_bps, "rtt_s": pt.rtt_s, "loss": pt.p, "rep": rep}
+                points.append({**where, "paper": "002", "queue_packets": 100, "mss_bytes": 536, "initcwnd": 1,
+                               "object_bytes": 13_824, "objects": 5, "users": 1, "mode": "pipelined"})
+                runs.append({**where, "t_start": [0.0], "t_done": [response_of(pt, proto) + step]})
+    return Emulated("reduced", points, pd.DataFrame(runs))
+
+
+def _experimental(rows):
+    return [r for r in rows if "Experimental" in r.column]
+
+
+@pytest.mark.skipif("sctp" not in experiments.protocols(), reason="the SCTP application is not built here")
+def test_measured_cells_are_scored_and_name_the_stack_measured(paper, search):
+    # TCP at the printed value +/- 0.1 s: mean = the print, 95% half-width t(0.975, 2) x 0.1 / sqrt(3)
+    # = 4.303 x 0.0577 = 0.248 s, so the print lies in the CI; SCTP at twice the print: rel. error 100%, differs
+    real_stacks = _real_stacks(paper, lambda pt, proto: _printed(paper, pt, proto) * (1 if proto == "tcp" else 2))
+    rows = ledger_rows.ledger_rows(paper, search=search, real_stacks=real_stacks)
+    exp = _experimental(rows)
+    assert len(exp) == 16 and all(r.reason.startswith(emulated_rows.MARK) for r in exp)
+    tcp = [r for r in exp if r.column.startswith("TCP") and r.row != "RTT (s) = 0.256"]  # 0.256: Table II's run
+    assert {r.status for r in tcp} == {"measured_within_ci"}
+    sctp = [r for r in exp if r.column.startswith("SCTP")]
+    assert {r.status for r in sctp} == {"measured_differs"}
+    # the reason names the stack measured: usrsctp for the SCTP cells, Linux TCP for the TCP cells
+    assert all("usrsctp over UDP" in r.reason and "Linux TCP" not in r.reason.split("; before:")[0] for r in sctp)
+    assert all("Linux TCP" in r.reason and "usrsctp" not in r.reason.split("; before:")[0] for r in tcp)
+    # the three claims judged on the real stacks come last: SCTP twice TCP refutes "20% faster" and "better";
+    # Table III's response time rises with RTT for both stacks (the prints rise from 0.055 to 1.0 s)
+    last = rows[-3:]
+    assert {r.column for r in last} == {emulated_rows.REAL_STACKS}
+    assert [r.status for r in last] == ["refuted", "refuted", "supported"]
+    assert all(r.reason.startswith(emulated_rows.MARK) for r in last)
+
+
+def test_ledger_rows_when_the_real_stacks_did_not_run(paper, search):
+    not_run = Emulated("off", not_run="off here")
+    rows = ledger_rows.ledger_rows(paper, search=search, real_stacks=not_run)
+    exp = _experimental(rows)
+    assert len(exp) == 16 and all(r.reason.startswith(emulated_rows.NOT_RUN + " off here") for r in exp)
+    assert {r.status for r in exp} == {"not_regenerable"}
+    # the three claims judged on real stacks come last, untestable, saying why nothing ran
+    last = rows[-3:]
+    claims = paper.claims.cells.set_index("id")
+    ids = ["sctp_less_20pct", "sctp_better_than_tcp", "response_increases_rtt"]
+    assert [r.row for r in last] == [claims.loc[i, "claim"] for i in ids]
+    assert {r.column for r in last} == {emulated_rows.REAL_STACKS} and {r.status for r in last} == {"untestable"}
+    assert all(r.reason.startswith(emulated_rows.NOT_RUN + " off here") for r in last)
+    assert [r.source for r in last] == ["Abstract", "Abstract", "Section III.B (Results Analysis), paragraph 2"]
+    # every other row is the ledger without real stacks, in the same order
+    alone = ledger_rows.ledger_rows(paper, search=search)
+    assert [r for r in rows[:-3] if r not in exp] == [r for r in alone if "Experimental" not in r.column]

@@ -1,4 +1,4 @@
-"""Seed 002's model calls: the convention's switches reach the model, and only through this module."""
+"""Paper 002's model calls: the convention's switches reach the model, and only through this module."""
 
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
@@ -26,13 +26,13 @@ def test_the_conventions_switches_reach_the_grid():
     assert got["tcp_s"].iloc[0] - got["sctp_s"].iloc[0] == pytest.approx(0.536)
     ot = got["ot_s"].iloc[0]
     # PI = 5 = M: TCP = IT + RTT + OT instead of IT + M (RTT + OT)
-    piped = model_reading.response_times(pt, {**CONV, "pipeline_depth": 5})
+    piped = model_reading.response_times(pt, CONV.replace(pipeline_depth=5))
     assert piped["tcp_s"].iloc[0] == pytest.approx(0.512 + 0.256 + ot)
     # Table I's SCTP row as printed: IT + RTT + OT - tot_hob (one object)
-    printed = model_reading.response_times(pt, {**CONV, "sctp_total": "printed"})
+    printed = model_reading.response_times(pt, CONV.replace(sctp_total="printed"))
     assert printed["sctp_s"].iloc[0] == pytest.approx(0.512 + 0.256 + ot - 0.1072)
     # the last chunk counted as x + 1 packets (x = N there) costs one packet more than N: MSS/R = 0.1072 s
-    plus_one = model_reading.response_times(pt, {**CONV, "final_chunk": "x+1"})
+    plus_one = model_reading.response_times(pt, CONV.replace(final_chunk="x+1"))
     assert plus_one["ot_s"].iloc[0] - ot == pytest.approx(0.1072)
 
 
@@ -51,4 +51,4 @@ def test_a_bad_switch_is_named():
     from paperlib.validate import ParameterError
 
     with pytest.raises(ParameterError, match="log_mode"):
-        model_reading.response_times({**POINT, "p": 0.01}, {**CONV, "log_mode": "floor"})
+        model_reading.response_times({**POINT, "p": 0.01}, CONV.replace(log_mode="floor"))

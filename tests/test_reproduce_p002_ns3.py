@@ -1,18 +1,17 @@
-"""Seed 002's ns-3 TCP check: sweep points, the summary per point and its lookup (no simulation runs here)."""
+"""Paper 002's ns-3 TCP check: sweep points, the summary per point and its lookup (no simulation runs here)."""
 
 import numpy as np
 import pandas as pd
 import pytest
+from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
 from paperlib.reproduce.p002 import ns3
 from paperlib.reproduce.p002.operating_point import operating_points
 
-CONV = {"kilo": 1024}  # the chosen convention's KB (the sweep points use only it)
-
 
 @pytest.mark.parametrize("kilo", [1000, 1024])
 def test_simulation_points_cover_each_distinct_point(paper, kilo):
-    pts = ns3.simulation_points(paper, {"kilo": kilo}, 3)
+    pts = ns3.simulation_points(paper, CONV.replace(kilo=kilo), 3)
     # 8 printed columns, the p = 1 % / RTT 0.256 s point twice: 7 distinct points x 3 runs
     assert len(pts) == 7 * 3
     assert len({(q["p"], q["rtt_s"]) for q in pts}) == 7

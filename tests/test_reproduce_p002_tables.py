@@ -1,4 +1,4 @@
-"""Seed 002's Tables II and III with the regenerated model rows beside the printed ones."""
+"""Paper 002's Tables II and III with the regenerated model rows beside the printed ones."""
 
 import pandas as pd
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)

@@ -1,14 +1,19 @@
-"""Seed 002's notebook parameters checked and the what-if curve of response time against p."""
+"""Paper 002's notebook parameters checked and the what-if curve of response time against p."""
 
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
+from paperlib.parameters import Parameters
 from paperlib.reproduce.p002 import what_if
 from paperlib.validate import ParameterError
 
 
 def test_the_defaults_pass_and_none_is_kept():
-    assert what_if.check() == {"obj_size_bytes": None, "rate_bps": None, "rtt_s": None}
+    checked = what_if.check()
+    assert isinstance(checked, Parameters)
+    # every parameter check takes, at its default; the what-if values None (the paper's point)
+    assert dict(checked) == {"repetitions": 30, "run_simulation": True, "scheduler": None, "n_workers": None,
+                             "seed": 0, "obj_size_bytes": None, "rate_bps": None, "rtt_s": None}
     assert what_if.check(rtt_s=0.1, rate_bps=1e5)["rtt_s"] == 0.1
 
 

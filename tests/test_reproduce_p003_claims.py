@@ -1,4 +1,4 @@
-"""Seed 003's claims: one function per claim id of data/003/claims.csv, each judged on hand-made evidence."""
+"""Paper 003's claims: one function per claim id of data/003/claims.csv, each judged on hand-made evidence."""
 
 from dataclasses import replace
 

@@ -1,22 +1,22 @@
-"""Seed 003's derived numbers under the chosen convention, derived by hand from the slides' inputs."""
+"""Paper 003's derived numbers under the chosen convention, derived by hand from the slides' inputs."""
 
 import pytest
 from p003_helpers import CHOSEN
 
-from paperlib.models import atm_overhead as atm
+from paperlib.models import atm_overhead
 from paperlib.reproduce.p003 import derived
 
 
 def test_cells_per_segment_and_payload_share():
     # 512 B payload + 20 TCP + 20 IP + 8 LLC/SNAP + 8 AAL5 trailer = 568 B -> ceil(568 / 48) = 12 cells
-    assert atm.cells_per_segment(512) == 12
+    assert atm_overhead.cells_per_segment(512) == 12
     # with the 12-byte timestamp option: 580 B -> 13 cells
-    assert atm.cells_per_segment(512, "tcp(timestamps)+ip+llc/snap+aal5") == 13
+    assert atm_overhead.cells_per_segment(512, "tcp(timestamps)+ip+llc/snap+aal5") == 13
     # 512 / (12 * 53) = 0.8050; on SONET OC-3 x 149.76/155.52: 0.7752 -> the slides' "78%"
-    assert atm.tcp_payload_share(512) == pytest.approx(0.80503, abs=1e-5)
-    assert atm.tcp_payload_share(512, framing="sonet_oc3") == pytest.approx(0.77521, abs=1e-5)
+    assert atm_overhead.tcp_payload_share(512) == pytest.approx(0.80503, abs=1e-5)
+    assert atm_overhead.tcp_payload_share(512, framing="sonet_oc3") == pytest.approx(0.77521, abs=1e-5)
     # F = 10 ms at 155.52 Mbit/s = 1 555 200 bit / 424 bit per cell = 3667.9 cells
-    assert atm.cells_in(0.010, 155.52e6) == pytest.approx(3667.92, abs=0.01)
+    assert atm_overhead.cells_in(0.010, 155.52e6) == pytest.approx(3667.92, abs=0.01)
 
 
 def test_inputs_are_the_stated_parameters_in_si(paper):
@@ -26,6 +26,8 @@ def test_inputs_are_the_stated_parameters_in_si(paper):
     assert x.servers == ("1", "2", "5", "10")
     assert x.throughput_bps.tolist() == pytest.approx([6.1e6, 14.2e6, 34.1e6, 32.7e6])
     assert x.queue_cells.tolist() == [3677.0, 6154.0, 14057.0, 17269.0]
+    # the original table's "p = 0.35" ... "p = 0.01"; the modified table's rule: index pages 1/5, others 0.8 x
+    assert x.original_class_probs == (0.35, 0.5, 0.14, 0.01) and (x.p_index, x.p_other) == (0.2, 0.8)
 
 
 def test_derived_values_under_the_chosen_convention(paper):
@@ -47,7 +49,7 @@ def test_derived_values_under_the_chosen_convention(paper):
 
 def test_modified_class_probabilities_follow_the_stated_rule(paper):
     # index pages 1/5; the others 0.8 x the original 0.35, 0.5, 0.14, 0.01
-    assert derived.modified_class_probs(paper) == pytest.approx(
+    assert derived.modified_class_probs(derived.inputs(paper)) == pytest.approx(
         {"mod_p_Class 0": 0.2, "mod_p_Class 1": 0.28, "mod_p_Class 2": 0.4, "mod_p_Class 3": 0.112,
          "mod_p_Class 4": 0.008})
 

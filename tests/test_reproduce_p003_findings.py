@@ -1,4 +1,4 @@
-"""Seed 003's other results: users to fill a link, offered load per N, slopes, efficiency rounding."""
+"""Paper 003's other results: users to fill a link, offered load per N, slopes, efficiency rounding."""
 
 import numpy as np
 import pytest

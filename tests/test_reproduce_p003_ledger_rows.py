@@ -1,22 +1,38 @@
-"""Seed 003's ledger rows: every printed derived number, the results table, every claim (search shared)."""
+"""Paper 003's ledger rows: every printed derived number, the results table, every claim (search shared)."""
 
+import pandas as pd
 import pytest
 from p003_helpers import CHOSEN, convention_search
 
+from paperlib.ledger import Row
 from paperlib.reproduce.p003 import ledger_rows
 
 
 @pytest.fixture(scope="module")
 def rows(paper):
-    return ledger_rows.ledger_rows(paper, convention_search())
+    return ledger_rows.ledger_rows(paper, search=convention_search())
 
 
-def test_rows_are_made_with_the_chosen_convention(rows):
-    assert rows[1] == CHOSEN
+def test_rows_are_a_list_made_with_the_chosen_convention(rows):
+    assert isinstance(rows, list) and all(isinstance(r, Row) for r in rows)
+    # every regenerated derived number names the one convention in its reason, as "key=value, ..."
+    derived_rows = [r for r in rows if r.source.startswith("text")]
+    assert derived_rows and all(f"({CHOSEN.describe()}; " in r.reason for r in derived_rows)
+    assert "round_intermediate=True, rounding=half_up" in derived_rows[0].reason
+
+
+def test_without_a_search_the_rows_search_themselves(paper, rows):
+    assert ledger_rows.ledger_rows(paper) == rows
+
+
+@pytest.mark.parametrize("name", ["simulations", "real_stacks"])
+def test_runs_paper_003_does_not_score_are_refused(paper, name):
+    # no row or claim of paper 003 is judged on ns-3 or real stacks: a value is refused, not ignored
+    with pytest.raises(ValueError, match=f"paper 003: ledger_rows takes no {name} \\(got a DataFrame\\)"):
+        ledger_rows.ledger_rows(paper, search=convention_search(), **{name: pd.DataFrame()})
 
 
 def test_ledger_rows_cover_every_printed_result_and_claim(paper, rows):
-    rows, _ = rows
     text_results = paper.text_values.cells.query("role == 'result'")
     assert {r.row for r in rows if r.source.startswith("text")} == set(text_results["id"])
     table = [r for r in rows if r.source == "Simulation Results table"]
@@ -41,7 +57,6 @@ def test_ledger_rows_cover_every_printed_result_and_claim(paper, rows):
 
 
 def test_ten_times_claim_is_refuted(rows):
-    rows, _ = rows
     claim = next(r for r in rows if "10 times" in r.row)
     # 481.28 / 60.11 kbit/s = 8.0x
     assert float(claim.regenerated) == pytest.approx(8.007, abs=1e-3)

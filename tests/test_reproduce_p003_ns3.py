@@ -1,4 +1,4 @@
-"""Seed 003's ns-3 analogue: its sweep points from the slides, its run through the sweep runner, its summary.
+"""Paper 003's ns-3 analogue: its sweep points from the slides, its run through the sweep runner, its summary.
 
 No ns-3 run here (tests/test_sim_web_bottleneck.py runs the simulation itself, tests/test_notebooks.py the
 notebook's small analogue).

@@ -1,4 +1,4 @@
-"""Seed 003's table of printed derived numbers beside their regenerated values, and its corrections."""
+"""Paper 003's table of printed derived numbers beside their regenerated values, and its corrections."""
 
 import pytest
 from p003_helpers import CHOSEN

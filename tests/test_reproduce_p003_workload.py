@@ -1,4 +1,4 @@
-"""Seed 003's workloads from the printed class tables, and their exact moments against seeded samples."""
+"""Paper 003's workloads from the printed class tables, and their exact moments against seeded samples."""
 
 import pytest
 from p003_helpers import CHOSEN

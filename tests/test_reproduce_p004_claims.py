@@ -1,18 +1,17 @@
-"""Seed 004's claims (paperlib/reproduce/p004/claims.py): one test per claim function, on the published table
+"""Paper 004's claims (paperlib/reproduce/p004/claims.py): one test per claim function, on the published table
 and on real stacks' tables made here, and one that the functions and data/004/claims.csv match one to one."""
 
 import pandas as pd
 import pytest
 
-from paperlib.emulation import ledger_rows as el
-from paperlib.reproduce.p004 import claims, tables
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.reproduce.p004 import claims, operating_point, tables
 
 
 @pytest.fixture(scope="module")
 def evidence(paper):
-    conv = op.chosen_convention(paper)
-    return claims.Evidence(paper, conv, tables.regenerate_table2(op.operating_point(paper), **conv))
+    conv = operating_point.chosen_convention(paper)
+    return claims.Evidence(paper, conv, tables.regenerate_table2(operating_point.operating_point(paper), conv))
 
 
 def real_stacks(evidence, cells):
@@ -60,7 +59,7 @@ def test_within_4_percent_on_real_stacks(evidence, mean, half, status):
     v = claims.within_4_percent(ev)
     assert (v.status, v.column) == (status, claims.REAL_STACKS)
     assert v.regenerated == pytest.approx(100 * abs(1.0 - mean) / mean)  # the point estimate, in percent
-    assert v.reason.startswith(el.MARK) and "over 1 Table II cells" in v.reason
+    assert v.reason.startswith(emulated_rows.MARK) and "over 1 Table II cells" in v.reason
 
 
 def test_within_4_percent_on_real_stacks_needs_two_repetitions(evidence):

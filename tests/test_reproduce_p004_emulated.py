@@ -1,4 +1,4 @@
-"""Seed 004 on real stacks (paperlib/reproduce/p004/emulated.py): the grids, the summary table, the capture points.
+"""Paper 004 on real stacks (paperlib/reproduce/p004/emulated.py): the grids, the summary table, the capture points.
 
 Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its capture cross-check).
 """
@@ -6,14 +6,13 @@ Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its
 import pandas as pd
 import pytest
 
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import tcp_settings
+from paperlib.emulation import experiments, tcp_settings
 from paperlib.reproduce.p004 import emulated
 
 
 def test_grids(paper):
     assert emulated.points(paper, "off") == []
-    n_proto = len(ex.protocols())
+    n_proto = len(experiments.protocols())
     # 5 rates x 3 repetitions per protocol (reduced), 10 in full with 5 objects each
     pts = emulated.points(paper, "reduced")
     assert len(pts) == 5 * 3 * n_proto
@@ -39,7 +38,7 @@ def test_summary_means_and_cis_per_rate_and_protocol(paper):
 def test_capture_points_are_the_first_repetition_at_100_kbps_and_10_mbps(paper):
     pts = emulated.capture_points(emulated.points(paper, "reduced"))
     assert sorted((p["protocol"], p["rate_bps"]) for p in pts) == sorted(
-        (proto, rate) for proto in ex.protocols() for rate in (100e3, 10e6))
+        (proto, rate) for proto in experiments.protocols() for rate in (100e3, 10e6))
     assert {(p["rep"], p["objects"], p["users"]) for p in pts} == {(0, 1, 1)}
     assert emulated.capture_points([]) == []
 

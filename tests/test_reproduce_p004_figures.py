@@ -1,4 +1,4 @@
-"""Seed 004's figures (paperlib/reproduce/p004/figures.py): what they draw, in the registry's colours."""
+"""Paper 004's figures (paperlib/reproduce/p004/figures.py): what they draw, in the registry's colours."""
 
 import matplotlib.colors as mcolors
 import matplotlib.pyplot as plt
@@ -6,13 +6,12 @@ import pandas as pd
 import pytest
 
 from paperlib.figures import PROTOCOLS, sequence_style
-from paperlib.reproduce.p004 import emulated, figures, what_if
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.reproduce.p004 import emulated, figures, operating_point, what_if
 
 
 @pytest.fixture(scope="module")
 def w(paper):
-    return what_if.what_if(paper, op.chosen_convention(paper), rates_bps=[1e4, 1e5, 1e6])
+    return what_if.what_if(paper, operating_point.chosen_convention(paper), rates_bps=[1e4, 1e5, 1e6])
 
 
 def _lines(fig):
@@ -22,7 +21,7 @@ def _lines(fig):
 
 
 def test_latency_vs_bandwidth_draws_the_curves_and_the_printed_points(paper, w):
-    point = op.operating_point(paper)
+    point = operating_point.operating_point(paper)
     lines = _lines(figures.latency_vs_bandwidth(what_if.latency_vs_rate(w), point, paper.tables["table2"].cells, w))
     assert list(lines["SCTP, model (regenerated)"].get_xdata()) == [1e4, 1e5, 1e6]
     assert list(lines["TCP, published experiment"].get_ydata()) == [14.71, 7.70, 4.70, 1.49, 1.42]
@@ -39,7 +38,7 @@ def test_latency_vs_initial_window_one_curve_per_rate_in_sequence_colours(w):
 
 def test_emulated_vs_published_without_runs_still_has_every_legend_entry(paper):
     table = emulated.summary(paper, pd.DataFrame())
-    fig = figures.emulated_vs_published(table, op.operating_point(paper))
+    fig = figures.emulated_vs_published(table, operating_point.operating_point(paper))
     labels = fig.axes[0].get_legend_handles_labels()[1]
     plt.close(fig)
     assert "SCTP, emulated, real stacks (95% CI)" in labels and "TCP, published experiment" in labels

@@ -1,12 +1,11 @@
-"""Seed 004's other results (paperlib/reproduce/p004/findings.py): mean differences, the gap, the bounds."""
+"""Paper 004's other results (paperlib/reproduce/p004/findings.py): mean differences, the gap, the bounds."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.models import lower_bounds as lb
-from paperlib.reproduce.p004 import findings, tables
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.models import lower_bounds
+from paperlib.reproduce.p004 import findings, operating_point, tables
 
 
 def test_mean_difference_definitions_on_the_published_table(paper):
@@ -24,8 +23,9 @@ def test_mean_difference_definitions_on_the_published_table(paper):
 
 
 def test_mean_difference_per_protocol(paper):
-    conv = op.chosen_convention(paper)
-    table = findings.mean_difference_table(paper, tables.regenerate_table2(op.operating_point(paper), **conv))
+    conv = operating_point.chosen_convention(paper)
+    regen = tables.regenerate_table2(operating_point.operating_point(paper), conv)
+    table = findings.mean_difference_table(paper, regen)
     pub = table.set_index("definition")["published model vs experiment (%)"]
     # SCTP only: (.56/14.12 + .18/7.36 + .01/4.39 + .04/1.14 + .18/1.02) / 5 = 27.797 / 5 = 5.559 %
     assert pub["mean |M-E|/E, SCTP only"] == pytest.approx(5.559, abs=0.001)
@@ -42,7 +42,7 @@ def test_two_rtt_gap_of_the_published_experiment(paper):
 
 
 def test_loss_free_bounds(paper):
-    conv = op.chosen_convention(paper)
+    conv = operating_point.chosen_convention(paper)
     b = findings.latency_bounds(paper, conv).set_index("BANDWIDTH")
     # 28 Kbps, every reading's smallest bound: 2 x 0.1 s + 50 000 B x 8 / 28 000 bit/s = 0.2 + 14.2857 = 14.4857 s
     # (4 segments take 4 x 12 000 / 28 000 = 1.71 s, longer than a round trip: the window never stalls)
@@ -52,7 +52,7 @@ def test_loss_free_bounds(paper):
 
 
 def test_bound_notes(paper):
-    conv = op.chosen_convention(paper)
+    conv = operating_point.chosen_convention(paper)
     b = findings.latency_bounds(paper, conv).set_index("BANDWIDTH")
     # the printed 14.12 s at 28 Kbps is below the transmission time of the object alone: impossible as printed
     assert "0.366 s below the loss-free bound 14.486 s" in findings.bound_note("14.12", b.loc["28 Kbps"], conv, paper)
@@ -65,9 +65,9 @@ def test_bound_notes(paper):
 
 
 def test_a_model_below_the_bound_fails():
-    with pytest.raises(lb.BoundViolation, match="below its loss-free physical bound"):
-        lb.check_not_below([1.0, 0.5], [0.9, 0.6], "test")
-    lb.check_not_below([1.0, 0.6], [0.9, 0.6], "test")  # equal is allowed
+    with pytest.raises(lower_bounds.BoundViolation, match="below its loss-free physical bound"):
+        lower_bounds.check_not_below([1.0, 0.5], [0.9, 0.6], "test")
+    lower_bounds.check_not_below([1.0, 0.6], [0.9, 0.6], "test")  # equal is allowed
 
 
 def test_fig1_alpha(paper):
@@ -76,8 +76,8 @@ def test_fig1_alpha(paper):
 
 
 def test_summary_text_reads_the_ledger(paper):
-    conv = op.chosen_convention(paper)
-    regen = tables.regenerate_table2(op.operating_point(paper), **conv)
+    conv = operating_point.chosen_convention(paper)
+    regen = tables.regenerate_table2(operating_point.operating_point(paper), conv)
     frame = pd.DataFrame({"status": ["reproduced", "differs", "refuted"],
                           "column": ["Model(SCTP)", "Model(TCP)", "mean difference (%)"],
                           "row": ["28 Kbps", "10 Mbps", "the model results are within 4% of ..."],

@@ -1,11 +1,17 @@
-"""Seed 004's notebook parameters and what-if curves (paperlib/reproduce/p004/what_if.py)."""
+"""Paper 004's notebook parameters and what-if curves (paperlib/reproduce/p004/what_if.py)."""
 
 import numpy as np
 import pytest
 
-from paperlib.reproduce.p004 import operating_point as op
-from paperlib.reproduce.p004 import what_if
+from paperlib.parameters import Parameters
+from paperlib.reproduce.p004 import operating_point, what_if
 from paperlib.validate import ParameterError
+
+
+@pytest.fixture(scope="module")
+def conv(paper):
+    """Paper 004's chosen convention: a frozen Convention, so no copy is needed (conftest's ``conv`` copies a dict)."""
+    return operating_point.chosen_convention(paper)
 
 
 def test_what_if_parameters_are_validated_by_name(paper, conv):
@@ -27,6 +33,16 @@ def test_check_covers_the_emulation_profile():
     assert what_if.check(emulation="reduced")["emulation"] == "reduced"
 
 
+def test_check_returns_the_checked_parameters():
+    checked = what_if.check(rtt_s=0.05, rates_bps=[1e6, 1e5])
+    assert isinstance(checked, Parameters)
+    # every parameter, None where not given (the paper's value); a grid becomes an array, a profile is checked
+    assert list(checked) == ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window", "initial_windows", "rates_bps",
+                             "emulation"]
+    assert checked["rtt_s"] == 0.05 and checked["obj_size_bytes"] is None and checked["emulation"] == "off"
+    assert checked["rates_bps"].tolist() == [1e6, 1e5]
+
+
 def test_defaults_are_the_papers_operating_point(paper, conv):
     w = what_if.what_if(paper, conv)
     # the chosen convention: 50 KB = 400 000 bit, 1500 B = 12 000 bit, T_r = 0.2 s, x = 4
@@ -36,7 +52,7 @@ def test_defaults_are_the_papers_operating_point(paper, conv):
 
 def test_form_comparison_matches_schedule(paper, conv):
     w = what_if.what_if(paper, conv)
-    forms = what_if.form_comparison(w, op.operating_point(paper).rates_bps)
+    forms = what_if.form_comparison(w, operating_point.operating_point(paper).rates_bps)
     assert np.allclose(forms["LT corrected (s)"], forms["LT schedule (s)"], rtol=1e-12)
     assert "LT printed (s)" in forms  # x = 4 is a power of 2
 

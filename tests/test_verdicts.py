@@ -22,7 +22,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 @pytest.fixture(scope="module")
 def ledger_004() -> pd.DataFrame:
     """Return paper 004's model ledger rows as a ledger table (provenance columns empty)."""
-    frame = pd.DataFrame([asdict(r) for r in ledger_rows.rows(load_paper("004"))])
+    frame = pd.DataFrame([asdict(r) for r in ledger_rows.ledger_rows(load_paper("004"))])
     for column in ledger.PROVENANCE_COLUMNS:
         frame[column] = ""
     return frame[list(ledger.ALL_COLUMNS)]

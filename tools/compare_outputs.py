@@ -9,15 +9,18 @@ columns, provenance.json's same keys, any 40-hex commit in other text). Compared
 * CSV and Markdown files: byte for byte after that; a ledger's differing rows are listed by
   (source, row, column) with the fields that differ;
 * PNG figures: their decoded pixels and their text chunks (the stamp);
-* executed notebooks: the outputs of every code cell, in order (the cells' sources may differ: an
-  interface change rewrites the calls, not what they print).
+* executed notebooks: the outputs of every code cell, in order, embedded PNGs by their pixels and text
+  chunks (the cells' sources may differ: an interface change rewrites the calls, not what they print).
 
-Logs and the report are not compared. Exit status 0 when nothing moved, 1 otherwise.
+Logs, the report and the run manifests (hashes of files that hold the commit) are not compared.
+Exit status 0 when nothing moved, 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import io
 import json
 import re
@@ -68,9 +71,25 @@ def _png_diff(a: Path, b: Path) -> list[str]:
     return out
 
 
+def _png_fingerprint(data: bytes) -> str:
+    """Return a PNG's pixels and text chunks (commit masked) as one digest: what two runs must share."""
+    image = Image.open(io.BytesIO(data))
+    digest = hashlib.sha256(np.ascontiguousarray(np.asarray(image)).tobytes())
+    for key, value in sorted(image.text.items()):
+        digest.update(key.encode() + COMMIT.sub(b"<commit>", str(value).encode()))
+    return f"png {image.size} {digest.hexdigest()}"
+
+
 def _notebook_outputs(path: Path) -> list:
-    nb = json.loads(_text(path))
-    return [c.get("outputs", []) for c in nb["cells"] if c["cell_type"] == "code"]
+    """Return the outputs of every code cell, embedded PNGs replaced by their :func:`_png_fingerprint`."""
+    nb = json.loads(path.read_bytes())
+    cells = [c.get("outputs", []) for c in nb["cells"] if c["cell_type"] == "code"]
+    for outputs in cells:
+        for out in outputs:
+            data = out.get("data", {})
+            if "image/png" in data:
+                data["image/png"] = _png_fingerprint(base64.b64decode(data["image/png"]))
+    return json.loads(COMMIT.sub(b"<commit>", json.dumps(cells).encode()))
 
 
 def _notebook_diff(a: Path, b: Path) -> list[str]:
@@ -103,7 +122,7 @@ def files(root: Path, papers: list[str] | None) -> set[str]:
     out = set()
     for p in root.rglob("*"):
         rel = p.relative_to(root)
-        if not p.is_file() or rel.parts[0] in SKIPPED_DIRS or rel.parts[0].startswith("."):
+        if not p.is_file() or rel.parts[0] in SKIPPED_DIRS or any(part.startswith(".") for part in rel.parts):
             continue
         if papers and not any(part.startswith(tuple(papers)) for part in rel.parts):
             continue

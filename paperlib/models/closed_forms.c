@@ -3,8 +3,11 @@
  *   slow_start_latency: paper 004 Eq. (5)/(6), corrected form (paperlib/models/slow_start_latency.py)
  *   mean_waiting_same:  paper 000 Eq. (4)                     (paperlib/models/multiuser_waiting.py)
  *
- * Each is the same sequence of IEEE-754 double operations as the NumPy path of its module, so the two
- * give the same bits (tested): compiled by paperlib/models/compiled.py without -ffast-math and with
+ * The NumPy path of each module is the source of truth: it reads as the paper's equation and runs without a
+ * compiler. This file exists for speed only (one pass over the arrays instead of one per NumPy operation and
+ * range check) and follows it: each kernel is the same sequence of IEEE-754 double operations as the NumPy
+ * path of its module, so the two give the same bits (tests/test_models_compiled.py); a change to a formula
+ * is made there first, then here. Compiled by paperlib/models/compiled.py without -ffast-math and with
  * -ffp-contract=off (no fused multiply-add), so the compiler may vectorise but not reorder or fuse.
  * -fno-trapping-math only lets it vectorise the comparisons of the range checks.
  *
@@ -76,7 +79,9 @@ static inline int whole(double a)
  * gamma = max(min(alpha - 1, beta), 0) with alpha - 1 = floor(log2((L_obj/(x L_mtu) + 1) shave)) (Eq. (1))
  * and beta = floor(log2(((mu T_r / L_mtu) + 1) / x nudge)) + 1 (Eq. (4)); shave = 2^-eps and nudge = 2^eps
  * are the tolerance of slow_start_latency.py, passed in so that both paths use the same constants.
- * mu = inf: beta = inf where T_r > 0 (gamma = alpha - 1) and 0 where T_r = 0. */
+ * mu = inf: beta = inf where T_r > 0 (gamma = alpha - 1) and 0 where T_r = 0.
+ * The source of truth is _latency_corrected_numpy in slow_start_latency.py (readable, needs no compiler); this
+ * loop exists for speed (one pass instead of one per NumPy operation) and repeats its operations in order. */
 static int latency_chunk(size_t len, const double *const chunk[], const double constants[], double *restrict res)
 {
     const double *restrict obj = chunk[0], *restrict mtu = chunk[1], *restrict rate = chunk[2];

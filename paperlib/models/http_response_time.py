@@ -1,6 +1,6 @@
 """Mean response time of HTTP over TCP and over SCTP with multiple packet losses.
 
-Paper: seed 002, Lee, Atiquzzaman & Sivagurunathan, "Mean response time
+Paper: 002, Lee, Atiquzzaman & Sivagurunathan, "Mean response time
 estimation for HTTP over SCTP in wireless environment", Section II (terminology,
 model, "ALGORITHM FOR OBJECT TRANSFER TIME") and Table I. Most sub-equations were
 lost in the extraction; the reconstruction below follows the research note
@@ -19,7 +19,7 @@ Reconstruction, equation by equation (numbering inferred from the text order):
 
 * N = O/MSS packets (printed unrounded; ``n_mode="ceil"`` rounds up), and
   a = Np expected losses, made an integer by ``a_mode`` (default ceil, as the
-  same author's seed 000 prints alpha = ceil(np); a = 0 when p = 0).
+  same author's paper 000 prints alpha = ceil(np); a = 0 when p = 0).
 * Eq. (1): x = (1 - (1-p)^N)(1-p)/p + 1, the number of the packet at which the
   loss occurs (x - 1 packets precede it): Cardwell's E[d_ss] plus the lost
   packet, clipped at x <= N. :func:`expected_packets_before_loss`.
@@ -52,6 +52,12 @@ Reconstruction, equation by equation (numbering inferred from the text order):
   printed IT + RTT + (OT - tot_hob), or (default) IT + M (RTT + OT - tot_hob).
   :func:`response_time_tcp_s`, :func:`response_time_sctp_s`.
 
+One implementation: every sub-equation is one private array function (``_sc``, ``_xloss_grid``,
+``_loss_window``, ...) and the algorithm's loop is :func:`_transfer_grid`, run over a whole grid by
+:func:`response_times_grid` and on a grid of one point by :func:`object_transfer_time` (which also
+records the trace) and the Table I functions; the public per-quantity functions call the same array
+functions.
+
 With the defaults and T = inf the loop collapses to a closed form (research
 note 1.2 (f)): OT = SC(x1) + (N + 3a + 1) s + 1.5 a RTT and tot_hob = a s, so
 TCP - SCTP = M a s under ``sctp_total="times_M"`` with PI = 1.
@@ -64,7 +70,7 @@ Parameters the paper never gives, and the values chosen:
   0.46-0.48 s at RTT = 0.256 s with KB = 1000. ``it_s`` overrides it.
 * PI: 1. With PI >= M the TCP total is ~4.7 s per page, far below every printed
   value (14.9-25.8 s), which need ~M times the per-object time.
-* Initial threshold T: infinite (seed 000, same author and model, sets
+* Initial threshold T: infinite (paper 000, same author and model, sets
   th(1) = inf; the Linux 2.6 testbed starts with an effectively infinite
   ssthresh). Any T >= 16 gives the same result for the paper's 25-packet objects.
 * KB: decided by the caller (see above); 1000 reproduces Table II.
@@ -100,7 +106,6 @@ Departures and known limits:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,13 +113,13 @@ import pandas as pd
 
 from paperlib import validate
 from paperlib.models import blocks
-from paperlib.models import reading as readings
+from paperlib.models import reading as readings  # the module; ``reading`` names a ModelReading parameter here
 from paperlib.models.reading import READING_002, ModelReading
 
 LOG_MODES = readings.LOG_MODES
 A_MODES = readings.A_MODES
 N_MODES = readings.N_MODES
-#: Seed 002's names of the last step's size (``ModelReading.final_chunk``).
+#: Paper 002's names of the last step's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("x+1", "N")
 HOB_IN_CA = readings.HOB_IN_CA
 SCTP_TOTALS = readings.SCTP_TOTALS
@@ -134,54 +139,60 @@ _REL = 1e-12
 MAX_LOSSES = 100_000
 
 
-# --- scalar cores (plain floats, no validation): the one implementation -------------------------
+# --- array cores (no validation): the one implementation of each equation -----------------------
+# Every quantity below is computed by these functions on NumPy arrays; a single point is an array of one
+# element (object_transfer_time and the Table I functions call the grid on one point).
 
 
-def _lg(v: float, log_mode: str) -> float:
-    lg = math.log2(v)
-    return float(math.ceil(lg - _EPS)) if log_mode == "ceil" else lg
+def _lg(v, log_mode: str):
+    """Return lg(v): log2, or ceil(log2) with ``log_mode="ceil"`` (Eqs. (4), (5), (8))."""
+    lg = np.log2(v)
+    return np.ceil(lg - _EPS) if log_mode == "ceil" else lg
 
 
-def _n_packets(obj: float, mss: float, n_mode: str) -> float:
+def _n_packets(obj, mss, n_mode: str):
+    """Return N = O/MSS, whole packets with ``n_mode="ceil"`` (algorithm step (2))."""
     n = obj / mss
-    return float(math.ceil(n * (1 - _REL))) if n_mode == "ceil" else n
+    return np.ceil(n * (1 - _REL)) if n_mode == "ceil" else n
 
 
-def _losses(n: float, p: float, a_mode: str) -> int:
-    if p == 0:
-        return 0
-    if a_mode == "ceil":
-        return math.ceil(n * p * (1 - _REL))
-    return math.floor(n * p + 0.5)  # half up
+def _losses(n, p, a_mode: str) -> np.ndarray:
+    """Return a = Np made whole by ``a_mode`` (ceil, or half up), 0 where p = 0 (algorithm step (2))."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.ceil(n * p * (1 - _REL)) if a_mode == "ceil" else np.floor(n * p + 0.5)
+    return np.where(p == 0, 0, a).astype(int)
 
 
-def _stall_bound(s: float, rtt: float) -> int:
-    return math.floor(math.log2(1.0 + rtt / s) + _EPS) + 1
+def _counts_grid(obj, mss, p, n_mode: str, a_mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return (N, a) of :func:`_n_packets` and :func:`_losses` (also paper 000's Algorithm 1, lines 02-03)."""
+    n = _n_packets(obj, mss, n_mode)
+    return n, _losses(n, p, a_mode)
 
 
-def _sc(n: float, s: float, rtt: float, q: int, log_mode: str) -> float:
-    if n <= 0:
-        return 0.0
-    big_p = max(0.0, min(float(q), _lg(n + 1.0, log_mode) - 1.0))
-    return big_p * (rtt + s) - (2.0**big_p - 1.0) * s
+def _stall_bound(s, rtt):
+    """Return Q = floor(log2(1 + RTT/s)) + 1 (Eqs. (2)-(3)), s = MSS/R."""
+    return np.floor(np.log2(1.0 + rtt / s) + _EPS) + 1.0
 
 
-def _xloss(n: float, p: float) -> float:
-    if p == 0:
-        return n
-    # 1 - (1-p)^N without cancellation for tiny p
-    lost_by_n = -math.expm1(n * math.log1p(-p))
-    return min(n, lost_by_n * (1.0 - p) / p + 1.0)
+def _sc(n, s, rtt, q, log_mode: str):
+    """Return SC(n) = P (RTT + s) - (2^P - 1) s, P = max(0, min(Q, lg(n + 1) - 1)); 0 where n <= 0 (Eqs. (2)-(4))."""
+    with np.errstate(invalid="ignore"):
+        big_p = np.maximum(0.0, np.minimum(q, _lg(n + 1.0, log_mode) - 1.0))
+        return np.where(n <= 0, 0.0, big_p * (rtt + s) - (2.0**big_p - 1.0) * s)
 
 
-def _ath(threshold: float) -> float:
-    return 2.0 * threshold - 1.0
+def _xloss_grid(left: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Return x of Eq. (1) for the ``left`` packets still to send: N where p = 0, clipped at x <= N."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # 1 - (1-p)^N without cancellation for tiny p
+        lost_by_n = -np.expm1(left * np.log1p(-p))
+        return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
 
 
-def _loss_window(x: float, log_mode: str) -> tuple[float, float, float]:
+def _loss_window(x, log_mode: str):
+    """Return (C, y, b) of Eqs. (8)-(10); continuous: C = log2(x+1), y = 2^(C-1) = (x+1)/2 exactly, b = x - y."""
     if log_mode == "continuous":
-        # C = log2(x+1), y = 2^(C-1) = (x+1)/2 exactly, b = x - y
-        c = math.log2(x + 1.0)
+        c = np.log2(x + 1.0)
         y = (x + 1.0) / 2.0
     else:
         c = _lg(x + 1.0, log_mode)
@@ -189,127 +200,23 @@ def _loss_window(x: float, log_mode: str) -> tuple[float, float, float]:
     return c, y, x - y
 
 
-def _transfer(
-    n_total: float,
-    p: float,
-    a: int,
-    s: float,
-    rtt: float,
-    q: int,
-    reading: ModelReading,
-    *,
-    want_trace: bool,
-):
-    """Return (OT, tot_hob, trace) for one object: the algorithm's loop, O(a)."""
-    log_mode, final_chunk, hob_in_ca = reading.log_mode, reading.final_chunk, reading.hob_in_ca
-    post_loss_slow_start = reading.post_loss_slow_start
-    validate.at_most("obj_bits", "the expected losses a = N p of one object (one loop pass each)", a, MAX_LOSSES,
-                     "a smaller object, a larger segment or a lower loss ratio")
-    n = n_total
-    th = reading.initial_threshold
-    to = TODETECT_RTTS * rtt
-    ot = 0.0
-    tot_hob = 0.0
-    trace = [] if want_trace else None
-    for i in range(1, a + 2):
-        last = i == a + 1
-        x = n if last else _xloss(n, p)  # steps (5)/(6) and (9)/(10)
-        ath = _ath(th)
-        in_slow_start = x + 1.0 <= ath
-        big_l = 0.0 if in_slow_start else max(0.0, x - ath)  # Eq. (13), clipped
-        chunk = x * s if (last and final_chunk == "N") else (x + 1.0) * s
-        n_before = n
-        hob = 0.0
-        if i == 1 and in_slow_start:  # step (7), loss in slow start: Eq. (12)
-            added = _sc(x, s, rtt, q, log_mode) + chunk  # Eq. (6)
-            if not last:
-                _, y, b = _loss_window(x, log_mode)  # Eqs. (8)-(10)
-                if y > th:
-                    th = y
-                hob = (y - b) * s  # Eq. (11)
-                added += hob + to
-                th = th / 2.0
-                n = n - x + (y - b)
-        elif i == 1:  # step (7), loss in congestion avoidance: Eq. (15)
-            added = _sc(ath, s, rtt, q, log_mode) + chunk + big_l * rtt  # Eq. (14)
-            if not last:
-                if hob_in_ca == "computed":
-                    _, y, b = _loss_window(x, log_mode)
-                    hob = (y - b) * s
-                added += to + hob
-                th = (th + big_l) / 2.0
-                n = n - x + 1.0
-        else:  # steps (8)-(12): after the first loss
-            added = chunk + big_l * rtt
-            if post_loss_slow_start:
-                added += _sc(x if in_slow_start else ath, s, rtt, q, log_mode)
-            if not last:
-                _, y, b = _loss_window(x, log_mode)
-                hob = (y - b) * s
-                added += hob + to
-                th = (th + big_l) / 2.0
-                n = n - x + 1.0
-        ot += added
-        tot_hob += hob
-        if want_trace:
-            phase = "final" if last else ("slow-start" if in_slow_start else "congestion-avoidance")
-            trace.append(
-                {"i": i, "phase": phase, "n_packets": n_before, "x": x, "L": big_l, "hob_s": hob, "added_s": added}
-            )
-    return ot, tot_hob, trace
+def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading, trace: list | None = None):
+    """Return (N, a, OT, tot_hob) arrays: the algorithm's loop over losses, run once over a whole grid of points.
 
-
-
-def _counts_grid(obj, mss, p, n_mode: str, a_mode: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return (N, a) for arrays: :func:`_n_packets` and :func:`_losses` elementwise (the same arithmetic)."""
-    n = obj / mss
-    if n_mode == "ceil":
-        n = np.ceil(n * (1 - _REL))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if a_mode == "ceil":
-            a = np.ceil(n * p * (1 - _REL))
-        else:
-            a = np.floor(n * p + 0.5)
-    return n, np.where(p == 0, 0, a).astype(int)
-
-
-def _xloss_grid(left: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Return x of Eq. (1) for arrays: :func:`_xloss` elementwise (NumPy's expm1/log1p may differ from
-    math's in the last bit)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        lost_by_n = -np.expm1(left * np.log1p(-p))
-        return np.where(p == 0, left, np.minimum(left, lost_by_n * (1.0 - p) / p + 1.0))
-
-
-def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
-    """Return (N, a, OT, tot_hob) arrays: :func:`_transfer`'s loop run once over a whole grid of points.
-
-    Step i of every point at once, for i = 1 .. max(a) + 1; a point whose own loop has ended
-    (i > a + 1) is masked. The branches of :func:`_transfer` become ``np.where`` on the same
-    conditions, so each point gets the same sequence of operations as the scalar loop.
+    Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME". The one implementation of the loop: step i of every
+    point at once, for i = 1 .. max(a) + 1; a point whose own loop has ended (i > a + 1) is masked, so each
+    point gets the operations of its own loop. :func:`object_transfer_time` runs it on one point.
+    With a list ``trace``, one dict of arrays per step is appended to it (``active``, ``last``, ``in_ss``,
+    ``n_packets``, ``x``, ``L``, ``hob_s``, ``added_s``).
     """
     n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
     post_loss_slow_start, final_chunk, hob_in_ca = reading.post_loss_slow_start, reading.final_chunk, reading.hob_in_ca
     s = mss / rate
     n, a = _counts_grid(obj, mss, p, n_mode, a_mode)
-    q = np.floor(np.log2(1.0 + rtt / s) + _EPS) + 1.0
+    validate.at_most("obj_bits", "the expected losses a = N p of one object (one loop pass each)",
+                     a.max(initial=0), MAX_LOSSES, "a smaller object, a larger segment or a lower loss ratio")
+    q = _stall_bound(s, rtt)
     to = TODETECT_RTTS * rtt
-
-    def lg(v):
-        v = np.log2(v)
-        return np.ceil(v - _EPS) if log_mode == "ceil" else v
-
-    def sc(x):
-        with np.errstate(invalid="ignore"):
-            big_p = np.maximum(0.0, np.minimum(q, lg(x + 1.0) - 1.0))
-            return np.where(x <= 0, 0.0, big_p * (rtt + s) - (2.0**big_p - 1.0) * s)
-
-    def loss_window(x):
-        if log_mode == "continuous":
-            y = (x + 1.0) / 2.0
-        else:
-            y = 2.0 ** (lg(x + 1.0) - 1.0)
-        return y, x - y
 
     left = n.astype(float).copy()
     ot = np.zeros_like(left)
@@ -317,20 +224,20 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
     for i in range(1, int(a.max(initial=0)) + 2):
         active = i <= a + 1
         last = i == a + 1
-        x = np.where(last, left, _xloss_grid(left, p))
-        ath = 2.0 * th - 1.0
+        x = np.where(last, left, _xloss_grid(left, p))  # steps (5)/(6) and (9)/(10)
+        ath = 2.0 * th - 1.0  # Eq. (7)
         in_ss = x + 1.0 <= ath
         with np.errstate(invalid="ignore"):
-            big_l = np.where(in_ss, 0.0, np.maximum(0.0, x - ath))
+            big_l = np.where(in_ss, 0.0, np.maximum(0.0, x - ath))  # Eq. (13), clipped
         chunk = x * s if final_chunk == "N" else (x + 1.0) * s
         chunk = np.where(last, chunk, (x + 1.0) * s)
-        y, b = loss_window(x)
-        hob_step = np.where(last, 0.0, (y - b) * s)
+        _, y, b = _loss_window(x, log_mode)  # Eqs. (8)-(10)
+        hob_step = np.where(last, 0.0, (y - b) * s)  # Eq. (11)
         if i == 1:
             # Eq. (12): loss in slow start; Eqs. (14)-(15): loss in congestion avoidance
-            added_ss = sc(x) + chunk + np.where(last, 0.0, hob_step + to)
+            added_ss = _sc(x, s, rtt, q, log_mode) + chunk + np.where(last, 0.0, hob_step + to)
             hob_ca = hob_step if hob_in_ca == "computed" else np.zeros_like(hob_step)
-            added_ca = sc(ath) + chunk + big_l * rtt + np.where(last, 0.0, to + hob_ca)
+            added_ca = _sc(ath, s, rtt, q, log_mode) + chunk + big_l * rtt + np.where(last, 0.0, to + hob_ca)
             added = np.where(in_ss, added_ss, added_ca)
             hob = np.where(in_ss, hob_step, hob_ca)
             th_ss = np.where(y > th, y, th) / 2.0
@@ -339,11 +246,14 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
         else:  # steps (8)-(12)
             added = chunk + big_l * rtt
             if post_loss_slow_start:
-                added = added + sc(np.where(in_ss, x, ath))
+                added = added + _sc(np.where(in_ss, x, ath), s, rtt, q, log_mode)
             added = added + np.where(last, 0.0, hob_step + to)
             hob = hob_step
             th_new = (th + big_l) / 2.0
             left_new = left - x + 1.0
+        if trace is not None:
+            trace.append({"active": active, "last": last, "in_ss": in_ss, "n_packets": left, "x": x, "L": big_l,
+                          "hob_s": hob, "added_s": added})
         update = active & ~last
         ot = ot + np.where(active, added, 0.0)
         tot_hob = tot_hob + np.where(active, hob, 0.0)
@@ -351,13 +261,14 @@ def _transfer_grid(obj, mss, rate, rtt, p, th, reading: ModelReading):
         left = np.where(update, left_new, left)
     return n.astype(float), a, ot, tot_hob
 
-def _tcp_total(it: float, rtt: float, ot: float, objects: float, pipeline_depth: float) -> float:
-    if pipeline_depth >= objects:
-        return it + (rtt + ot)
-    return it + objects / pipeline_depth * (rtt + ot)
+
+def _tcp_total(it, rtt, ot, objects, pipeline_depth):
+    """Return Table I's TCP row: IT + RTT + OT if PI >= M, else IT + (M/PI)(RTT + OT)."""
+    return np.where(pipeline_depth >= objects, it + (rtt + ot), it + objects / pipeline_depth * (rtt + ot))
 
 
-def _sctp_total(it: float, rtt: float, ot: float, tot_hob: float, objects: float, sctp_total: str) -> float:
+def _sctp_total(it, rtt, ot, tot_hob, objects, sctp_total: str):
+    """Return Table I's SCTP row: as printed IT + RTT + (OT - tot_hob), or IT + M (RTT + OT - tot_hob)."""
     if sctp_total == "printed":
         return it + rtt + (ot - tot_hob)
     return it + objects * (rtt + ot - tot_hob)
@@ -385,7 +296,7 @@ def _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p):
 
 
 def _check_reading(reading) -> ModelReading:
-    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "seed 002")
+    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "paper 002")
     return reading
 
 
@@ -395,40 +306,40 @@ def _check_reading(reading) -> ModelReading:
 def packets_in_object(obj_bits, mss_bits, *, n_mode: str = "exact") -> np.ndarray:
     """Return N, the number of packets of an object.
 
-    Paper: seed 002, Sec. II-B and algorithm step (2): N = O/MSS.
+    Paper: 002, Sec. II-B and algorithm step (2): N = O/MSS.
 
     Parameters
     ----------
     obj_bits : object size O (bits)
     mss_bits : maximum segment size MSS (bits)
     n_mode : ``"exact"`` (default, O/MSS unrounded as printed) or ``"ceil"``
-        (whole packets, the last one short, as seed 000's n = ceil(theta/mtu))
+        (whole packets, the last one short, as paper 000's n = ceil(theta/mtu))
     """
     validate.choice("n_mode", n_mode, N_MODES)
     obj = validate.positive("obj_bits", obj_bits)
     mss = validate.positive("mss_bits", mss_bits)
-    return np.vectorize(_n_packets, otypes=[float])(obj, mss, n_mode)
+    return np.asarray(_n_packets(obj, mss, n_mode), dtype=float)
 
 
 def expected_losses(n_packets, p, *, a_mode: str = "ceil") -> np.ndarray:
     """Return a, the expected number of lost packets of an object, as a whole number.
 
-    Paper: seed 002, Sec. II-B and algorithm step (2): a = Np (binomial mean).
+    Paper: 002, Sec. II-B and algorithm step (2): a = Np (binomial mean).
 
     Assumes: the algorithm's test "i = a + 1" needs a whole a; ``a_mode="ceil"``
-    (default) takes ceil(Np) as seed 000 does (so every p > 0 means at least one
+    (default) takes ceil(Np) as paper 000 does (so every p > 0 means at least one
     loss), ``"round"`` rounds half up. a = 0 when p = 0.
     """
     validate.choice("a_mode", a_mode, A_MODES)
     n = validate.positive("n_packets", n_packets)
     pp = validate.probability("p", p)
-    return np.vectorize(_losses, otypes=[float])(n, pp, a_mode)
+    return _losses(*np.broadcast_arrays(n, pp), a_mode).astype(float)
 
 
 def expected_packets_before_loss(n_packets, p) -> np.ndarray:
     """Return x, the expected number of the packet at which the first loss occurs.
 
-    Paper: seed 002, Eq. (1) (algorithm steps (6) and (10)), reconstructed as
+    Paper: 002, Eq. (1) (algorithm steps (6) and (10)), reconstructed as
     Cardwell-Savage-Anderson's E[d_ss] plus the lost packet:
     x = (1 - (1-p)^N)(1-p)/p + 1, clipped at x <= N (and x = N when p = 0).
     x - 1 packets are delivered before the loss.
@@ -442,25 +353,25 @@ def expected_packets_before_loss(n_packets, p) -> np.ndarray:
     """
     n = validate.positive("n_packets", n_packets)
     pp = validate.probability("p", p)
-    return np.vectorize(_xloss, otypes=[float])(n, pp)
+    return np.asarray(_xloss_grid(*np.broadcast_arrays(n, pp)), dtype=float)
 
 
 def stall_bound(mss_bits, rate_bps, rtt_s) -> np.ndarray:
     """Return Q, the number of times the server would stall for an infinite object.
 
-    Paper: seed 002, Eqs. (2)-(3) (terminology "Q"), Kurose-Ross with w1 = 1:
-    Q = floor(log2(1 + RTT R/MSS)) + 1 (seed 004's Eq. (4) with x = 1).
+    Paper: 002, Eqs. (2)-(3) (terminology "Q"), Kurose-Ross with w1 = 1:
+    Q = floor(log2(1 + RTT R/MSS)) + 1 (paper 004's Eq. (4) with x = 1).
     """
     mss = validate.positive("mss_bits", mss_bits)
     rate = validate.positive("rate_bps", rate_bps)
     rtt = validate.non_negative("rtt_s", rtt_s)
-    return np.vectorize(_stall_bound, otypes=[float])(mss / rate, rtt)
+    return np.asarray(_stall_bound(mss / rate, rtt), dtype=float)
 
 
 def slow_start_idle_time_s(n_packets, mss_bits, rate_bps, rtt_s, log_mode: str = "continuous") -> np.ndarray:
     """Return SC, the server's idle time in slow start while it sends ``n_packets`` packets (s).
 
-    Paper: seed 002, Eqs. (2)-(4) (SC), (5)-(6) (Sx = SC(x)) and (14) (Sth = SC(Ath)):
+    Paper: 002, Eqs. (2)-(4) (SC), (5)-(6) (Sx = SC(x)) and (14) (Sth = SC(Ath)):
     SC(n) = P (RTT + MSS/R) - (2^P - 1) MSS/R with P = max(0, min(Q, K - 1)),
     K = lg(n + 1) and Q from :func:`stall_bound`.
 
@@ -484,17 +395,13 @@ def slow_start_idle_time_s(n_packets, mss_bits, rate_bps, rtt_s, log_mode: str =
     rate = validate.positive("rate_bps", rate_bps)
     rtt = validate.non_negative("rtt_s", rtt_s)
     s = mss / rate
-
-    def one(n1, s1, rtt1):
-        return _sc(n1, s1, rtt1, _stall_bound(s1, rtt1), log_mode)
-
-    return np.vectorize(one, otypes=[float])(n, s, rtt)
+    return np.asarray(_sc(n, s, rtt, _stall_bound(s, rtt), log_mode), dtype=float)
 
 
 def packets_until_threshold(threshold) -> np.ndarray:
     """Return Ath = 2T - 1, the packets sent in slow start until the window reaches T.
 
-    Paper: seed 002, Eq. (7) (reconstructed): windows 1, 2, 4, ..., T hold
+    Paper: 002, Eq. (7) (reconstructed): windows 1, 2, 4, ..., T hold
     2T - 1 packets (also Cardwell's Eq. (11) inverted, gamma = 2, w1 = 1).
     ``inf`` (no threshold) gives ``inf``.
     """
@@ -505,7 +412,7 @@ def packets_until_threshold(threshold) -> np.ndarray:
 def loss_window(x, log_mode: str = "continuous") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (C, y, b): the window number holding packet x, its size, and its packets before x.
 
-    Paper: seed 002, Eqs. (8)-(10), reconstructed: C = lg(x + 1), y = 2^(C-1),
+    Paper: 002, Eqs. (8)-(10), reconstructed: C = lg(x + 1), y = 2^(C-1),
     b = x - y. With ``log_mode="continuous"`` (default) y = (x+1)/2, Cardwell's
     E[W_ss], and y - b = 1; with ``"ceil"`` C is a whole window number and
     y - b = 2^C - x lies in [1, x].
@@ -514,14 +421,14 @@ def loss_window(x, log_mode: str = "continuous") -> tuple[np.ndarray, np.ndarray
     """
     validate.choice("log_mode", log_mode, LOG_MODES)
     xx = validate.positive("x", x)
-    c, y, b = np.vectorize(_loss_window, otypes=[float, float, float])(xx, log_mode)
-    return c, y, b
+    c, y, b = _loss_window(xx, log_mode)
+    return np.asarray(c, dtype=float), np.asarray(y, dtype=float), np.asarray(b, dtype=float)
 
 
 def hob_time_s(x, mss_bits, rate_bps, log_mode: str = "continuous") -> np.ndarray:
     """Return HOB, the head-of-line blocking time of one loss at packet x (s).
 
-    Paper: seed 002, Eq. (11) (printed): HOB = (y - b) MSS/R, with y, b from
+    Paper: 002, Eq. (11) (printed): HOB = (y - b) MSS/R, with y, b from
     :func:`loss_window`. Continuous reading: HOB = MSS/R.
 
     Assumes: the y - b packets from the lost one to the end of window C wait for
@@ -534,7 +441,7 @@ def hob_time_s(x, mss_bits, rate_bps, log_mode: str = "continuous") -> np.ndarra
 
 @dataclass(frozen=True)
 class ObjectTransferTime:
-    """The transfer of one object (seed 002's algorithm): OT, the HOB total, the losses, and a trace.
+    """The transfer of one object (paper 002's algorithm): OT, the HOB total, the losses, and a trace.
 
     ``trace`` has one dict per step i = 1..a+1 with keys ``i``, ``phase``
     (``"slow-start"``, ``"congestion-avoidance"`` or ``"final"``), ``n_packets``
@@ -560,7 +467,7 @@ def object_transfer_time(
 ) -> ObjectTransferTime:
     """Return OT, tot_hob, a and the per-step trace of one object's transfer.
 
-    Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME", Eqs. (1)-(15)
+    Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME", Eqs. (1)-(15)
     (research note Sec. 1.2). Step i = 1 adds Tx (Eq. 12, loss in slow start,
     x + 1 <= Ath) or TL (Eq. 15, loss in congestion avoidance); steps 2..a add
     TL = (x+1) MSS/R + L RTT + HOB + TOdetect; step a + 1 sends the remaining N
@@ -579,29 +486,41 @@ def object_transfer_time(
     rtt_s : round-trip delay RTT (s), without the transmission time MSS/R
     p : packet loss probability in [0, 1)
     reading : the switches (:class:`paperlib.models.reading.ModelReading`; default
-        :data:`~paperlib.models.reading.READING_002`, seed 002 as printed where printed):
+        :data:`~paperlib.models.reading.READING_002`, paper 002 as printed where printed):
         ``log_mode`` ``"continuous"`` (log2 for K in SC (Eqs. 4-6, 14) and for C (Eq. 8): the "~"
         of Eq. (5), Cardwell's continuous log and the printed TCP-SCTP gaps favour it; HOB =
         MSS/R per loss) or ``"ceil"`` (HOB ~ 0.95 s per loss at the paper's point);
-        ``a_mode`` ``"ceil"`` (a = ceil(Np), seed 000's alpha) or ``"round"`` (half up; a = 0
+        ``a_mode`` ``"ceil"`` (a = ceil(Np), paper 000's alpha) or ``"round"`` (half up; a = 0
         below Np = 0.5); ``n_mode`` ``"exact"`` (N = O/MSS as printed) or ``"ceil"``;
-        ``initial_threshold`` T in packets (``inf``: seed 000's th(1) = inf; no loss is then
+        ``initial_threshold`` T in packets (``inf``: paper 000's th(1) = inf; no loss is then
         ever in congestion avoidance, since T/2 and (T + L)/2 stay infinite);
         ``post_loss_slow_start`` False (as printed: fast retransmit, no new slow start) or True
-        (add SC(x), or SC(Ath) in congestion avoidance, to every step after the first, as seed
+        (add SC(x), or SC(Ath) in congestion avoidance, to every step after the first, as paper
         000's timeouts do); ``final_chunk`` ``"x+1"`` (as printed: (x+1) MSS/R with x = N) or
-        ``"N"`` (seed 000's form; then p = 0 is exactly the loss-free slow-start latency);
+        ``"N"`` (paper 000's form; then p = 0 is exactly the loss-free slow-start latency);
         ``hob_in_ca`` ``"computed"`` (a first loss in congestion avoidance adds HOB from Eqs.
         (8)-(11) to TL and to tot_hob, as step (11) does, so that TCP - SCTP = tot_hob always)
         or ``"zero"`` (Eq. (15) as printed). Steps after the first always compute HOB.
     """
-    obj, mss, rate, rtt, pp = _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p)
+    point = _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p)
     _check_reading(reading)
-    s = mss / rate
-    n = _n_packets(obj, mss, reading.n_mode)
-    a = _losses(n, pp, reading.a_mode)
-    ot, tot_hob, trace = _transfer(n, pp, a, s, rtt, _stall_bound(s, rtt), reading, want_trace=True)
-    return ObjectTransferTime(ot_s=ot, tot_hob_s=tot_hob, losses=a, n_packets=n, trace=trace)
+    steps: list[dict] = []
+    n, a, ot, tot_hob = _transfer_grid(*(np.array([v], dtype=float) for v in (*point, reading.initial_threshold)),
+                                       reading, trace=steps)
+    trace = [{"i": i, "phase": "final" if step["last"][0] else ("slow-start" if step["in_ss"][0]
+                                                               else "congestion-avoidance"),
+              **{k: float(step[k][0]) for k in ("n_packets", "x", "L", "hob_s", "added_s")}}
+             for i, step in enumerate(steps, start=1)]
+    return ObjectTransferTime(ot_s=float(ot[0]), tot_hob_s=float(tot_hob[0]), losses=int(a[0]), n_packets=float(n[0]),
+                              trace=trace)
+
+
+def _one_point(obj_bits, mss_bits, rate_bps, rtt_s, p, it_s, **keywords) -> pd.Series:
+    """Return :func:`response_times_grid`'s row of one point (validated as a single point first)."""
+    obj, mss, rate, rtt, pp = _check_point(obj_bits, mss_bits, rate_bps, rtt_s, p)
+    point = {"obj_bits": [obj], "mss_bits": [mss], "rate_bps": [rate], "rtt_s": [rtt], "p": [pp],
+             "it_s": [_it(it_s, rtt)]}
+    return response_times_grid(point, **keywords).iloc[0]
 
 
 def _it(it_s, rtt: float) -> float:
@@ -624,7 +543,7 @@ def response_time_tcp_s(
 ) -> float:
     """Return the mean response time of HTTP over TCP for M objects (s).
 
-    Paper: seed 002, Table I: IT + RTT + OT if PI >= M, else IT + (M/PI)(RTT + OT),
+    Paper: 002, Table I: IT + RTT + OT if PI >= M, else IT + (M/PI)(RTT + OT),
     OT from :func:`object_transfer_time`.
 
     Assumes: M objects of identical size (assumption (1)) fetched on one
@@ -641,9 +560,8 @@ def response_time_tcp_s(
     """
     m = _one("objects", validate.positive_integer("objects", objects))
     pi = _one("pipeline_depth", validate.positive_integer("pipeline_depth", pipeline_depth))
-    res = object_transfer_time(obj_bits, mss_bits, rate_bps, rtt_s, p, reading=reading)
-    rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
-    return _tcp_total(_it(it_s, rtt), rtt, res.ot_s, m, pi)
+    return float(_one_point(obj_bits, mss_bits, rate_bps, rtt_s, p, it_s, objects=m, pipeline_depth=pi,
+                            reading=reading)["tcp_s"])
 
 
 def response_time_sctp_s(
@@ -659,7 +577,7 @@ def response_time_sctp_s(
 ) -> float:
     """Return the mean response time of HTTP over SCTP for M objects (s).
 
-    Paper: seed 002, Table I. ``reading.sctp_total="printed"``: IT + RTT + (OT - tot_hob),
+    Paper: 002, Table I. ``reading.sctp_total="printed"``: IT + RTT + (OT - tot_hob),
     as printed. ``sctp_total="times_M"`` (default): IT + M (RTT + OT - tot_hob).
 
     The default departs from the print because the printed form cannot be what
@@ -681,9 +599,7 @@ def response_time_sctp_s(
         ``"times_M"`` (default) or ``"printed"``
     """
     m = _one("objects", validate.positive_integer("objects", objects))
-    res = object_transfer_time(obj_bits, mss_bits, rate_bps, rtt_s, p, reading=reading)
-    rtt = _one("rtt_s", validate.non_negative("rtt_s", rtt_s))
-    return _sctp_total(_it(it_s, rtt), rtt, res.ot_s, res.tot_hob_s, m, reading.sctp_total)
+    return float(_one_point(obj_bits, mss_bits, rate_bps, rtt_s, p, it_s, objects=m, reading=reading)["sctp_s"])
 
 
 #: Columns every point needs, and the per-point columns that override the keywords.
@@ -701,7 +617,7 @@ def response_times_grid(
 ) -> pd.DataFrame:
     """Return OT, tot_hob, a, and the TCP and SCTP response times at every parameter point.
 
-    Paper: seed 002, algorithm and Table I (as :func:`response_time_tcp_s` and
+    Paper: 002, algorithm and Table I (as :func:`response_time_tcp_s` and
     :func:`response_time_sctp_s`, point by point).
 
     ``points`` is a DataFrame, or a mapping of column name -> scalar/array
@@ -730,7 +646,7 @@ def response_times_grid(
         except ValueError:
             shapes = {k: np.shape(v) for k, v in items.items()}
             raise validate.ParameterError(f"points columns do not broadcast together: {shapes}") from None
-        frame = pd.DataFrame({k: a.reshape(-1) for k, a in zip(items, arrays)})
+        frame = pd.DataFrame({k: a.reshape(-1) for k, a in zip(items, arrays, strict=True)})
     for name in GRID_COLUMNS:
         if name not in frame.columns:
             raise validate.ParameterError(f"points needs a column {name!r}; it has {list(frame.columns)}")
@@ -760,9 +676,6 @@ def response_times_grid(
     n_out, a_out, ot_out, hob_out = blocks.concatenated(
         lambda *block: _transfer_grid(*block, reading), (obj, mss, rate, rtt, pp, th.astype(float)))
 
-    tcp = np.where(pi >= m, it + (rtt + ot_out), it + m / pi * (rtt + ot_out))
-    if reading.sctp_total == "printed":
-        sctp = it + rtt + (ot_out - hob_out)
-    else:
-        sctp = it + m * (rtt + ot_out - hob_out)
+    tcp = _tcp_total(it, rtt, ot_out, m, pi)
+    sctp = _sctp_total(it, rtt, ot_out, hob_out, m, reading.sctp_total)
     return frame.assign(n_packets=n_out, losses=a_out, ot_s=ot_out, tot_hob_s=hob_out, tcp_s=tcp, sctp_s=sctp)

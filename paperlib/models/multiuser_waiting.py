@@ -1,13 +1,13 @@
 """Mean waiting and turnaround time of m users sharing a server link by packet round-robin.
 
-Paper: seed 000, Y.-J. Lee, "Modeling and performance evaluation of mean
+Paper: 000, Y.-J. Lee, "Modeling and performance evaluation of mean
 waiting time for multiple web access in the narrowband network", section 3
 (Eqs. (3)-(8), Fig. 2) and section 4 (Algorithm 1, Tables 1-3).
 
 The model. Every user's object is cut into n = ceil(theta/mtu) packets
 (Algorithm 1 line 2); a packet of a user takes the *packet response time*
 tau = E(T_sctp)/n on the server link (line 10), E(T_sctp) being the single-user
-response time of the object (seed 000 Eq. (2), seed 002's algorithm). The
+response time of the object (paper 000 Eq. (2), paper 002's algorithm). The
 server serves the m users by asynchronous TDM on packets: in each round every
 user sends one packet, a_1 b_1 c_1 d_1 a_2 b_2 ... (Fig. 2). With several
 links of different bandwidths the users fall into groups i = 1..p of m_i users
@@ -88,7 +88,7 @@ _EPS = 1e-9
 def packets_per_object(obj_bits, mtu_bits) -> np.ndarray:
     """Return n = ceil(theta / mtu), the number of packets of an object.
 
-    Paper: seed 000, Algorithm 1 line 2 (and section 3: "n is given by ceil(theta/mtu)").
+    Paper: 000, Algorithm 1 line 2 (and section 3: "n is given by ceil(theta/mtu)").
 
     Parameters
     ----------
@@ -103,7 +103,7 @@ def packets_per_object(obj_bits, mtu_bits) -> np.ndarray:
 def packet_response_time_s(response_time_s, n) -> np.ndarray:
     """Return tau = E(T) / n, the packet response time in seconds.
 
-    Paper: seed 000, Algorithm 1 line 10 (section 3: "packet response time (tau)
+    Paper: 000, Algorithm 1 line 10 (section 3: "packet response time (tau)
     is equal to E(T_sctp)/n when every tau is the same").
 
     Assumes: the single-user response time is spread evenly over the n packets.
@@ -124,7 +124,7 @@ def packet_response_time_s(response_time_s, n) -> np.ndarray:
 def round_robin_schedule(group_sizes, packet_times, n_packets) -> pd.DataFrame:
     """Return the packet round-robin schedule: one row per user with finish, waiting and turnaround time.
 
-    Paper: seed 000, Fig. 2 (one group) and the construction behind Eqs. (7)-(8).
+    Paper: 000, Fig. 2 (one group) and the construction behind Eqs. (7)-(8).
 
     Assumes: all users start at time 0; in each of ``n_packets`` rounds every
     user sends one packet, groups in the given order and users in order within
@@ -168,7 +168,7 @@ def round_robin_schedule(group_sizes, packet_times, n_packets) -> pd.DataFrame:
     clock = 0.0
     finish: dict[tuple[int, int], float] = {}
     for _round in range(n):
-        for g, (m_g, tau_g) in enumerate(zip(sizes_int, taus), start=1):
+        for g, (m_g, tau_g) in enumerate(zip(sizes_int, taus, strict=True), start=1):
             for user in range(1, m_g + 1):
                 clock += tau_g
                 finish[(g, user)] = clock  # the last round's value is the finish time
@@ -194,7 +194,7 @@ def _same(m, n, tau):
 def total_waiting_time_same(m, n, tau) -> np.ndarray:
     """Return the total waiting time of m users with equal packet times.
 
-    Paper: seed 000, Eq. (3): sum_{i=1}^{m} (m-i) tau + m (n-1)(m-1) tau,
+    Paper: 000, Eq. (3): sum_{i=1}^{m} (m-i) tau + m (n-1)(m-1) tau,
     with sum_{i=1}^{m} (m-i) = m(m-1)/2. Correct (Fig. 2: 30 tau for m = 4, n = 3).
 
     Assumes: one link, packet round-robin, all users start together; waiting =
@@ -213,7 +213,7 @@ def total_waiting_time_same(m, n, tau) -> np.ndarray:
 def mean_waiting_time_same(m, n, tau) -> np.ndarray:
     """Return the mean waiting time W^same of m users with equal packet times.
 
-    Paper: seed 000, Eq. (4): Eq. (3) / m = (m-1)(2n-1) tau / 2. Correct. Evaluated as ((m-1)(n-1/2)) tau,
+    Paper: 000, Eq. (4): Eq. (3) / m = (m-1)(2n-1) tau / 2. Correct. Evaluated as ((m-1)(n-1/2)) tau,
     the same bits: n - 1/2 and the product are exact for whole m, n below 2^52, and halving commutes with
     rounding. The compiled path (:mod:`paperlib.models.compiled`) checks and computes in one pass, the NumPy
     path checks first; both give the same bits (``make bench`` times them against the floor).
@@ -242,7 +242,7 @@ def mean_waiting_time_same(m, n, tau) -> np.ndarray:
 def total_turnaround_time_same(m, n, tau) -> np.ndarray:
     """Return the total turnaround (finish) time of m users with equal packet times.
 
-    Paper: seed 000, Eq. (5): m tau [m(n-1) + (m+1)/2]. Correct (Fig. 2: 42 tau).
+    Paper: 000, Eq. (5): m tau [m(n-1) + (m+1)/2]. Correct (Fig. 2: 42 tau).
 
     Assumes: as :func:`total_waiting_time_same`; turnaround = finish time.
 
@@ -259,7 +259,7 @@ def total_turnaround_time_same(m, n, tau) -> np.ndarray:
 def mean_turnaround_time_same(m, n, tau) -> np.ndarray:
     """Return the mean turnaround time T^same of m users with equal packet times.
 
-    Paper: seed 000, Eq. (6): (m/m)[m(n-1) + (m+1)/2] tau = [(2mn - m + 1)/2] tau. Correct.
+    Paper: 000, Eq. (6): (m/m)[m(n-1) + (m+1)/2] tau = [(2mn - m + 1)/2] tau. Correct.
 
     Assumes: as :func:`total_turnaround_time_same`.
 
@@ -276,7 +276,7 @@ def mean_turnaround_time_same(m, n, tau) -> np.ndarray:
 def mean_waiting_time_tabulated(m, n, tau) -> np.ndarray:
     """Return (m-1)(2n-1) tau / (2m), the law the published Tables 1-3 follow.
 
-    Paper: seed 000, Tables 1-3 (research note 002/000, section 2.4).
+    Paper: 000, Tables 1-3 (research note 002/000, section 2.4).
 
     This is NOT what Eq. (4) says: it is Eq. (4) divided by m once more
     (equivalently Eq. (4) with tau = E(T)/(n m) instead of Algorithm 1's
@@ -329,7 +329,7 @@ def _group_terms(group_sizes, packet_times):
 def mean_waiting_time_diff(group_sizes, packet_times, n, *, form: str = "corrected") -> np.ndarray:
     """Return the mean waiting time W^diff of p groups of users with different packet times.
 
-    Paper: seed 000, Eq. (7), m_0 = tau_0 = 0, m = sum m_i.
+    Paper: 000, Eq. (7), m_0 = tau_0 = 0, m = sum m_i.
 
     ``form="corrected"`` (default; equals the schedule)::
 
@@ -374,7 +374,7 @@ def mean_waiting_time_diff(group_sizes, packet_times, n, *, form: str = "correct
 def mean_turnaround_time_diff(group_sizes, packet_times, n, *, form: str = "corrected") -> np.ndarray:
     """Return the mean turnaround time T^diff of p groups of users with different packet times.
 
-    Paper: seed 000, Eq. (8), m_0 = tau_0 = 0, m = sum m_i.
+    Paper: 000, Eq. (8), m_0 = tau_0 = 0, m = sum m_i.
 
     ``form="corrected"`` (default; equals the schedule)::
 

@@ -1,11 +1,11 @@
-"""Mean response time of one web object over SCTP or TCP in a narrowband network (seed 000, Eq. (2)).
+"""Mean response time of one web object over SCTP or TCP in a narrowband network (paper 000, Eq. (2)).
 
-Paper: seed 000, Y.-J. Lee, "Modeling and performance evaluation of mean
+Paper: 000, Y.-J. Lee, "Modeling and performance evaluation of mean
 waiting time for multiple web access in the narrowband network", section 2
 (Fig. 1, Eqs. (1)-(2), the definition of R) and Algorithm 1 lines 02-09.
 
-Seed 000's single-user model is the per-object algorithm of its companion
-paper, seed 002 (:mod:`paperlib.models.http_response_time`; research note
+Paper 000's single-user model is the per-object algorithm of its companion
+paper, paper 002 (:mod:`paperlib.models.http_response_time`; research note
 ``docs/reconstruction-002-000.md`` Sec. 1), rewritten as a sum and adapted to
 a narrowband link where three duplicate ACKs never arrive, so that every loss
 is a timeout (research note Sec. 2.3). This module composes 002's public
@@ -26,7 +26,7 @@ equation (000 numbers first, 002 numbers in brackets):
   is basically same as HTTP over SCTP") [002: one window of 1 for both, and
   HOB as the only TCP/SCTP difference; 000 has no HOB]. The stall time
   ST(k) of k packets sent in slow start from a window w is Kurose-Ross's
-  (seed 004 Eqs. (1), (4), (5) with x = w): ST = P (rtt + s) - w (2^P - 1) s,
+  (paper 004 Eqs. (1), (4), (5) with x = w): ST = P (rtt + s) - w (2^P - 1) s,
   P = max(0, min(beta_w, lg(k/w + 1) - 1)), beta_w = floor(log2((1 + rtt/s)/w)) + 1,
   s = mtu/mu; lg is log2 (``log_mode="continuous"``, 002's "~") or
   ceil(log2) (``"ceil"``, Kurose-Ross exactly). At w = 1 it is 002's SC of
@@ -52,7 +52,7 @@ equation (000 numbers first, 002 numbers in brackets):
   R = ST(N) + N s; otherwise R = ST(A_th) + N s + (N - A_th) rtt
   [002's last step counts (x+1) packets with x = N: ``final_chunk="N+1"``].
 
-Parameters seed 000 never gives, and the defaults chosen:
+Parameters paper 000 never gives, and the defaults chosen:
 
 * TO, the time to detect a loss by timeout. 000 calls it a timeout and gives
   no value; the default is 002's detection time 1.5 RTT (``timeout_s=None``).
@@ -63,7 +63,7 @@ Parameters seed 000 never gives, and the defaults chosen:
 * ``post_loss_slow_start=False`` drops ST from every phase after the first
   (002's reading), to show what 000's timeouts add.
 
-With p = 0 (alpha = 0) E(T) = setup_rtts rtt + ST(n) + n s, seed 004's loss-free
+With p = 0 (alpha = 0) E(T) = setup_rtts rtt + ST(n) + n s, paper 004's loss-free
 latency with initial window w (exactly, for ``log_mode="ceil"``).
 
 SI inside: bits, seconds, bit/s. Every function broadcasts over its array
@@ -78,25 +78,24 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from paperlib import validate
-from paperlib.models import blocks
-from paperlib.models import http_response_time as http
+from paperlib.models import blocks, http_response_time
 from paperlib.models import reading as readings
 from paperlib.models.reading import READING_000, ModelReading
 
-LOG_MODES = http.LOG_MODES
-A_MODES = http.A_MODES
-N_MODES = http.N_MODES
-#: Seed 000's names of R's size (``ModelReading.final_chunk``).
+LOG_MODES = http_response_time.LOG_MODES
+A_MODES = http_response_time.A_MODES
+N_MODES = http_response_time.N_MODES
+#: Paper 000's names of R's size (``ModelReading.final_chunk``).
 FINAL_CHUNKS = ("N", "N+1")
 
-#: Initial congestion window in packets (seed 000, Fig. 1: "its initial value is 2 x mtu").
+#: Initial congestion window in packets (paper 000, Fig. 1: "its initial value is 2 x mtu").
 SCTP_INITIAL_WINDOW = 2
 #: TCP's: "except the number of initial windows, HTTP over TCP model is basically same" (section 4).
 TCP_INITIAL_WINDOW = 1
 #: Lower bound of the new threshold after a loss, Eq. (1): max(cwnd/2, 2 x mtu).
 THRESHOLD_MIN_PACKETS = 2.0
-#: Timeout detection in round trips when ``timeout_s`` is None: seed 002's TOdetect.
-DEFAULT_TIMEOUT_RTTS = http.TODETECT_RTTS
+#: Timeout detection in round trips when ``timeout_s`` is None: paper 002's TOdetect.
+DEFAULT_TIMEOUT_RTTS = http_response_time.TODETECT_RTTS
 
 _EPS = 1e-9
 
@@ -109,13 +108,13 @@ def _lg(v: np.ndarray, log_mode: str) -> np.ndarray:
 def slow_start_stall_time_s(n_packets, mtu_bits, rate_bps, rtt_s, initial_window, log_mode: str = "continuous"):
     """Return ST, the server's idle time while it sends ``n_packets`` in slow start from ``initial_window`` (s).
 
-    Paper: seed 000, ST(.) in the definition of R (section 2); Kurose-Ross's
-    stall sum as in seed 004 Eqs. (1), (4), (5) with x = w:
+    Paper: 000, ST(.) in the definition of R (section 2); Kurose-Ross's
+    stall sum as in paper 004 Eqs. (1), (4), (5) with x = w:
     ST = P (rtt + s) - w (2^P - 1) s, P = max(0, min(beta_w, lg(n/w + 1) - 1)),
     beta_w = floor(log2((1 + rtt/s)/w)) + 1 (:func:`slow_start_latency.stall_bound`),
-    s = mtu/rate. ``log_mode="ceil"`` is seed 004's corrected form exactly
+    s = mtu/rate. ``log_mode="ceil"`` is paper 004's corrected form exactly
     (:func:`slow_start_latency.stall_count`); ``"continuous"`` (002's "~")
-    lets the number of windows be fractional. At w = 1 this is seed 002's SC
+    lets the number of windows be fractional. At w = 1 this is paper 002's SC
     (:func:`http_response_time.slow_start_idle_time_s`) in both modes.
 
     Assumes: no loss while these packets are sent, one ACK per packet, the
@@ -142,19 +141,19 @@ def slow_start_stall_time_s(n_packets, mtu_bits, rate_bps, rtt_s, initial_window
 def _stall_time(n, mtu, rate, rtt, w, log_mode: str) -> np.ndarray:
     """ST of :func:`slow_start_stall_time_s` for validated arrays of one shape (finite rates), without re-validating.
 
-    beta_w and, for ``"ceil"``, alpha - 1 are seed 004's Eqs. (4) and (1) with the tolerance of
+    beta_w and, for ``"ceil"``, alpha - 1 are paper 004's Eqs. (4) and (1) with the tolerance of
     :func:`slow_start_latency.stall_bound` and :func:`slow_start_latency.windows_needed` (finite rate), taken
     here as log2 -/+ 1e-9 and there as the exact exponent of the ratio scaled by 2^-/+1e-9: the same counts
     except where log2 lands within an ulp of the tolerance's edge.
     """
     s = mtu / rate
     with np.errstate(invalid="ignore"):
-        beta = np.floor(np.log2((1 + rate * rtt / mtu) / w) + _EPS) + 1  # seed 004 Eq. (4)
+        beta = np.floor(np.log2((1 + rate * rtt / mtu) / w) + _EPS) + 1  # paper 004 Eq. (4)
     beta = np.maximum(beta, 0.0)
     some = n > 0
     safe_n = np.where(some, n, 1.0)
     if log_mode == "ceil":
-        alpha_minus_1 = np.ceil(np.log2(safe_n * mtu / mtu / w + 1) - _EPS) - 1  # seed 004 Eq. (1)
+        alpha_minus_1 = np.ceil(np.log2(safe_n * mtu / mtu / w + 1) - _EPS) - 1  # paper 004 Eq. (1)
         stalls = np.maximum(np.minimum(alpha_minus_1, beta), 0.0)
     else:
         stalls = np.maximum(0.0, np.minimum(beta, _lg(safe_n / w + 1.0, log_mode) - 1.0))
@@ -165,7 +164,7 @@ def _stall_time(n, mtu, rate, rtt, w, log_mode: str) -> np.ndarray:
 def window_at_loss(x, initial_window, log_mode: str = "continuous") -> np.ndarray:
     """Return y, the congestion window (packets) holding packet x of a slow start from ``initial_window``.
 
-    Paper: seed 000, Eq. (1) (cwnd at the loss, halved into th(k+1)); seed 002,
+    Paper: 000, Eq. (1) (cwnd at the loss, halved into th(k+1)); paper 002,
     Eqs. (8)-(9) generalised to a first window w: windows w, 2w, 4w, ... hold
     w (2^C - 1) packets, so C = lg(x/w + 1) and y = w 2^(C-1). Continuous:
     y = (x + w)/2 (Cardwell's E[W_ss] = (d + w1)/2 for gamma = 2); at w = 1 this
@@ -189,8 +188,10 @@ def _window(x: np.ndarray, w: np.ndarray, log_mode: str) -> np.ndarray:
 
 
 def _threshold_packets(th: np.ndarray) -> np.ndarray:
-    """A_th = 2 th - 1 (002's Eq. (7), :func:`http_response_time.packets_until_threshold`) where th is finite,
-    inf where it is not."""
+    """Return A_th = 2 th - 1 where th is finite, inf where it is not.
+
+    Paper: 002, Eq. (7) (:func:`http_response_time.packets_until_threshold`).
+    """
     finite = np.isfinite(th)
     with np.errstate(invalid="ignore"):
         return np.where(finite, 2.0 * th - 1.0, np.inf)
@@ -198,7 +199,7 @@ def _threshold_packets(th: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class ResponseTime:
-    """E(T) of one object by seed 000's Eq. (2), with its parts.
+    """E(T) of one object by paper 000's Eq. (2), with its parts.
 
     ``phases`` has one dict per term of Eq. (2): ``k`` (1..alpha, then
     ``"R"``), ``phase`` (``"slow-start"`` or ``"congestion-avoidance"``),
@@ -214,20 +215,20 @@ class ResponseTime:
 
 
 def _check_reading(reading) -> ModelReading:
-    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "seed 000")
+    readings.check(reading).require_final_chunk(FINAL_CHUNKS, "paper 000")
     if reading.initial_threshold != math.inf:
         raise validate.ParameterError(
-            f"initial_threshold must be inf for seed 000's model (Algorithm 1 line 04: th(1) = inf), "
+            f"initial_threshold must be inf for paper 000's model (Algorithm 1 line 04: th(1) = inf), "
             f"got {reading.initial_threshold!r}")
     return reading
 
 
 def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace: bool):
-    """The loop of Eq. (2) over arrays of equal shape; returns (E, n, alpha, phases of element 0)."""
+    """Return (E, n, alpha, phases of element 0): the loop of Eq. (2) over arrays of equal shape."""
     n_mode, a_mode, log_mode = reading.n_mode, reading.a_mode, reading.log_mode
     final_chunk, post_loss_slow_start = reading.final_chunk, reading.post_loss_slow_start
     s = mtu / rate
-    n, alpha = http._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
+    n, alpha = http_response_time._counts_grid(obj, mtu, p, n_mode, a_mode)  # Algorithm 1 lines 02-03 (002's N, a)
     alpha = alpha.astype(float)
     remaining = n.copy()
     th = np.full(n.shape, np.inf)
@@ -235,11 +236,11 @@ def _eq2(obj, mtu, rate, rtt, p, w1, to, setup, reading: ModelReading, *, trace:
     total = setup * rtt
     phases = []
     validate.at_most("obj_bits", "the expected losses alpha = ceil(n p) (one loop pass each)",
-                     float(alpha.max(initial=0)), http.MAX_LOSSES,
+                     float(alpha.max(initial=0)), http_response_time.MAX_LOSSES,
                      "a smaller object, a larger packet or a lower loss ratio")
     for k in range(1, int(alpha.max(initial=0)) + 1):
         active = k <= alpha
-        x = http._xloss_grid(remaining, p)  # 002's Eq. (1)
+        x = http_response_time._xloss_grid(remaining, p)  # 002's Eq. (1)
         a_th = _threshold_packets(th)
         in_ss = x < a_th
         big_l = np.where(in_ss, 0.0, x - a_th)  # Eq. (13) of 002; a_th is finite wherever it is used
@@ -286,13 +287,13 @@ def response_time_s(
     setup_rtts=0,
     reading: ModelReading = READING_000,
 ) -> np.ndarray:
-    """Return E(T), the mean response time of one object by seed 000's Eq. (2) (s), vectorised.
+    """Return E(T), the mean response time of one object by paper 000's Eq. (2) (s), vectorised.
 
-    Paper: seed 000, Eq. (2), the definition of R, Eq. (1) and Algorithm 1
-    lines 02-09 (the module docstring lists every difference from seed 002).
+    Paper: 000, Eq. (2), the definition of R, Eq. (1) and Algorithm 1
+    lines 02-09 (the module docstring lists every difference from paper 002).
 
     Assumes: alpha = ceil(np) losses (``a_mode``), each at the expected
-    position x of seed 002's Eq. (1) among the packets still to send, each
+    position x of paper 002's Eq. (1) among the packets still to send, each
     detected by a timeout (never three duplicate ACKs: narrowband), after which
     cwnd = 1 and th = max(cwnd/2, 2); th(1) = inf; no receiver-window limit;
     rtt excludes the transmission time mtu/mu.
@@ -306,7 +307,7 @@ def response_time_s(
     p : packet loss probability, in [0, 1)
     initial_window : first window of the first slow start (packets):
         :data:`SCTP_INITIAL_WINDOW` = 2 or :data:`TCP_INITIAL_WINDOW` = 1
-    timeout_s : time to detect each loss (s); None (default) = 1.5 rtt, seed 002's TOdetect
+    timeout_s : time to detect each loss (s); None (default) = 1.5 rtt, paper 002's TOdetect
     setup_rtts : round trips before the first packet (default 0: Eq. (2) has no set-up term)
     reading : the switches (:class:`paperlib.models.reading.ModelReading`; default
         :data:`~paperlib.models.reading.READING_000`): ``n_mode`` ``"ceil"`` (default, n =
@@ -341,7 +342,7 @@ def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, 
                         reading: ModelReading = READING_000) -> ResponseTime:
     """Return E(T) of one point with the terms of Eq. (2) (one dict per loss, then R).
 
-    Paper: seed 000, Eq. (2). Arguments and reading as :func:`response_time_s`,
+    Paper: 000, Eq. (2). Arguments and reading as :func:`response_time_s`,
     every argument a single number.
     """
     args = dict(obj_bits=obj_bits, mtu_bits=mtu_bits, rate_bps=rate_bps, rtt_s=rtt_s, p=p,
@@ -358,10 +359,10 @@ def response_time_trace(obj_bits, mtu_bits, rate_bps, rtt_s, p, initial_window, 
 
 
 def sctp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
-    """Return E(T_sctp) (s): :func:`response_time_s` with the SCTP initial window 2 (seed 000, Fig. 1)."""
+    """Return E(T_sctp) (s): :func:`response_time_s` with the SCTP initial window 2 (paper 000, Fig. 1)."""
     return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, SCTP_INITIAL_WINDOW, **options)
 
 
 def tcp_response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, **options) -> np.ndarray:
-    """Return E(T_tcp) (s): :func:`response_time_s` with TCP's initial window 1 (seed 000, section 4)."""
+    """Return E(T_tcp) (s): :func:`response_time_s` with TCP's initial window 1 (paper 000, section 4)."""
     return response_time_s(obj_bits, mtu_bits, rate_bps, rtt_s, p, TCP_INITIAL_WINDOW, **options)

@@ -1,6 +1,6 @@
-"""How the per-object loss algorithm of seeds 002 and 000 is read where the extraction lost it.
+"""How the per-object loss algorithm of papers 002 and 000 is read where the extraction lost it.
 
-Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME" and Table I; seed 000, Eq. (2) and
+Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME" and Table I; paper 000, Eq. (2) and
 Algorithm 1 (its narrowband rewrite). Both models (:mod:`paperlib.models.http_response_time`,
 :mod:`paperlib.models.narrowband_response`) take one :class:`ModelReading` instead of a list of
 keyword switches; :data:`READING_002` and :data:`READING_000` are each paper's documented
@@ -11,17 +11,17 @@ defaults. The switches and what each value means:
 * ``a_mode``: the expected losses a = N p made whole, ``"ceil"`` (000's alpha = ceil(np)) or
   ``"round"`` (half up).
 * ``n_mode``: N = O/MSS ``"exact"`` (002, unrounded) or ``"ceil"`` (000's whole packets).
-* ``final_chunk``: the last step's packets. Seed 002 writes ``"x+1"`` ((x + 1) MSS/R with x = N,
-  as printed) or ``"N"``; seed 000 writes ``"N"`` (R sends N(alpha+1) packets) or ``"N+1"``
+* ``final_chunk``: the last step's packets. Paper 002 writes ``"x+1"`` ((x + 1) MSS/R with x = N,
+  as printed) or ``"N"``; paper 000 writes ``"N"`` (R sends N(alpha+1) packets) or ``"N+1"``
   (002's last step). Each model accepts its own paper's two names.
 * ``hob_in_ca``: 002 only; ``"computed"`` (a first loss in congestion avoidance adds HOB) or
-  ``"zero"`` (Eq. (15) as printed). Seed 000 has no HOB and ignores it.
+  ``"zero"`` (Eq. (15) as printed). Paper 000 has no HOB and ignores it.
 * ``post_loss_slow_start``: a new slow start after every loss (000's timeouts) or not (002's fast
   retransmit).
 * ``initial_threshold``: the initial slow-start threshold T in packets (``inf`` in both papers;
-  002's grid may override it per point). Seed 000 fixes th(1) = inf and refuses any other value.
+  002's grid may override it per point). Paper 000 fixes th(1) = inf and refuses any other value.
 * ``sctp_total``: 002's Table I SCTP row, ``"times_M"`` (IT + M (RTT + OT - tot_hob)) or
-  ``"printed"`` (IT + RTT + OT - tot_hob). Seed 000 ignores it.
+  ``"printed"`` (IT + RTT + OT - tot_hob). Paper 000 ignores it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ SCTP_TOTALS = ("times_M", "printed")
 class ModelReading:
     """One reading of the 002/000 per-object algorithm: the switches the extraction left open.
 
-    Paper: seed 002, algorithm and Table I; seed 000, Eq. (2) (module docstring: every switch).
+    Paper: 002, algorithm and Table I; paper 000, Eq. (2) (module docstring: every switch).
     Validated on construction; a bad value raises :class:`paperlib.validate.ParameterError`
     naming the switch. ``dataclasses.replace(reading, a_mode="round")`` or
     :meth:`with_changes` gives a variant (validated again).
@@ -80,11 +80,13 @@ class ModelReading:
         return dataclasses.replace(self, **changes)
 
     def with_conventions(self, conventions) -> ModelReading:
-        """Return this reading with every switch that the mapping ``conventions`` names taken from it.
+        """Return this reading with every switch that ``conventions`` names taken from it.
 
-        Other keys of ``conventions`` (a paper's ``kilo``, ``it_rtts``, ...) are not switches and are left alone.
+        ``conventions`` is a mapping or a paper's :class:`paperlib.conventions.Convention` (read through its
+        ``as_dict()``). Other names (a paper's ``kilo``, ``it_rtts``, ...) are not switches and are left alone.
         """
-        return self.with_changes(**{k: conventions[k] for k in SWITCHES if k in conventions})
+        named = conventions.as_dict() if hasattr(conventions, "as_dict") else conventions
+        return self.with_changes(**{k: named[k] for k in SWITCHES if k in named})
 
     def require_final_chunk(self, allowed: tuple[str, ...], paper: str) -> None:
         """Raise naming ``final_chunk`` unless it is one of ``allowed`` (the names ``paper`` uses)."""
@@ -96,9 +98,9 @@ class ModelReading:
 #: The names of the switches, in field order.
 SWITCHES = tuple(f.name for f in dataclasses.fields(ModelReading))
 
-#: Seed 002's documented defaults (http_response_time).
+#: Paper 002's documented defaults (http_response_time).
 READING_002 = ModelReading()
-#: Seed 000's documented defaults (narrowband_response): whole packets, R sends N packets, a slow start
+#: Paper 000's documented defaults (narrowband_response): whole packets, R sends N packets, a slow start
 #: after every timeout.
 READING_000 = ModelReading(n_mode="ceil", final_chunk="N", post_loss_slow_start=True)
 

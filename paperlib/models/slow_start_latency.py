@@ -1,6 +1,6 @@
 """Object transfer latency of HTTP over SCTP/TCP in the initial slow-start phase.
 
-Paper: seed 004, Lee & Atiquzzaman, "Web object transfer latency over SCTP in
+Paper: 004, Lee & Atiquzzaman, "Web object transfer latency over SCTP in
 the initial slow-start phase", Eqs. (1)-(6). The model is the Kurose-Ross /
 Cardwell loss-free slow-start latency with an initial window of ``x`` segments.
 
@@ -110,7 +110,7 @@ def _check_printed_window(x: np.ndarray) -> None:
 def windows_needed(obj_bits, mtu_bits, initial_window, *, form: str = "corrected") -> np.ndarray:
     """Return alpha, the number of slow-start windows that carry the object.
 
-    Paper: seed 004, Eq. (1). ``form="printed"`` evaluates the printed closed
+    Paper: 004, Eq. (1). ``form="printed"`` evaluates the printed closed
     form ceil(log2(L_obj/L_mtu + x)) - log2 x (x must be a power of 2).
     """
     validate.choice("form", form, FORMS)
@@ -126,7 +126,7 @@ def windows_needed(obj_bits, mtu_bits, initial_window, *, form: str = "corrected
 def stall_time_s(k, mtu_bits, rate_bps, rtt_s, initial_window) -> np.ndarray:
     """Return the server stall after window ``k`` (may be negative: no stall then).
 
-    Paper: seed 004, Eq. (2): L_mtu/mu + T_r - x 2^(k-1) L_mtu/mu.
+    Paper: 004, Eq. (2): L_mtu/mu + T_r - x 2^(k-1) L_mtu/mu.
     """
     k = validate.positive_integer("k", k)
     mtu = validate.positive("mtu_bits", mtu_bits)
@@ -140,7 +140,7 @@ def stall_time_s(k, mtu_bits, rate_bps, rtt_s, initial_window) -> np.ndarray:
 def stall_bound(mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected") -> np.ndarray:
     """Return beta, the number of windows after which the server stalls for an infinite object.
 
-    Paper: seed 004, Eq. (4). Never negative: beta = 0 when not even the first
+    Paper: 004, Eq. (4). Never negative: beta = 0 when not even the first
     window stalls. For ``rate_bps = inf`` every window stalls (beta = inf).
     """
     validate.choice("form", form, FORMS)
@@ -164,7 +164,7 @@ def stall_bound(mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corre
 def stall_count(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected") -> np.ndarray:
     """Return gamma = min(alpha - 1, beta), the number of times the server stalls.
 
-    Paper: seed 004, text after Eq. (4) and Eq. (5). ``form="printed"`` uses
+    Paper: 004, text after Eq. (4) and Eq. (5). ``form="printed"`` uses
     the printed floor(log2(L_obj/L_mtu + x)) - log2 x - 1 for alpha - 1 (see
     the module docstring: a floor where Eq. (1) has a ceil).
     """
@@ -182,6 +182,14 @@ def _latency_corrected_numpy(obj, mtu, rate, rtt, x, setup) -> np.ndarray:
 
     gamma = max(min(alpha - 1, beta), 0) from Eqs. (1) and (4) (:func:`_alpha_minus_1`, :func:`_beta`), as
     :func:`stall_count`; with mu = inf, beta = inf where T_r > 0 and 0 where T_r = 0 (:func:`stall_bound`).
+
+    This is the source of truth of Eq. (5): it reads as the equation, beside Eqs. (1), (4) and the printed
+    form in this module, runs wherever NumPy does, and is what the reference points and the schedule are
+    checked against (``tests/test_models_slow_start_latency.py``). ``latency_chunk`` in ``closed_forms.c``
+    exists for speed only: NumPy makes one pass over the arrays per operation and per range check, the C
+    loop one pass for all, several times faster on large grids (``make bench``). It repeats these
+    operations in the same order, and ``tests/test_models_compiled.py`` checks that both paths agree on a
+    property-based sample; a change here is made there too.
     """
     alpha_minus_1 = _alpha_minus_1(obj, mtu, x)
     gamma = np.minimum(alpha_minus_1, _beta(mtu, rate, rtt, x))
@@ -203,7 +211,7 @@ def _latency_corrected(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setu
         names = ("obj_bits", "mtu_bits", "rate_bps", "rtt_s", "initial_window", "setup_rtts")
         args = (obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts)
         try:
-            operands = [validate.numbers(name, value) for name, value in zip(names, args)]
+            operands = [validate.numbers(name, value) for name, value in zip(names, args, strict=True)]
         except validate.ParameterError:  # name the first bad argument in the order of the full checks
             _check(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window)
             raise
@@ -229,7 +237,7 @@ def transfer_latency_s(
 ) -> np.ndarray:
     """Return the object transfer latency in seconds, vectorised over all arguments.
 
-    Paper: seed 004, Eq. (5) (``setup_rtts=2``, SCTP) and Eq. (6) (``setup_rtts=4``, TCP):
+    Paper: 004, Eq. (5) (``setup_rtts=2``, SCTP) and Eq. (6) (``setup_rtts=4``, TCP):
     setup_rtts T_r + L_obj/mu + gamma (T_r + L_mtu/mu) - x (2^gamma - 1) L_mtu/mu.
 
     Assumes: no loss; the transfer ends in the initial slow start (no
@@ -267,12 +275,12 @@ def transfer_latency_s(
 
 
 def sctp_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected"):
-    """Return LT_sctp, seed 004 Eq. (5), in seconds (see :func:`transfer_latency_s`)."""
+    """Return LT_sctp, paper 004 Eq. (5), in seconds (see :func:`transfer_latency_s`)."""
     return transfer_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, setup_rtts=2, form=form)
 
 
 def tcp_latency_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, form: str = "corrected"):
-    """Return LT_tcp, seed 004 Eq. (6), in seconds: Eq. (5) plus two round trips.
+    """Return LT_tcp, paper 004 Eq. (6), in seconds: Eq. (5) plus two round trips.
 
     Assumes: as Eq. (5), plus the paper's empirical premise that TCP on a real
     operating system needs two more round trips than SCTP for the same data.

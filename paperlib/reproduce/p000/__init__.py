@@ -1,13 +1,14 @@
-"""Seed 000 (Y.-J. Lee): mean waiting time of m users, HTTP over SCTP vs TCP, narrowband network.
+"""Paper 000 (Y.-J. Lee): mean waiting time of m users, HTTP over SCTP vs TCP, narrowband network.
 
-Seed: ``/work/shared/seeds/000_f64ac86b0baac71e.txt`` (published data in ``data/000/``).
+Source text: ``/work/shared/seeds/000_f64ac86b0baac71e.txt`` (published data in ``data/000/``).
 Notebook: ``notebooks/000_multiuser_waiting.ipynb``.
 
-Modules (the layout of :mod:`paperlib.reproduce`):
+Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package answers are in
+:mod:`paperlib.reproduce.protocol`):
 
 =====================  ===================================================================
 ``operating_point``    the nine printed blocks of Tables 1-3, theta and mtu, the printed cells,
-                       E(T) per block, the convention search and the chosen/ledger convention
+                       E(T) per block, the convention search and the chosen/ledger ``Convention``
 ``model``              the only calls of ``paperlib.models.narrowband_response`` (Eq. (2)) and
                        of 002's packet/loss counts, with the switches a convention sets
 ``tables``             Tables 1-3 regenerated (W beside the print)
@@ -15,14 +16,18 @@ Modules (the layout of :mod:`paperlib.reproduce`):
                        the 3.27 typo, the shared operating point, the loss-free bounds,
                        Fig. 2 and Eqs. (7)-(8) against schedules, Fig. 4, sensitivities
 ``diff_mean``          DIFF_mean (Eq. (9)) under the printed and the plausible definitions
-``claims``             ``CLAIMS``: one function per claim id of ``data/000/claims.csv``
-``ledger_rows``        the 144 printed cells and the claims as ledger rows
-``what_if``            ``check`` of the notebook's parameters; W against m at a what-if point
+``claims``             ``CLAIMS``: one function per claim id of ``data/000/claims.csv``, judged on
+                       the tables and, given their evidence, on the real stacks or ns-3
+``ledger_rows``        ``ledger_rows``: every row (144 printed cells, the claims, the re-runs')
+``what_if``            ``check`` of the notebook's parameters (``Parameters``); W against m at a
+                       what-if point
 ``explore``            the interactive explorer: W or turnaround time against m, p or the rate
                        (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
-``figures``            the notebook's figures
-``ns3``                m users in ns-3 (TCP), their ledger rows (``T_{tcp} (ns-3)``, one claim)
-``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link
+``figures``            the notebook's figures (each function returns its Figure)
+``ns3``                m users in ns-3 (TCP), the record ``Simulations``, its ledger cells
+                       (``T_{tcp} (ns-3)``)
+``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link,
+                       the experimental cells scored against it
 =====================  ===================================================================
 
 Simulations and emulations: ``paperlib/sim/multiuser_narrowband.py`` (ns-3, via

@@ -1,4 +1,4 @@
-"""Seed 000's mean difference ratio DIFF_mean (Eq. (9)) under the printed and the plausible definitions.
+"""Paper 000's mean difference ratio DIFF_mean (Eq. (9)) under the printed and the plausible definitions.
 
 :func:`diff_mean` evaluates every definition of :data:`DIFF_DEFINITIONS` on four columns;
 :func:`diff_mean_table` on the published tables (as printed and corrected) and on the regenerated W,
@@ -11,7 +11,14 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.reproduce.p000.operating_point import MODEL_COLUMNS, PROTOCOL_OF, SOURCES, TABLES, printed_cells
+from paperlib.reproduce.p000.operating_point import (
+    MODEL_COLUMNS,
+    PROTOCOL_OF,
+    SOURCES,
+    TABLES,
+    Convention,
+    printed_cells,
+)
 from paperlib.reproduce.p000.tables import regenerate
 
 #: Definitions of the mean difference ratio; the first is Eq. (9) as printed.
@@ -30,7 +37,7 @@ PRIMARY_DIFF = DIFF_DEFINITIONS[3]
 def diff_mean(ws, ts, wt, tt) -> dict[str, float]:
     """Return DIFF_mean (%) under each definition of :data:`DIFF_DEFINITIONS`.
 
-    Paper: seed 000, Eq. (9): DIFF = sum_{i=1}^{n} [(Ws - Ts)/Ws + (Wt - Tt)/Wt] / n x 100, n rows.
+    Paper: 000, Eq. (9): DIFF = sum_{i=1}^{n} [(Ws - Ts)/Ws + (Wt - Tt)/Wt] / n x 100, n rows.
     Printed, the sum of two ratios per row divided by the number of rows is up to twice a mean
     ratio, and signed ratios of opposite sign cancel.
     """
@@ -62,9 +69,11 @@ def published_pairs(paper: Paper, corrected: bool = True) -> tuple[np.ndarray, .
     return cols["W_{sctp}"], cols["T_{sctp}"], cols["W_{tcp}"], cols["T_{tcp}"]
 
 
-def diff_mean_table(paper: Paper, conv: dict) -> pd.DataFrame:
-    """Return DIFF_mean (%) over Tables 1-3 by each definition, for the published W (as printed and corrected)
-    and for the regenerated W, always against the published T."""
+def diff_mean_table(paper: Paper, conv: Convention) -> pd.DataFrame:
+    """Return DIFF_mean (%) over Tables 1-3 by each definition, for the published W and for the regenerated W.
+
+    The published W as printed and corrected (3.27 read as 3.67), always against the published T.
+    """
     printed = published_columns(paper, corrected=False)
     fixed = published_columns(paper, corrected=True)
     regen = regenerate(paper, conv)

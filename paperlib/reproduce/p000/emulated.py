@@ -1,4 +1,4 @@
-"""Seed 000 on real stacks: Tables 1-3's multi-user experiment re-run through the emulated link.
+"""Paper 000 on real stacks: Tables 1-3's multi-user experiment re-run through the emulated link.
 
 Operating points as the package reads them (:func:`paperlib.reproduce.p000.operating_point.operating_points`, with the
 printed "4 Kbps" read as 40 Kbps), theta = 13.5 KB (KB = 1000 B), mtu = 536 B (MSS 536, MTU 576),
@@ -12,6 +12,11 @@ its last byte) minus the single-user response time at the same point: the mean o
 the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
 interval of that difference. Reduced profile: m = 5, 3 repetitions;
 full: m = 5, 10, 20, 30 and 10 repetitions.
+
+:func:`points` is the grid :func:`paperlib.emulation.notebook.run` runs, :func:`summary` the emulated W
+per printed row; :func:`cell_rows` scores the printed experimental cells against it (for
+:func:`paperlib.reproduce.p000.ledger_rows.ledger_rows`), and the claims judged on it are in
+:mod:`paperlib.reproduce.p000.claims`.
 """
 
 from __future__ import annotations
@@ -20,12 +25,12 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import ledger_rows as el
-from paperlib.emulation import tcp_settings
+from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row
-from paperlib.reproduce.p000 import operating_point as op
-from paperlib.reproduce.p000 import ledger_rows as p000_ledger
+from paperlib.reproduce.p000 import operating_point
+from paperlib.reproduce.p000.operating_point import Convention
 from paperlib.reproduce.p000.tables import regenerate
 
 PAPER = "000"
@@ -42,18 +47,18 @@ def users_of(profile: str) -> list[int]:
 
 def points(paper: Paper, profile: str) -> list[dict]:
     """Return the distinct sweep points (with the m = 1 baselines) for ``profile``."""
-    ex.check_profile(profile)
+    experiments.check_profile(profile)
     if profile == "off":
         return []
-    kilo = op.chosen_convention(paper)["kilo"]
-    obj = op.web_object(paper)
+    kilo = operating_point.chosen_convention(paper).kilo
+    obj = operating_point.web_object(paper)
     reps = 3 if profile == "reduced" else 10
     seen, out = set(), []
-    for pt in op.operating_points(paper):
-        if ex.operating_point_key(pt) in seen:
+    for pt in operating_point.operating_points(paper):
+        if experiments.operating_point_key(pt) in seen:
             continue
-        seen.add(ex.operating_point_key(pt))
-        for proto in ex.protocols():
+        seen.add(experiments.operating_point_key(pt))
+        for proto in experiments.protocols():
             for m in [1, *users_of(profile)]:
                 for k in range(reps):
                     out.append(dict(paper=PAPER, protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s),
@@ -76,27 +81,33 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, int, float]:
-    """Return W = mean turnaround (m users) - mean single-user response time, its Welch 95% CI half-width,
-    the repetitions behind it and the single-user mean, at point ``pt``."""
+    """Return the emulated waiting time at point ``pt`` with its interval, its repetitions and the single-user mean.
+
+    W = mean turnaround (m users) - mean single-user response time, with its Welch 95% CI half-width.
+    """
     at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
               & np.isclose(reps.loss, pt.p)]
     many, one = at[at.m == m].turnaround_s, at[at.m == 1].turnaround_s
     if len(many) == 0 or len(one) == 0:
         return float("nan"), float("nan"), 0, float("nan")
-    mean, half, _ = ex.diff_ci(many, one)
+    mean, half, _ = experiments.diff_ci(many, one)
     return mean, half, int(min(len(many), len(one))), float(one.mean())
 
 
-def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI."""
-    conv = op.chosen_convention(paper)
+def summary(paper: Paper, runs: pd.DataFrame, conv: Convention | None = None) -> pd.DataFrame:
+    """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI.
+
+    The model W is regenerated under ``conv`` (default: the chosen convention,
+    :func:`paperlib.reproduce.p000.operating_point.chosen_convention`).
+    """
+    conv = operating_point.chosen_convention(paper) if conv is None else conv
     model = regenerate(paper, conv).set_index(["table", "block", "m", "column"])
     reps = per_repetition(runs)
-    pts = op.operating_points(paper)
+    pts = operating_point.operating_points(paper)
     out = []
-    for c in op.printed_cells(paper, list(EXP_COLUMN.values())[:1]):
+    for c in operating_point.printed_cells(paper, list(EXP_COLUMN.values())[:1]):
         pt = pts[c.point]
-        row = {"table": op.SOURCES[c.table], "block": c.label, "m": c.m}
+        row = {"table": operating_point.SOURCES[c.table], "block": c.label, "m": c.m}
         cells = paper.tables[c.table].cells
         label_col = cells.columns[0]
         printed = cells[(cells[label_col].replace("", np.nan).ffill() == c.label) & (cells["m"].astype(int) == c.m)]
@@ -111,87 +122,40 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def ledger_rows(paper: Paper, table: pd.DataFrame, pts: list[dict], not_run: str | None, search=None) -> list[Row]:
-    """Return seed 000's ledger rows with the experimental cells carrying the emulated W, plus re-judged claims."""
-    rows, conv = p000_ledger.ledger_rows(paper, search)
-    ops = op.operating_points(paper)
+def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: Emulated,
+              rule: str) -> dict[tuple[str, str, str], Row]:
+    """Return the printed experimental cells of ``rows`` scored against the real stacks, by (source, row, column).
+
+    :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` puts them in place of the model's rows when given
+    ``real_stacks`` (the :class:`paperlib.emulation.notebook.Emulated` runs; ``table`` is their :func:`summary`).
+    A cell the runs measured is :func:`paperlib.emulation.ledger_rows.emulated_row` (a measured status, under
+    the print ``rule``), its reason naming the stack of the cell's own protocol; a cell they did not measure
+    keeps its row with the reason why (:func:`paperlib.emulation.ledger_rows.not_run_row`).
+    """
+    points = operating_point.operating_points(paper)
     idx = table.set_index(["table", "block", "m"])
     new = {}
-    for c in op.printed_cells(paper, list(EXP_COLUMN.values())):
+    for c in operating_point.printed_cells(paper, list(EXP_COLUMN.values())):
         proto = "sctp" if c.column == EXP_COLUMN["sctp"] else "tcp"
-        key = (op.SOURCES[c.table], c.row, c.column)
+        key = (operating_point.SOURCES[c.table], c.row, c.column)
         old = next(r for r in rows if (r.source, r.row, r.column) == key)
-        t = idx.loc[(op.SOURCES[c.table], c.label, c.m)]
+        t = idx.loc[(operating_point.SOURCES[c.table], c.label, c.m)]
         n = int(t[f"n {proto.upper()}"])
         if n == 0:
-            why = not_run or (f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
-                              if proto in ex.protocols() else
-                              f"{proto.upper()} was not run (the available application speaks {ex.protocols()})")
-            new[key] = el.not_run_row(old, why)
+            why = real_stacks.not_run or (
+                f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
+                if proto in experiments.protocols() else
+                f"{proto.upper()} was not run (the available application speaks {experiments.protocols()})")
+            new[key] = emulated_rows.not_run_row(old, why)
         else:
-            pt = ops[c.point]
-            at = [q for q in pts if np.isclose(q["rtt_s"], pt.rtt_s) and np.isclose(q["loss"], pt.p)
-                  and np.isclose(q["rate_bps"], pt.rate_bps)]
-            new[key] = el.emulated_row(old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n,
-                                       conv["rounding"], f"W = mean turnaround of the m users - mean single-user "
-                                       f"response time, Welch CI (Eqs. (4), (6)); {ex.stack_text(at[0])}",
-                                       compare_as=c.compare_as)
-    return el.replace(rows, new) + el.claims_not_run(claim_rows(paper, table), not_run)
-
-
-def claim_rows(paper: Paper, table: pd.DataFrame) -> list[Row]:
-    """Return the claims of seed 000 that the emulated W can judge, each decided by its 95% CI."""
-    return [sctp_less_than_tcp(paper, table), rtt_grows_rapidly(paper, table)]
-
-
-def sctp_less_than_tcp(paper: Paper, table: pd.DataFrame) -> Row:
-    """Return claim ``sctp_less_than_tcp`` re-judged on the emulated W: supported if the 95% CI of the mean
-    W_tcp - W_sctp over the rows with both stacks (at least 2 repetitions each) is above 0, refuted if below."""
-    c = paper.claim("sctp_less_than_tcp")
-    src = "Abstract; Section 4"
-    both = table[(table["n TCP"] > 1) & (table["n SCTP"] > 1)]
-    # a point printed in two tables (p = 1 %, 256 ms, 40 Kbps) is one measurement: count it once
-    both = both.drop_duplicates(subset=["m", "emulated W TCP (s)", "emulated W SCTP (s)"])
-    if not len(both):
-        return el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
-                               f"needs both stacks emulated; available: {ex.protocols()}")
-    d = both["emulated W TCP (s)"] - both["emulated W SCTP (s)"]
-    h = float(np.sqrt((both["CI95 TCP (s)"] ** 2 + both["CI95 SCTP (s)"] ** 2).sum()) / len(both))
-    status = el.verdict(d.mean() - h, d.mean() + h, lambda v: v > 0, lambda v: v < 0)
-    return el.judged_claim(PAPER, src, c["claim"], "", float(d.mean()), status,
-                           f"mean W_tcp - W_sctp over {len(both)} emulated rows = {d.mean():.3f} s "
-                           f"+/- {h:.3f} s "
-                           f"(95% CI); supported if the CI is above 0, refuted if below")
-
-
-def rtt_grows_rapidly(paper: Paper, table: pd.DataFrame) -> Row:
-    """Return claim ``rtt_grows_rapidly`` re-judged on the emulated W of Table 3: per stack and m, the 95% CI
-    of W(largest rtt) - W(smallest rtt); supported if every CI is above 0, refuted if every one is at or
-    below 0, else untestable."""
-    c = paper.claim("rtt_grows_rapidly")
-    src = "Section 4, paragraph 6 (Table 3)"
-    t3 = table[(table["table"] == "Table 3")]
-    parts, verdicts = [], []
-    for proto in ("TCP", "SCTP"):
-        sub = t3[t3[f"n {proto}"] > 1]
-        if sub.empty:
-            continue
-        for m, g in sub.groupby("m"):
-            g = g.assign(rtt=g.block.str.replace(" ms", "").astype(float)).sort_values("rtt")
-            if len(g) < 2:
-                continue
-            lo, hi = g.iloc[0], g.iloc[-1]
-            d, h, status = el.rise_verdict(lo[f"emulated W {proto} (s)"], hi[f"emulated W {proto} (s)"],
-                                           lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
-            verdicts.append(status)
-            parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
-    if not verdicts:
-        return el.judged_claim(PAPER, src, c["claim"], "", None, "untestable",
-                               "no emulated Table 3 rows with at least 2 repetitions at two rtt values")
-    status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
-    return el.judged_claim(PAPER, src, c["claim"], "", None, status,
-                           "; ".join(parts) + " (95% CI of the difference); supported if W rises in every "
-                           "emulated case ('rapidly' is not quantified)")
+            pt = points[c.point]
+            measured = [q for q in real_stacks.points if q["protocol"] == proto and np.isclose(q["rtt_s"], pt.rtt_s)
+                        and np.isclose(q["loss"], pt.p) and np.isclose(q["rate_bps"], pt.rate_bps)]
+            new[key] = emulated_rows.emulated_row(
+                old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, rule,
+                f"W = mean turnaround of the m users - mean single-user response time, Welch CI (Eqs. (4), (6)); "
+                f"{experiments.stack_text(measured[0])}", compare_as=c.compare_as)
+    return new
 
 
 def shown(table: pd.DataFrame) -> pd.DataFrame:
@@ -200,9 +164,15 @@ def shown(table: pd.DataFrame) -> pd.DataFrame:
     return ran if len(ran) else table
 
 
+def rows_in_figure(table: pd.DataFrame) -> pd.DataFrame:
+    """Return the rows of :func:`summary` the figure draws: those with a stack emulated, else the m = 5 rows."""
+    ran = table[(table["n TCP"] > 0) | (table["n SCTP"] > 0)]
+    return ran if len(ran) else table[table["m"] == 5]
+
+
 def summary_text(frame: pd.DataFrame, not_run: str | None) -> str:
     """Return the notebook's Markdown line on the ledger ``frame``: experimental cells within 5% of real stacks."""
-    within, total = el.counts(frame)
+    within, total = emulated_rows.counts(frame)
     return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
             f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
             f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")

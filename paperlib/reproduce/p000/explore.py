@@ -1,4 +1,4 @@
-"""Seed 000's explorer: mean waiting time (the law Tables 1-3 follow) or turnaround time (Eq. 6) of m users.
+"""Paper 000's explorer: mean waiting time (the law Tables 1-3 follow) or turnaround time (Eq. 6) of m users.
 
 Against the number of users, the loss ratio or the link rate, with E(T) from Eq. (2), starting at
 Table 1's operating point (p = 1 %) under the chosen convention. Printed W (model) and T
@@ -14,14 +14,13 @@ import numpy as np
 from paperlib.data import load_paper
 from paperlib.explore import N_GRID, Axis, Curves, Explorer, Slider, int_grid, lin_grid, log_grid, merge_points, near
 from paperlib.figures import style
-from paperlib.models import multiuser_waiting as mw
-from paperlib.models import narrowband_response as nb
+from paperlib.models import multiuser_waiting, narrowband_response
 from paperlib.reproduce.p000 import model, operating_point
 
 
 @lru_cache(maxsize=1)
 def context():
-    """Return what the explorer reads once from seed 000's data: the convention, operating points, printed cells."""
+    """Return what the explorer reads once from paper 000's data: the convention, operating points, printed cells."""
     paper = load_paper("000")
     conv = operating_point.chosen_convention(paper)
     obj = operating_point.web_object(paper)
@@ -37,10 +36,10 @@ def context():
 
 
 def explorer() -> Explorer:
-    """Return the explorer of seed 000's waiting (tables' law) and turnaround (Eq. 6) times of m users."""
+    """Return the explorer of paper 000's waiting (tables' law) and turnaround (Eq. 6) times of m users."""
     conv, obj, base, printed = context()
-    obj_bits, mtu_bits = obj.obj_bits(conv["kilo"]), obj.mtu_bits
-    n = float(mw.packets_per_object(obj_bits, mtu_bits))
+    obj_bits, mtu_bits = obj.obj_bits(conv.kilo), obj.mtu_bits
+    n = float(multiuser_waiting.packets_per_object(obj_bits, mtu_bits))
     sliders = {
         "m": Slider("users m", 1, 100, 10, integer=True),
         "p": Slider("loss ratio p", 0.0, 0.1, base.p),
@@ -59,13 +58,14 @@ def explorer() -> Explorer:
         args = {k: v[k] for k in sliders}
         args[axes[axis].param] = x
         lines = []
-        for proto, window in (("sctp", nb.SCTP_INITIAL_WINDOW), ("tcp", nb.TCP_INITIAL_WINDOW)):
+        for proto, window in (("sctp", narrowband_response.SCTP_INITIAL_WINDOW),
+                              ("tcp", narrowband_response.TCP_INITIAL_WINDOW)):
             e = model.response_time_s(obj_bits, mtu_bits, args["rate_bps"], args["rtt_s"], args["p"], window, conv)
             tau = e / n
             if v["quantity"] == "waiting":
-                y = operating_point.waiting_time_s(args["m"], n, tau, conv["waiting"])
+                y = operating_point.waiting_time_s(args["m"], n, tau, conv.waiting)
             else:
-                y = mw.mean_turnaround_time_same(args["m"], n, tau)
+                y = multiuser_waiting.mean_turnaround_time_same(args["m"], n, tau)
             lines.append((style(proto, "model"), np.broadcast_to(y, x.shape)))
         points = []
         if v["quantity"] == "waiting":  # the tables print waiting times: W (model) and T (experiment)
@@ -79,5 +79,5 @@ def explorer() -> Explorer:
             points = merge_points(points)
         return Curves(x, lines, points)
 
-    return Explorer("000", "Seed 000: m users served packet by packet (Eq. 2 for E(T); tables' law, Eq. 6)",
+    return Explorer("000", "Paper 000: m users served packet by packet (Eq. 2 for E(T); tables' law, Eq. 6)",
                     "mean time per user (s)", sliders, axes, evaluate, choices={"quantity": quantities})

@@ -1,22 +1,23 @@
 """The 000 notebook's figures: Fig. 4 regenerated, W against m, ns-3 and the emulated re-run beside the print.
 
 Colours, markers and labels come from :func:`paperlib.figures.style`; each function draws one
-figure, writes it with :func:`paperlib.figures.save_figure` (stamped) and returns its path.
+figure and returns it: the notebook writes it with :func:`paperlib.figures.save_figure` (stamped,
+which closes it).
 """
 
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
-from paperlib.emulation import notebook as emu_nb
-from paperlib.figures import save_figure, style
-from paperlib.provenance import Stamp
+from paperlib.emulation import notebook as emulation_notebook
+from paperlib.figures import style
+from paperlib.reproduce.p000.emulated import rows_in_figure
 from paperlib.reproduce.p000.operating_point import SOURCES
 from paperlib.reproduce.p000.what_if import WhatIf
 
@@ -28,10 +29,10 @@ FIGURE4_AXES = {"p": (100, "packet loss ratio p (%)", "linear"), "mu": (1e-3, "l
                 "rtt": (1e3, "round-trip time rtt (ms)", "linear")}
 
 
-def figure4(fig4: pd.DataFrame, path: Path | str, stamp: Stamp) -> Path:
-    """Draw Fig. 4 regenerated (mean W over m against p, mu, rtt) from :func:`findings.figure4_data`."""
+def figure4(fig4: pd.DataFrame) -> Figure:
+    """Return Fig. 4 regenerated (mean W over m against p, mu, rtt) from :func:`findings.figure4_data`."""
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.3))
-    for ax, (sweep, grp) in zip(axes, fig4.groupby("sweep", sort=False)):
+    for ax, (sweep, grp) in zip(axes, fig4.groupby("sweep", sort=False), strict=True):
         factor, label, xscale = FIGURE4_AXES[sweep]
         for (proto, source), g in grp.groupby(["protocol", "source"], sort=False):
             ax.plot(g["x"] * factor, g["W_s"], **style(proto, FIGURE4_KINDS[source]))
@@ -40,11 +41,11 @@ def figure4(fig4: pd.DataFrame, path: Path | str, stamp: Stamp) -> Path:
     axes[0].legend(fontsize=7)
     fig.suptitle("Fig. 4 regenerated: mean waiting times for p, mu, rtt (Tables 1-3)")
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
+    return fig
 
 
-def waiting_vs_users(users: pd.DataFrame, w: WhatIf, path: Path | str, stamp: Stamp) -> Path:
-    """Draw W (Eq. (4), the tables' law) and T (Eq. (6)) against m from :func:`what_if.waiting_vs_users`."""
+def waiting_vs_users(users: pd.DataFrame, w: WhatIf) -> Figure:
+    """Return W (Eq. (4), the tables' law) and T (Eq. (6)) against m from :func:`what_if.waiting_vs_users`."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for proto, g in users.groupby("protocol", sort=False):
         ax.plot(g["m"], g["W Eq. (4) (s)"], **style(proto, "waiting_eq4"))
@@ -55,13 +56,17 @@ def waiting_vs_users(users: pd.DataFrame, w: WhatIf, path: Path | str, stamp: St
                  f"mtu = {w.mtu_bits / 8:g} B")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    return save_figure(fig, path, stamp)
+    return fig
 
 
-def ns3_waiting(ns3_table: pd.DataFrame, replications: int, path: Path | str, stamp: Stamp) -> Path:
-    """Draw the TCP waiting time per printed block: published, model, ns-3 (mean, 95% CI), from ``ns3.ns3_tables``."""
+def ns3_waiting(ns3_table: pd.DataFrame, replications: int) -> Figure:
+    """Return the TCP waiting time per printed block: published, model, ns-3 (mean, 95% CI), from ``ns3.ns3_tables``.
+
+    One panel per printed block (nine: ``ns3_tables`` has a row per printed row, NaN where not simulated).
+    """
     fig, axes = plt.subplots(3, 3, figsize=(14, 11), sharex=True)
-    for ax, ((table, block), g) in zip(axes.flat, ns3_table.groupby(["table", "block"], sort=False)):
+    blocks = ns3_table.groupby(["table", "block"], sort=False)
+    for ax, ((table, block), g) in zip(axes.flat, blocks, strict=True):
         ax.plot(g["m"], g["published T_tcp"], **style("tcp", "experiment"))
         ax.plot(g["m"], g["published W_tcp"], **style("tcp", "published_model"))
         ax.plot(g["m"], g["model W (tables' law)"], **style("tcp", "model"))
@@ -74,13 +79,7 @@ def ns3_waiting(ns3_table: pd.DataFrame, replications: int, path: Path | str, st
     axes[0, 0].legend(fontsize=7)
     fig.suptitle(f"TCP waiting time of m users: published, model, ns-3 (mean, 95% CI, {int(replications)} runs)")
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
-
-
-def emulated_rows_shown(emu_table: pd.DataFrame) -> pd.DataFrame:
-    """Return the rows of :func:`emulated.summary` to show: those emulated, else the m = 5 rows."""
-    ran = emu_table[(emu_table["n TCP"] > 0) | (emu_table["n SCTP"] > 0)]
-    return ran if len(ran) else emu_table[emu_table["m"] == 5]
+    return fig
 
 
 #: Why an emulated waiting time can be negative, written on the figure that shows one.
@@ -89,22 +88,19 @@ NEGATIVE_W_NOTE = ("emulated W = mean turnaround of the m users - mean single-us
                    "loses a packet and waits out a retransmission timeout).")
 
 
-def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None, path: Path | str,
-                          stamp: Stamp) -> Path:
-    """Draw :func:`emulated_vs_published_figure` into ``path`` (stamped PNG); return ``path``."""
-    return save_figure(emulated_vs_published_figure(emu_table, ns3_table), path, stamp)
+def emulated_vs_published(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None) -> Figure:
+    """Return the published experiment, the model, ns-3 (TCP, where run) and the real stacks per printed row.
 
-
-def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFrame | None):
-    """Return the figure of the published experiment, the model, ns-3 (TCP, where run) and the real stacks per
-    printed row (``emu_table``: :func:`paperlib.reproduce.p000.emulated.summary`).
+    ``emu_table`` is :func:`paperlib.reproduce.p000.emulated.summary`'s table (the rows drawn:
+    :func:`paperlib.reproduce.p000.emulated.rows_in_figure`), ``ns3_table`` ns-3's
+    (:func:`paperlib.reproduce.p000.ns3.ns3_tables`) or None.
 
     Upper panel: mean waiting times on a log axis; an emulated W that is not positive cannot be drawn
     there and is marked at the panel's foot (open triangle). Lower panel: the two measured means the
     emulated W is the difference of (turnaround of the m users, single-user response time), both
     positive, under the note :data:`NEGATIVE_W_NOTE` saying why their difference can be negative.
     """
-    shown = emulated_rows_shown(emu_table)
+    shown = rows_in_figure(emu_table)
     fig, (ax, low) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, height_ratios=[3, 2])
     x = np.arange(len(shown))
     not_positive, drawn = {}, []
@@ -118,7 +114,8 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
         half = shown[f"CI95 {big} (s)"].to_numpy(float)
         positive = np.isfinite(w) & (w > 0)
         # a CI reaching 0 or below runs off the foot of the log axis
-        emu_nb.errorbars(ax, x[positive], w[positive], np.minimum(half[positive], 0.999 * w[positive]), proto)
+        emulation_notebook.errorbars(ax, x[positive], w[positive], np.minimum(half[positive], 0.999 * w[positive]),
+                                     proto)
         drawn.append(w[positive])
         not_positive[proto] = x[np.isfinite(w) & ~positive]
         single = shown[f"emulated single {big} (s)"].to_numpy(float)
@@ -128,11 +125,12 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
     if ns3_table is not None:  # ns-3 TCP at the same rows
         keys = {v: k for k, v in SOURCES.items()}
         sim = ns3_table.set_index(["table", "block", "m"])
-        at = [(keys[t], b, m) for t, b, m in zip(shown["table"], shown["block"], shown["m"])]
+        at = [(keys[t], b, m) for t, b, m in zip(shown["table"], shown["block"], shown["m"], strict=True)]
         ok = [k in sim.index for k in at]
         if any(ok):
-            sim_w = [sim.loc[k, "ns3 W"] for k, o in zip(at, ok) if o]
-            ax.errorbar(x[ok], sim_w, yerr=[sim.loc[k, "ns3 W ci95"] for k, o in zip(at, ok) if o], capsize=3,
+            simulated = [k for k, o in zip(at, ok, strict=True) if o]
+            sim_w = [sim.loc[k, "ns3 W"] for k in simulated]
+            ax.errorbar(x[ok], sim_w, yerr=[sim.loc[k, "ns3 W ci95"] for k in simulated], capsize=3,
                         **style("tcp", "simulation"))
             drawn.append(np.asarray(sim_w, float))
     ax.set_yscale("log")
@@ -167,8 +165,8 @@ def emulated_vs_published_figure(emu_table: pd.DataFrame, ns3_table: pd.DataFram
     low.set_ylabel("measured mean time (s)" + (", log scale" if measured else ""))
     low.set_title(textwrap.fill(NEGATIVE_W_NOTE, 130), fontsize=8, loc="left")
     low.grid(True, which="both", alpha=0.3)
-    low.set_xticks(x, [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"])],
-                   rotation=45, ha="right", fontsize=7)
+    labels = [f"T{t[-1]} {b}, m={m}" for t, b, m in zip(shown["table"], shown["block"], shown["m"], strict=True)]
+    low.set_xticks(x, labels, rotation=45, ha="right", fontsize=7)
     fig.tight_layout()
     return fig
 

@@ -1,4 +1,4 @@
-"""Seed 000's other results re-derived and the checks of its printed numbers.
+"""Paper 000's other results re-derived and the checks of its printed numbers.
 
 * :func:`response_time_terms`: the terms of Eq. (2) at Table 1's p = 1 % point;
 * :func:`printed_departures`: what departing from a choice the paper states would change;
@@ -24,9 +24,7 @@ from paperlib import units
 from paperlib.data import Paper
 from paperlib.ledger import CLOSE, classify
 from paperlib.ledger import impossible_note as ledger_impossible
-from paperlib.models import lower_bounds as lb
-from paperlib.models import multiuser_waiting as mw
-from paperlib.models import narrowband_response as nb
+from paperlib.models import lower_bounds, multiuser_waiting, narrowband_response
 from paperlib.reproduce.p000 import model
 from paperlib.reproduce.p000.operating_point import (
     MODEL_COLUMNS,
@@ -34,6 +32,7 @@ from paperlib.reproduce.p000.operating_point import (
     SOURCES,
     SWEEPS,
     TABLES,
+    Convention,
     model_cells,
     operating_points,
     printed_cells,
@@ -47,17 +46,17 @@ from paperlib.reproduce.p000.tables import regenerate
 # --- Eq. (2) and the printed algorithm ----------------------------------------------------------
 
 
-def response_time_terms(paper: Paper, conv: dict) -> tuple[str, pd.DataFrame]:
+def response_time_terms(paper: Paper, conv: Convention) -> tuple[str, pd.DataFrame]:
     """Return the terms of Eq. (2) for SCTP at Table 1's p = 1 % point: a Markdown line and the phases."""
     obj, pt = web_object(paper), operating_points(paper)[1]  # Table 1, p = 1 %
-    trace = model.response_time_trace(obj.obj_bits(conv["kilo"]), obj.mtu_bits, pt.rate_bps, pt.rtt_s, pt.p,
-                                      nb.SCTP_INITIAL_WINDOW, conv)
+    trace = model.response_time_trace(obj.obj_bits(conv.kilo), obj.mtu_bits, pt.rate_bps, pt.rtt_s, pt.p,
+                                      narrowband_response.SCTP_INITIAL_WINDOW, conv)
     text = (f"SCTP, $p=1\\%$: $n$ = {trace.n_packets:g} packets in Eq. (2), $\\alpha$ = {trace.losses}, "
             f"$E(T)$ = {trace.response_s:.4f} s")
     return text, pd.DataFrame(trace.phases)
 
 
-def printed_departures(paper: Paper, conv: dict) -> pd.DataFrame:
+def printed_departures(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return what departing from a printed choice of Algorithm 1 would change under ``conv`` (72 model cells).
 
     The departures are not searched (the paper states them); this shows whether any of them would rescue
@@ -69,7 +68,7 @@ def printed_departures(paper: Paper, conv: dict) -> pd.DataFrame:
     variants = {
         "as chosen (printed algorithm)": (conv, {}),
         "alpha = round(np) (printed: ceil(np))": (conv, {"a_mode": "round"}),
-        "no slow start after a timeout (seed 002)": (conv, {"post_loss_slow_start": False}),
+        "no slow start after a timeout (paper 002)": (conv, {"post_loss_slow_start": False}),
         "both of the above": (conv, {"a_mode": "round", "post_loss_slow_start": False}),
         "TCP initial window 2 (no TCP/SCTP difference)": (conv, {"tcp_initial_window": 2}),
         "TCP initial window 4 (RFC 3390 for 536 B)": (conv, {"tcp_initial_window": 4}),
@@ -77,11 +76,11 @@ def printed_departures(paper: Paper, conv: dict) -> pd.DataFrame:
     rows = []
     for name, (c, over) in variants.items():
         rt = response_times(points, obj, c, **over)
-        w = regenerate_cells(cells, rt, c["waiting"])
+        w = regenerate_cells(cells, rt, c.waiting)
         rel = np.abs(w / published - 1)
         rows.append({"variant": name, "within 5% (of 72)": int((rel <= CLOSE).sum()),
-                     "reproduced (of 72)": int(sum(classify(v, x.compare_as, c["rounding"]) == "reproduced"
-                                                  for v, x in zip(w, cells))),
+                     "reproduced (of 72)": int(sum(classify(v, x.compare_as, c.rounding) == "reproduced"
+                                                  for v, x in zip(w, cells, strict=True))),
                      "mean |rel. error|": float(rel.mean()),
                      "E_sctp at Table 1 p = 1 % (s)": float(rt["E_sctp_s"].iloc[1])})
     return pd.DataFrame(rows)
@@ -106,7 +105,8 @@ def law_in_m(paper: Paper, *, corrected: bool = True) -> pd.DataFrame:
     g(m) is (m-1)/m (the law the tables follow), m - 1 (Eq. (4) at fixed tau) or 2mn - m + 1
     (Eq. (6), n = 26). ``corrected`` compares the corrected cells (3.27 read as 3.67).
     """
-    n = float(mw.packets_per_object(web_object(paper).obj_bits(units.DECIMAL), web_object(paper).mtu_bits))
+    obj = web_object(paper)
+    n = float(multiuser_waiting.packets_per_object(obj.obj_bits(units.DECIMAL), obj.mtu_bits))
     cells = printed_cells(paper)
     frame = pd.DataFrame({"table": [c.table for c in cells], "block": [c.label for c in cells],
                           "m": [c.m for c in cells], "column": [c.column for c in cells],
@@ -178,8 +178,8 @@ def waiting_bounds(paper: Paper) -> pd.DataFrame:
     for c in printed_cells(paper):
         pt = points[c.point]
         rows.append({"table": c.table, "block": c.label, "m": c.m, "column": c.column, "published": c.compare_as,
-                     "round-robin bound": lb.round_robin_waiting_s(c.m, theta, obj.mtu_bits, pt.rate_bps),
-                     "any-order bound": float(lb.mean_waiting_lower_bound_s(c.m, theta, pt.rate_bps))})
+                     "round-robin bound": lower_bounds.round_robin_waiting_s(c.m, theta, obj.mtu_bits, pt.rate_bps),
+                     "any-order bound": float(lower_bounds.mean_waiting_lower_bound_s(c.m, theta, pt.rate_bps))})
     out = pd.DataFrame(rows)
     out["below round-robin bound"] = out["published"].astype(float) < out["round-robin bound"]
     return out
@@ -201,13 +201,14 @@ def bound_note(published: str, bounds: pd.Series, rate_bps: float) -> str:
 def figure2_check(paper: Paper) -> pd.DataFrame:
     """Return Eqs. (3)-(6) against the explicit round-robin schedule of Fig. 2 (m = 4, n = 3, tau = 1)."""
     m, n = int(paper.text_value("fig2_m").value), int(paper.text_value("fig2_n").value)
-    df = mw.round_robin_schedule(m, 1.0, n)
+    df = multiuser_waiting.round_robin_schedule(m, 1.0, n)
     return pd.DataFrame({
         "quantity": ["total waiting", "mean waiting", "total turnaround", "mean turnaround"],
         "equation": ["Eq. (3)", "Eq. (4)", "Eq. (5)", "Eq. (6)"],
-        "closed form (tau)": [float(mw.total_waiting_time_same(m, n, 1.0)), float(mw.mean_waiting_time_same(m, n, 1.0)),
-                              float(mw.total_turnaround_time_same(m, n, 1.0)),
-                              float(mw.mean_turnaround_time_same(m, n, 1.0))],
+        "closed form (tau)": [float(multiuser_waiting.total_waiting_time_same(m, n, 1.0)),
+                              float(multiuser_waiting.mean_waiting_time_same(m, n, 1.0)),
+                              float(multiuser_waiting.total_turnaround_time_same(m, n, 1.0)),
+                              float(multiuser_waiting.mean_turnaround_time_same(m, n, 1.0))],
         "schedule (tau)": [df.waiting_time.sum(), df.waiting_time.mean(), df.turnaround_time.sum(),
                            df.turnaround_time.mean()],
     }).assign(agree=lambda d: np.isclose(d["closed form (tau)"], d["schedule (tau)"]))
@@ -227,15 +228,15 @@ def group_examples() -> pd.DataFrame:
     rows = []
     for groups, n in GROUP_EXAMPLES:
         sizes, taus = [g[0] for g in groups], [g[1] for g in groups]
-        df = mw.round_robin_schedule(sizes, taus, n)
+        df = multiuser_waiting.round_robin_schedule(sizes, taus, n)
         rows.append({
             "groups (m_i, tau_i)": str(groups), "n": n,
             "W schedule": df.waiting_time.mean(),
-            "W Eq. (7) printed": float(mw.mean_waiting_time_diff(sizes, taus, n, form="printed")),
-            "W Eq. (7) corrected": float(mw.mean_waiting_time_diff(sizes, taus, n)),
+            "W Eq. (7) printed": float(multiuser_waiting.mean_waiting_time_diff(sizes, taus, n, form="printed")),
+            "W Eq. (7) corrected": float(multiuser_waiting.mean_waiting_time_diff(sizes, taus, n)),
             "T schedule": df.turnaround_time.mean(),
-            "T Eq. (8) printed": float(mw.mean_turnaround_time_diff(sizes, taus, n, form="printed")),
-            "T Eq. (8) corrected": float(mw.mean_turnaround_time_diff(sizes, taus, n)),
+            "T Eq. (8) printed": float(multiuser_waiting.mean_turnaround_time_diff(sizes, taus, n, form="printed")),
+            "T Eq. (8) corrected": float(multiuser_waiting.mean_turnaround_time_diff(sizes, taus, n)),
         })
     return pd.DataFrame(rows)
 
@@ -243,7 +244,7 @@ def group_examples() -> pd.DataFrame:
 # --- Fig. 4 and the sensitivity of each table ---------------------------------------------------
 
 
-def figure4_data(paper: Paper, conv: dict) -> pd.DataFrame:
+def figure4_data(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return Fig. 4's data: per table, block and protocol, W averaged over the printed m.
 
     Sources: the published model (W), the published experiment (T) and the regenerated model.

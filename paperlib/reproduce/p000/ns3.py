@@ -1,6 +1,6 @@
-"""Seed 000's m users in ns-3 (TCP): mean turnaround and waiting time with 95% CIs beside model and print.
+"""Paper 000's m users in ns-3 (TCP): mean turnaround and waiting time with 95% CIs beside model and print.
 
-Paper: seed 000 section 3 (waiting and turnaround time of m users sharing the server's link,
+Paper: 000, section 3 (waiting and turnaround time of m users sharing the server's link,
 Eqs. (4), (6)) and section 4 (Tables 1-3). ns-3 has no SCTP: only the TCP columns are simulated.
 
 * :func:`ns3_points` / :func:`run_ns3`: every distinct operating point of Tables 1-3 (Table 1's
@@ -9,15 +9,16 @@ Eqs. (4), (6)) and section 4 (Tables 1-3). ns-3 has no SCTP: only the TCP column
   runs each, through :func:`paperlib.sweep.run_sweep` (:mod:`paperlib.sim.multiuser_narrowband`);
 * :func:`ns3_summary`: per point and m, the mean turnaround over the replications (one
   replication's users are not independent, so the run mean is the unit) with its 95% t-interval;
-  the waiting time W(m) = T(m) - T(1) (seed 000: turnaround - waiting = own service n tau =
+  the waiting time W(m) = T(m) - T(1) (paper 000: turnaround - waiting = own service n tau =
   the single-user response time) with a Welch 95% interval;
 * :func:`ns3_tables`: per printed row, ns-3 beside the regenerated model (the tables' law and
   Eq. (4); turnaround by Eq. (6)), the printed model and experiment columns, and
   :func:`mean_turnaround_lower_bound_s`, a bound no schedule can beat;
 * :func:`setup_check`: the evidence about the set-up (queue, minimum RTO) at the shared point;
-* :func:`ns3_ledger_rows`: ledger rows for the printed T_tcp cells (column ``T_{tcp} (ns-3)``, beside
-  the experiment's own rows) and one claim, CI in the reason; :func:`run_check` runs it all for
-  the notebook.
+* :func:`run_check` runs it all for the notebook and returns :class:`Simulations`, the record
+  :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` takes as ``simulations``: it adds a row per
+  printed T_tcp cell (column ``T_{tcp} (ns-3)``, beside the experiment's own rows, :func:`cell_rows`)
+  and the claim re-judged on ns-3 (:func:`paperlib.reproduce.p000.claims.over_under_estimate`).
 
 What it shows: the printed tables (W and T about 2.3-4 s for m = 5 ... 30 at 40 Kbps) lie
 below the link-capacity bound for every m >= 2 at 40 Kbps: m users fetching a 13.5 KB object
@@ -28,18 +29,18 @@ that is the physics of the scenario, not a unit error of the set-up.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from paperlib import validate
 from paperlib.data import Paper
-from paperlib.ledger import Row, claim_row, result_row
-from paperlib.models import multiuser_waiting as mw
-from paperlib.models import narrowband_response as nb
-from paperlib.reproduce.p000 import model
-from paperlib.reproduce.p000 import operating_point as op
-from paperlib.reproduce.p000.ledger_rows import EXPERIMENT_REASON
-from paperlib.reproduce.p000.operating_point import PAPER
+from paperlib.ledger import Row, result_row
+from paperlib.models import multiuser_waiting, narrowband_response
+from paperlib.reproduce.p000 import model, operating_point
+from paperlib.reproduce.p000.operating_point import PAPER, Convention
+
 #: m = 1 gives the single-user response time the waiting time subtracts; then the printed m.
 M_VALUES = (1, 5, 10, 20, 30)
 #: Keys of one simulated operating point.
@@ -52,7 +53,7 @@ POINT_KEYS = ("obj_bytes", "rate_bps", "rtt_s", "p")
 def mean_turnaround_lower_bound_s(m, obj_bytes, rate_bps, rtt_s) -> np.ndarray:
     """Return a lower bound of the mean turnaround of m users each fetching one object over one link (s).
 
-    Paper: seed 000 section 3 (m users ask at once and share one link; turnaround = finish time).
+    Paper: 000, section 3 (m users ask at once and share one link; turnaround = finish time).
 
     Derivation: a user's SYN leaves at 0, the server has his request at 1.5 rtt at the earliest,
     and the link (rate mu) carries one bit at a time, so the k-th user to finish cannot hold his
@@ -77,19 +78,19 @@ def mean_turnaround_lower_bound_s(m, obj_bytes, rate_bps, rtt_s) -> np.ndarray:
 # --- the sweep ---------------------------------------------------------------------------------
 
 
-def _distinct_points(paper: Paper, conv: dict) -> list[dict]:
-    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
+def _distinct_points(paper: Paper, conv: Convention) -> list[dict]:
+    obj_bytes = operating_point.web_object(paper).obj_bits(conv.kilo) / 8
     out = {}
-    for pt in op.operating_points(paper):
+    for pt in operating_point.operating_points(paper):
         key = (obj_bytes, pt.rate_bps, pt.rtt_s, pt.p)
-        out.setdefault(key, dict(zip(POINT_KEYS, key)))
+        out.setdefault(key, dict(zip(POINT_KEYS, key, strict=True)))
     return list(out.values())
 
 
-def ns3_points(paper: Paper, conv: dict, replications: int, *, m_values=M_VALUES, **overrides) -> list[dict]:
+def ns3_points(paper: Paper, conv: Convention, replications: int, *, m_values=M_VALUES, **overrides) -> list[dict]:
     """Return the sweep points: each distinct operating point x each m x ``replications``.
 
-    Set-up pinned to seed 000's TCP model: MSS = mtu = 536 B, initial window 1 segment
+    Set-up pinned to paper 000's TCP model: MSS = mtu = 536 B, initial window 1 segment
     (:data:`paperlib.models.narrowband_response.TCP_INITIAL_WINDOW`), an ACK per segment, minimum
     RTO = the chosen convention's timeout; drop-tail FIFO large enough that p is the only loss.
     ``overrides`` replace simulation parameters (e.g. ``queue="fq_codel"``) in every point.
@@ -98,18 +99,19 @@ def ns3_points(paper: Paper, conv: dict, replications: int, *, m_values=M_VALUES
     ms = [int(m) for m in validate.positive_integer("m_values", m_values).ravel()]
     if 1 not in ms:
         raise validate.ParameterError("m_values must include 1: the waiting time subtracts the single-user time")
-    mtu = int(op.web_object(paper).mtu_bytes)
+    mtu = int(operating_point.web_object(paper).mtu_bytes)
     points = []
     for base in _distinct_points(paper, conv):
-        min_rto = float(model.timeout_s(conv["timeout"], base["rtt_s"]))
+        min_rto = float(model.timeout_s(conv.timeout, base["rtt_s"]))
         for m in ms:
             for r in range(reps):
-                points.append({**base, "users": m, "mss_bytes": mtu, "initial_cwnd": nb.TCP_INITIAL_WINDOW,
-                               "min_rto_s": min_rto, **overrides, "rep": r})
+                points.append({**base, "users": m, "mss_bytes": mtu,
+                               "initial_cwnd": narrowband_response.TCP_INITIAL_WINDOW, "min_rto_s": min_rto,
+                               **overrides, "rep": r})
     return points
 
 
-def run_ns3(paper: Paper, conv: dict, replications: int, *, cache_dir, base_seed: int = 0, scheduler=None,
+def run_ns3(paper: Paper, conv: Convention, replications: int, *, cache_dir, base_seed: int = 0, scheduler=None,
             n_workers=None, progress: bool = True, m_values=M_VALUES, **overrides) -> pd.DataFrame:
     """Return one row per simulated run (the sweep runner's frame, cached by parameters and code version)."""
     from paperlib.sim import multiuser_narrowband
@@ -156,7 +158,7 @@ def ns3_summary(sims: pd.DataFrame) -> pd.DataFrame:
         solo[key] = one
     for key, g in sims.groupby([*keys, *extra], sort=False):
         x = g["mean_turnaround_s"].dropna().astype(float).to_numpy()
-        point = dict(zip([*keys, *extra], key))
+        point = dict(zip([*keys, *extra], key, strict=True))
         one = solo[tuple(point[k] for k in [*POINT_KEYS, *extra])]
         w = float(np.mean(x) - np.mean(one)) if len(x) and len(one) else float("nan")
         rows.append({**point, "runs": len(g), "finished": len(x),
@@ -178,7 +180,7 @@ def _lookup(summary: pd.DataFrame, obj_bytes: float, pt, m: int):
     return None if hit.empty else hit.iloc[0]
 
 
-def ns3_tables(paper: Paper, conv: dict, summary: pd.DataFrame) -> pd.DataFrame:
+def ns3_tables(paper: Paper, conv: Convention, summary: pd.DataFrame) -> pd.DataFrame:
     """Return one row per printed row of Tables 1-3: ns-3 TCP (mean, 95% CI) beside model and print (s).
 
     Columns: table, block, m; ``ns3 W`` / ``ns3 W ci95`` (waiting, T(m) - T(1)), ``ns3 T`` /
@@ -187,10 +189,10 @@ def ns3_tables(paper: Paper, conv: dict, summary: pd.DataFrame) -> pd.DataFrame:
     ``published W_tcp`` (printed model), ``published T_tcp`` (printed experiment, as read after
     corrections); ``T lower bound`` (:func:`mean_turnaround_lower_bound_s`).
     """
-    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
-    points = op.operating_points(paper)
-    rt = op.response_times(points, op.web_object(paper), conv)
-    cells = {(c.table, c.label, c.m, c.column): c for c in op.printed_cells(paper, ["W_{tcp}", "T_{tcp}"])}
+    obj_bytes = operating_point.web_object(paper).obj_bits(conv.kilo) / 8
+    points = operating_point.operating_points(paper)
+    rt = operating_point.response_times(points, operating_point.web_object(paper), conv)
+    cells = {(c.table, c.label, c.m, c.column): c for c in operating_point.printed_cells(paper, ["W_{tcp}", "T_{tcp}"])}
     rows = []
     for (table, label, m, column), c in cells.items():
         if column != "T_{tcp}":
@@ -206,9 +208,9 @@ def ns3_tables(paper: Paper, conv: dict, summary: pd.DataFrame) -> pd.DataFrame:
             "ns3 T": np.nan if sim is None else sim["turnaround_s"],
             "ns3 T ci95": np.nan if sim is None else sim["turnaround_ci95_s"],
             "runs": 0 if sim is None else int(sim["finished"]),
-            "model W (tables' law)": float(op.waiting_time_s(m, n, tau, conv["waiting"])),
-            "model W Eq. (4)": float(mw.mean_waiting_time_same(m, n, tau)),
-            "model T Eq. (6)": float(mw.mean_turnaround_time_same(m, n, tau)),
+            "model W (tables' law)": float(operating_point.waiting_time_s(m, n, tau, conv.waiting)),
+            "model W Eq. (4)": float(multiuser_waiting.mean_waiting_time_same(m, n, tau)),
+            "model T Eq. (6)": float(multiuser_waiting.mean_turnaround_time_same(m, n, tau)),
             "published W_tcp": float(cells[(table, label, m, "W_{tcp}")].compare_as),
             "published T_tcp": float(c.compare_as),
             "T lower bound": float(mean_turnaround_lower_bound_s(m, obj_bytes, pt.rate_bps, pt.rtt_s)),
@@ -227,7 +229,7 @@ SETUP_VARIANTS = {
 }
 
 
-def setup_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_seed: int = 0, scheduler=None,
+def setup_check(paper: Paper, conv: Convention, replications: int, *, cache_dir, base_seed: int = 0, scheduler=None,
                 n_workers=None, progress: bool = True, m_values=(1, 30), p_values=(0.0, 0.01)) -> pd.DataFrame:
     """Return mean turnaround (95% CI) at 40 Kbps, rtt 256 ms for each set-up variant, m and p.
 
@@ -240,11 +242,12 @@ def setup_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_
     from paperlib.sweep import run_sweep
 
     reps = int(validate.positive_integer("replications", replications))
-    shared = next(pt for pt in op.operating_points(paper) if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
-    obj_bytes = op.web_object(paper).obj_bits(conv["kilo"]) / 8
-    mtu = int(op.web_object(paper).mtu_bytes)
+    shared = next(pt for pt in operating_point.operating_points(paper)
+                  if pt.table == "table3" and np.isclose(pt.rtt_s, 0.256))
+    obj_bytes = operating_point.web_object(paper).obj_bits(conv.kilo) / 8
+    mtu = int(operating_point.web_object(paper).mtu_bytes)
     base = {"obj_bytes": obj_bytes, "rate_bps": shared.rate_bps, "rtt_s": shared.rtt_s, "mss_bytes": mtu,
-            "min_rto_s": float(model.timeout_s(conv["timeout"], shared.rtt_s))}
+            "min_rto_s": float(model.timeout_s(conv.timeout, shared.rtt_s))}
     points, names = [], []
     for name, over in SETUP_VARIANTS.items():
         for p in p_values:
@@ -261,6 +264,7 @@ def setup_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_
     n = float(np.ceil(obj_bytes / mtu))
     for (variant, p, m), g in sims.groupby(["variant", "p", "users"], sort=False):
         x = g["mean_turnaround_s"].dropna().astype(float).to_numpy()
+        round_robin = multiuser_waiting.mean_turnaround_time_same(int(m), n, wire_bits / base["rate_bps"])
         rows.append({"variant": variant, "p": p, "m": int(m), "runs": len(g), "finished": len(x),
                      "T mean (s)": float(np.mean(x)) if len(x) else np.nan, "T ci95 (s)": _t_half(x),
                      "data drops per run": float(g["data_drops"].mean()),
@@ -268,17 +272,17 @@ def setup_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_
                      "wire packets per data packet": float(g["wire_packets"].mean() / (int(m) * n)),
                      "T lower bound (s)": float(mean_turnaround_lower_bound_s(int(m), obj_bytes, base["rate_bps"],
                                                                            base["rtt_s"])),
-                     "T round robin, Eq. (6) (s)": float(2 * base["rtt_s"] + mw.mean_turnaround_time_same(
-                         int(m), n, wire_bits / base["rate_bps"]))})
+                     "T round robin, Eq. (6) (s)": float(2 * base["rtt_s"] + round_robin)})
     return pd.DataFrame(rows)
 
 
 # --- ledger -------------------------------------------------------------------------------------------
 
 
-def _settings_text(conv: dict) -> str:
+def settings_text(conv: Convention) -> str:
+    """Return the ns-3 set-up in a few words, for the reasons of the ns-3 ledger rows."""
     return (f"ns-3 3.44 TCP NewReno, m users on one point-to-point link, MSS 536 B, initial window 1, an ACK per "
-            f"segment, min RTO = {conv['timeout']} (the chosen convention's timeout), drop-tail FIFO without "
+            f"segment, min RTO = {conv.timeout} (the chosen convention's timeout), drop-tail FIFO without "
             "overflow, random loss p of data packets only (paperlib/sim/multiuser_narrowband.py)")
 
 
@@ -288,93 +292,69 @@ COLUMN = "T_{tcp} (ns-3)"
 CLAIM_COLUMN = "claim (ns-3, TCP)"
 
 
-def ns3_ledger_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
-    """Return ledger rows for the printed T_tcp cells (ns-3 as best honest figure) and one claim.
+def cell_rows(paper: Paper, conv: Convention, table: pd.DataFrame) -> list[Row]:
+    """Return one ledger row per printed T_tcp cell that ns-3 ran (ns-3 as best honest figure).
 
-    One row per printed T_tcp cell that ns-3 ran, in the column :data:`COLUMN` (``T_{tcp} (ns-3)``),
-    beside the cell's own row of :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` (which the
-    emulated re-run may fill): ``not_regenerable`` (the testbed cannot be re-run; ns-3 is a
-    simulation of it, not the measurement), ``regenerated`` the ns-3 mean waiting time, and the
-    reason its 95% CI, the turnaround and the capacity bound. Then :func:`ns3_claim_rows`.
+    :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` adds them when given the ns-3 record
+    (:class:`Simulations`); ``table`` is its :func:`ns3_tables`. Each row is in the column
+    :data:`COLUMN` (``T_{tcp} (ns-3)``), beside the cell's own row (which the emulated re-run may
+    fill): ``not_regenerable`` (the testbed cannot be re-run; ns-3 is a simulation of it, not the
+    measurement), ``regenerated`` the ns-3 mean waiting time, and the reason its 95% CI, the
+    turnaround and the capacity bound. The claim judged on ns-3 is
+    :func:`paperlib.reproduce.p000.claims.over_under_estimate`'s.
     """
-    settings = _settings_text(conv)
+    settings = settings_text(conv)
     by_key = table.set_index(["table", "block", "m"])
-    points = op.operating_points(paper)
+    points = operating_point.operating_points(paper)
     rows: list[Row] = []
-    for c in op.printed_cells(paper, ["T_{tcp}"]):
+    for c in operating_point.printed_cells(paper, ["T_{tcp}"]):
         r = by_key.loc[(c.table, c.label, c.m)]
         if not np.isfinite(r["ns3 W"]):
             continue
-        why = (f"{EXPERIMENT_REASON}; 'regenerated' is the ns-3 simulation of the TCP case: mean waiting time "
-               f"W = T(m) - T(1) = {r['ns3 W']:.2f} s, 95% CI +/- {r['ns3 W ci95']:.2f} s over {int(r['runs'])} seeded "
-               f"runs (mean turnaround {r['ns3 T']:.2f} +/- {r['ns3 T ci95']:.2f} s; no schedule can have a mean "
-               f"turnaround below {r['T lower bound']:.2f} s for m = {c.m} at this rate); {settings}")
+        why = (f"{operating_point.EXPERIMENT_REASON}; 'regenerated' is the ns-3 simulation of the TCP case: mean "
+               f"waiting time W = T(m) - T(1) = {r['ns3 W']:.2f} s, 95% CI +/- {r['ns3 W ci95']:.2f} s over "
+               f"{int(r['runs'])} seeded runs (mean turnaround {r['ns3 T']:.2f} +/- {r['ns3 T ci95']:.2f} s; no "
+               f"schedule can have a mean turnaround below {r['T lower bound']:.2f} s for m = {c.m} at this rate); "
+               f"{settings}")
         notes = [n for n in (points[c.point].note, c.note) if n]  # e.g. Table 2's "4 Kbps" read as 40 Kbps
         why = "; ".join([*notes, why])
-        rows.append(result_row(PAPER, op.SOURCES[c.table], c.row, COLUMN, c.published, float(r["ns3 W"]),
-                               rule=conv["rounding"], reason=why, compare_as=c.compare_as, not_regenerable=True))
-    rows.extend(ns3_claim_rows(paper, conv, table))
-    return rows
-
-
-def ns3_claim_rows(paper: Paper, conv: dict, table: pd.DataFrame) -> list[Row]:
-    """Return the ns-3 verdict (TCP only) on the over/underestimation claim, decided only where the 95% CIs decide.
-
-    Not judged here: claims about the trend in rtt. The simulated waiting time at 40 Kbps is
-    dominated by spurious timeouts (:func:`setup_check`), whose number depends on the minimum
-    RTO; with the model's timeout (1 rtt) as minimum RTO it *falls* as rtt grows, which says
-    more about the pin than about the paper's claim.
-    """
-    claims = paper.claims.cells.set_index("id")
-    settings = _settings_text(conv)
-    rows: list[Row] = []
-    t = table.dropna(subset=["ns3 W"])
-    if t.empty:
-        return rows
-
-    # over_under_estimate, with ns-3 in place of the experiment (TCP only): sign of model W - ns-3 W.
-    lo, hi = t["ns3 W"] - t["ns3 W ci95"], t["ns3 W"] + t["ns3 W ci95"]
-    model_w = t["model W (tables' law)"]
-    over, under = model_w > hi, model_w < lo
-    parts = []
-    for tb in op.TABLES:
-        mask = t["table"] == tb
-        parts.append(f"{op.SOURCES[tb]} ({op.SWEEPS[tb]}): model above the ns-3 CI in {int(over[mask].sum())}, "
-                     f"below in {int(under[mask].sum())}, undecided in {int((mask & ~over & ~under).sum())} of "
-                     f"{int(mask.sum())}")
-    decided = over | under
-    expected = np.where(t["table"] == "table3", under, over)
-    if decided.all():
-        status = "supported" if expected.all() else "refuted"
-    else:
-        status = "refuted" if (decided & ~expected).any() else "untestable"
-    c = claims.loc["over_under_estimate"]
-    rows.append(claim_row(PAPER, c["location"], c["claim"], c["printed"], None, status,
-                          "ns-3 TCP in place of the testbed (SCTP cannot be simulated): " + "; ".join(parts)
-                          + f"; ns-3 W has a 95% CI half-width of {t['ns3 W ci95'].min():.2f} to "
-                          f"{t['ns3 W ci95'].max():.2f} s ({int(t['runs'].min())} to {int(t['runs'].max())} "
-                          "seeded runs per row)"
-                          + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
-                          "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
-                          f"the other way; {settings}", column=CLAIM_COLUMN))
-
+        rows.append(result_row(PAPER, operating_point.SOURCES[c.table], c.row, COLUMN, c.published,
+                               float(r["ns3 W"]), rule=conv.rounding, reason=why, compare_as=c.compare_as,
+                               not_regenerable=True))
     return rows
 
 
 # --- the notebook's ns-3 section ------------------------------------------------------------------
 
 
-def run_check(paper: Paper, conv: dict, replications: int, *, cache_dir, base_seed: int, scheduler=None,
-              n_workers=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (:func:`ns3_tables`, :func:`setup_check`): the notebook's ns-3 runs, ``replications`` each."""
+@dataclass(frozen=True, eq=False)
+class Simulations:
+    """Paper 000's record of its ns-3 runs: what the notebook shows and the ledger rows are made from.
+
+    ``table`` is :func:`ns3_tables` (per printed row, ns-3 beside model and print), ``setup``
+    :func:`setup_check`, ``replications`` the seeded runs per operating point and m.
+    :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` takes it as ``simulations``.
+    """
+
+    table: pd.DataFrame
+    setup: pd.DataFrame
+    replications: int
+
+
+def run_check(paper: Paper, conv: Convention, replications: int, *, cache_dir, base_seed: int, scheduler=None,
+              n_workers=None) -> Simulations:
+    """Return the notebook's ns-3 runs, ``replications`` each: :func:`ns3_tables` and :func:`setup_check`."""
     sweep_kw = dict(cache_dir=cache_dir, base_seed=int(base_seed), scheduler=scheduler, n_workers=n_workers)
     runs = run_ns3(paper, conv, int(replications), **sweep_kw)
     table = ns3_tables(paper, conv, ns3_summary(runs))
-    return table, setup_check(paper, conv, int(replications), **sweep_kw)
+    return Simulations(table, setup_check(paper, conv, int(replications), **sweep_kw), int(replications))
 
 
 def claim_table(rows: list[Row]) -> pd.DataFrame:
-    """Return the ns-3 claim rows of :func:`ns3_ledger_rows` as a small table (claim, verdict, measure)."""
+    """Return the ledger's claim rows judged on ns-3 (column :data:`CLAIM_COLUMN`) as a small table.
+
+    Columns: claim, verdict on ns-3 (TCP), measure (the reason).
+    """
     sel = [r for r in rows if r.column == CLAIM_COLUMN]
     return pd.DataFrame({"claim": [r.row for r in sel], "verdict on ns-3 (TCP)": [r.status for r in sel],
                          "measure": [r.reason for r in sel]})

@@ -1,4 +1,4 @@
-"""Seed 000's Tables 1-3 regenerated: every printed model cell beside its regenerated W.
+"""Paper 000's Tables 1-3 regenerated: every printed model cell beside its regenerated W.
 
 :func:`regenerate` scores the 72 printed model cells (W_sctp, W_tcp) under one convention;
 :func:`regenerated_tables` lays the regenerated columns beside the printed tables;
@@ -15,6 +15,7 @@ from paperlib.ledger import classify
 from paperlib.reproduce.p000.operating_point import (
     MODEL_COLUMNS,
     TABLES,
+    Convention,
     label_column,
     model_cells,
     operating_points,
@@ -24,11 +25,11 @@ from paperlib.reproduce.p000.operating_point import (
 )
 
 
-def regenerate(paper: Paper, conv: dict) -> pd.DataFrame:
+def regenerate(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return every printed model cell with its regenerated W (chosen law and Eq. (4)) and its status."""
     cells = model_cells(paper)
     rt = response_times(operating_points(paper), web_object(paper), conv)
-    w = regenerate_cells(cells, rt, conv["waiting"])
+    w = regenerate_cells(cells, rt, conv.waiting)
     eq4 = regenerate_cells(cells, rt, "eq4")
     tab = regenerate_cells(cells, rt, "tabulated")
     return pd.DataFrame({
@@ -36,11 +37,11 @@ def regenerate(paper: Paper, conv: dict) -> pd.DataFrame:
         "column": [c.column for c in cells], "published": [c.published for c in cells],
         "compare_as": [c.compare_as for c in cells], "regenerated": w, "W by Eq. (4)": eq4, "W tabulated law": tab,
         "rel_error": w / np.array([float(c.compare_as) for c in cells]) - 1,
-        "status": [classify(v, c.compare_as, conv["rounding"]) for v, c in zip(w, cells)],
+        "status": [classify(v, c.compare_as, conv.rounding) for v, c in zip(w, cells, strict=True)],
     })
 
 
-def regenerated_tables(paper: Paper, conv: dict) -> dict[str, pd.DataFrame]:
+def regenerated_tables(paper: Paper, conv: Convention) -> dict[str, pd.DataFrame]:
     """Return Tables 1-3 as printed with the regenerated model columns beside them."""
     regen = regenerate(paper, conv)
     out = {}
@@ -50,7 +51,7 @@ def regenerated_tables(paper: Paper, conv: dict) -> dict[str, pd.DataFrame]:
         sub = regen[regen["table"] == table]
         for c in MODEL_COLUMNS:
             vals = sub[sub["column"] == c].set_index(["block", "m"])
-            keys = list(zip(frame[col], frame["m"].astype(int)))
+            keys = list(zip(frame[col], frame["m"].astype(int), strict=True))
             frame[f"{c} regenerated"] = [round(float(vals.loc[k, "regenerated"]), 3) for k in keys]
             frame[f"{c} by Eq. (4)"] = [round(float(vals.loc[k, "W by Eq. (4)"]), 2) for k in keys]
         order = [col, "m", "W_{sctp}", "W_{sctp} regenerated", "W_{sctp} by Eq. (4)", "T_{sctp}",

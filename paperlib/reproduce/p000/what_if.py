@@ -1,6 +1,7 @@
 """The 000 notebook's parameters checked, and the what-if grid they span (W against the number of users m).
 
-:func:`check` validates the notebook's parameters (before anything is read or written);
+:func:`check` validates the notebook's parameters (before anything is read or written) and returns them
+as :class:`paperlib.parameters.Parameters`;
 :func:`what_if` turns them into a point in SI (a parameter left ``None`` takes Table 1's p = 1 % point);
 :func:`waiting_vs_users` evaluates W (Eq. (4) and the tables' law) and T (Eq. (6)) against m there.
 """
@@ -15,10 +16,11 @@ import pandas as pd
 
 from paperlib import units, validate
 from paperlib.data import Paper
-from paperlib.models import multiuser_waiting as mw
-from paperlib.models import narrowband_response as nb
+from paperlib.models import multiuser_waiting, narrowband_response
+from paperlib.models.http_response_time import MAX_LOSSES
+from paperlib.parameters import Parameters
 from paperlib.reproduce.p000 import model
-from paperlib.reproduce.p000.operating_point import operating_points, web_object
+from paperlib.reproduce.p000.operating_point import Convention, operating_points, web_object
 
 
 @dataclass(frozen=True)
@@ -38,14 +40,14 @@ MAX_M_VALUES = 10_000
 
 
 def check(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=None, mtu_bytes=None,
-          ns3_replications=0) -> dict:
+          ns3_replications=0) -> Parameters:
     """Return the notebook's what-if parameters validated (``None`` kept: the paper's value).
 
-    ``ns3_replications`` (0: no ns-3 check) must be a whole number >= 0; it is checked, not returned.
+    The values are ``m_values`` (an array, or None), ``p``, ``rtt_s``, ``rate_bps``, ``obj_size_bytes``
+    and ``mtu_bytes``; ``ns3_replications`` (0: no ns-3 check) must be a whole number >= 0; it is checked,
+    not returned.
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter.
     """
-    from paperlib.models.http_response_time import MAX_LOSSES
-
     def one(name, value, check):
         return None if value is None else validate.scalar(name, value, check)
 
@@ -70,10 +72,10 @@ def check(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=No
     validate.at_most(name, "the expected losses ceil(n p) of Eq. (2), n = obj_size_bytes/mtu_bytes",
                      math.ceil(n * (0.01 if q["p"] is None else q["p"])), MAX_LOSSES,
                      "Eq. (2) loops once per loss")
-    return q
+    return Parameters(q)
 
 
-def what_if(paper: Paper, conv: dict, **params) -> WhatIf:
+def what_if(paper: Paper, conv: Convention, **params) -> WhatIf:
     """Return the what-if point in SI; a parameter left ``None`` takes Table 1's p = 1 % point (and m = 5..30).
 
     Parameters as :func:`check` (``m_values``, ``p``, ``rtt_s``, ``rate_bps``, ``obj_size_bytes``,
@@ -84,7 +86,7 @@ def what_if(paper: Paper, conv: dict, **params) -> WhatIf:
     base = operating_points(paper)[1]  # Table 1, p = 1 %
     return WhatIf(
         m_values=np.array([5.0, 10.0, 20.0, 30.0]) if q["m_values"] is None else q["m_values"],
-        obj_bits=(obj.obj_bits(conv["kilo"]) if q["obj_size_bytes"] is None
+        obj_bits=(obj.obj_bits(conv.kilo) if q["obj_size_bytes"] is None
                   else q["obj_size_bytes"] * units.BITS_PER_BYTE),
         mtu_bits=obj.mtu_bits if q["mtu_bytes"] is None else q["mtu_bytes"] * units.BITS_PER_BYTE,
         rate_bps=base.rate_bps if q["rate_bps"] is None else q["rate_bps"],
@@ -93,17 +95,17 @@ def what_if(paper: Paper, conv: dict, **params) -> WhatIf:
     )
 
 
-def waiting_vs_users(w: WhatIf, conv: dict) -> pd.DataFrame:
+def waiting_vs_users(w: WhatIf, conv: Convention) -> pd.DataFrame:
     """Return W (Eq. (4) and the tabulated law) and T (Eq. (6)) against m for SCTP and TCP at the what-if point."""
-    windows = {"sctp": nb.SCTP_INITIAL_WINDOW, "tcp": nb.TCP_INITIAL_WINDOW}
-    n = float(mw.packets_per_object(w.obj_bits, w.mtu_bits))
+    windows = {"sctp": narrowband_response.SCTP_INITIAL_WINDOW, "tcp": narrowband_response.TCP_INITIAL_WINDOW}
+    n = float(multiuser_waiting.packets_per_object(w.obj_bits, w.mtu_bits))
     rows = []
-    for proto, win in windows.items():
-        e = float(model.response_time_s(w.obj_bits, w.mtu_bits, w.rate_bps, w.rtt_s, w.p, win, conv))
+    for proto, window in windows.items():
+        e = float(model.response_time_s(w.obj_bits, w.mtu_bits, w.rate_bps, w.rtt_s, w.p, window, conv))
         tau = e / n
         for m in w.m_values:
             rows.append({"protocol": proto, "m": int(m), "E_s": e, "n": n, "tau_s": tau,
-                         "W Eq. (4) (s)": float(mw.mean_waiting_time_same(m, n, tau)),
-                         "W tabulated law (s)": float(mw.mean_waiting_time_tabulated(m, n, tau)),
-                         "T Eq. (6) (s)": float(mw.mean_turnaround_time_same(m, n, tau))})
+                         "W Eq. (4) (s)": float(multiuser_waiting.mean_waiting_time_same(m, n, tau)),
+                         "W tabulated law (s)": float(multiuser_waiting.mean_waiting_time_tabulated(m, n, tau)),
+                         "T Eq. (6) (s)": float(multiuser_waiting.mean_turnaround_time_same(m, n, tau))})
     return pd.DataFrame(rows)

@@ -1,4 +1,4 @@
-"""Seed 001's calibration, regenerated: throughput against browsers, an OLS line, inverted for the loads.
+"""Paper 001's calibration, regenerated: throughput against browsers, an OLS line, inverted for the loads.
 
 The paper measured throughput y against the number of browsers x on its uncongested
 testbed and fitted y = 2.9327 x - 125.0857 with SigmaPlot's regression (ordinary least
@@ -6,7 +6,7 @@ squares). Here the same measurement comes from the ns-3 testbed (``testbed``); y
 reply payload delivered per second after the warm-up, in kbit/s (the unit under which the
 published line gives the published Table 3, see ``operating_point``). The fit is statsmodels OLS; the
 browser count for a load is the line inverted at y = load x bottleneck rate and truncated to a
-whole browser, the paper's own rounding (``operating_point.table3_search``). Its confidence interval is
+whole browser, the paper's own rounding (``operating_point.convention_search``). Its confidence interval is
 where the line's 95% confidence band crosses the target.
 """
 

@@ -1,4 +1,4 @@
-"""Seed 001's explorer: response-time distributions of the testbed by queue, load and latency, from cached sweeps.
+"""Paper 001's explorer: response-time distributions of the testbed by queue, load and latency, from cached sweeps.
 
 It runs no simulation: it reads the results the 001 notebook's sweeps left in the sweep cache
 (``.cache/sweeps/paperlib.sim.web_testbed.simulate/*.json``, one JSON entry per run, written by
@@ -46,9 +46,10 @@ GROUP_NAMES = {"fifo": "FIFO (60, 120, 180 packets)", "red480": "RED A/B/C, 480 
 
 
 def _code_version() -> str:
+    """Return the code version the sweep cache files the simulator's current results under."""
     from paperlib.sim import web_testbed
 
-    return sweep._default_code_version(web_testbed.simulate)  # the key run_sweep gives the simulator's results
+    return sweep.code_version(web_testbed.simulate)
 
 
 def run_label(params: dict) -> str:
@@ -99,7 +100,7 @@ def load_label(load: float) -> str:
 
 
 def explorer(cache_dir: Path | str = CACHE_DIR, code_version: str | None = None) -> Explorer:
-    """Return the explorer of seed 001's response-time CDFs over the cached sweep results in ``cache_dir``."""
+    """Return the explorer of paper 001's response-time CDFs over the cached sweep results in ``cache_dir``."""
     dists = distributions(cached_runs(cache_dir, code_version))
     if not dists:
         raise NoData(f"no cached 001 testbed results in {Path(cache_dir) / SIMULATOR} (of the simulator's current "
@@ -134,7 +135,7 @@ def explorer(cache_dir: Path | str = CACHE_DIR, code_version: str | None = None)
                            np.array([readings[v["latency"]]]), np.array([0.9])))
         return Curves(x, lines, points)
 
-    return Explorer("001", "Seed 001: response-time CDFs on the simulated testbed (cached sweeps)", "CDF",
+    return Explorer("001", "Paper 001: response-time CDFs on the simulated testbed (cached sweeps)", "CDF",
                     {}, axes, evaluate,
                     choices={"queue": tuple(menu), "load": tuple(loads), "latency": latencies, "run": runs},
                     ylim=(0.0, 1.02))

@@ -1,20 +1,20 @@
-"""Seed 001's figures: the paper's Figs. 3-9 regenerated, the calibration, the warm-up and the workload's CDFs.
+"""Paper 001's figures: the paper's Figs. 3-9 regenerated, the calibration, the warm-up and the workload's CDFs.
 
 Every function draws one figure from tables already computed (a sweep, its summary, a fit) and
-saves it with the run's provenance (:func:`paperlib.figures.save_figure`); colours come from the
-one registry (:func:`paperlib.figures.load_style`, :func:`paperlib.figures.quantity_style`).
-:func:`paper_figures` draws Figs. 3-9 as the notebook shows them.
+returns it; the notebook saves it with the run's provenance (:func:`paperlib.figures.save_figure`).
+Colours come from the one registry (:func:`paperlib.figures.load_style`,
+:func:`paperlib.figures.quantity_style`). :func:`paper_figure` draws each of Figs. 3-9
+(:data:`PAPER_FIGURES`) as the paper draws it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from paperlib.figures import load_style, quantity_style, save_figure
+from paperlib.figures import load_style, quantity_style
 from paperlib.models import web_traffic
 from paperlib.reproduce.p001.testbed import LATENCY_SETS
 
@@ -22,10 +22,10 @@ from paperlib.reproduce.p001.testbed import LATENCY_SETS
 LINE_STYLES = ("-", "--", ":")
 
 
-def cdf_grid(sweep: pd.DataFrame, selection: dict, path, stamp, title: str):
-    """Draw response-time CDFs (log x) of ``selection`` {(config, load): line style} for both latency sets; save."""
+def cdf_grid(sweep: pd.DataFrame, selection: dict, title: str) -> Figure:
+    """Return response-time CDFs (log x) of ``selection`` {(config, load): line style} for both latency sets."""
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.3), sharey=True)
-    for ax, latency in zip(axes, LATENCY_SETS):
+    for ax, latency in zip(axes, LATENCY_SETS, strict=True):
         for (config, load), style in selection.items():
             g = sweep[(sweep.config == config) & (sweep.load == load) & (sweep.latency == latency)]
             if g.empty:
@@ -39,20 +39,22 @@ def cdf_grid(sweep: pd.DataFrame, selection: dict, path, stamp, title: str):
     axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle(title)
     fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def queue_panels(sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, selection, path, stamp, title: str,
-                 ncols: int = 3, labels=None):
-    """Draw the sampled queue of the first repetition of each (config, load, latency) in ``selection``; save."""
+def queue_panels(sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, selection, title: str,
+                 ncols: int = 3, labels=None) -> Figure:
+    """Return the sampled queue of the first repetition of each (config, load, latency) in ``selection``.
+
+    ``labels``: one panel-title prefix per selection (e.g. ``"8-A: "``); selections of configurations
+    the sweep did not run are left out.
+    """
     labels = labels or [""] * len(selection)
-    sel = [(s, lab) for s, lab in zip(selection, labels) if s[0] in set(sweep.config)]
+    sel = [(s, lab) for s, lab in zip(selection, labels, strict=True) if s[0] in set(sweep.config)]
     nrows = max(int(np.ceil(len(sel) / ncols)), 1)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 2.6 * nrows), sharex=True, squeeze=False)
     s = summary.set_index(["config", "load", "latency"])
-    for ax, ((config, load, latency), label) in zip(axes.ravel(), sel):
+    for ax, ((config, load, latency), label) in zip(axes.ravel()[:len(sel)], sel, strict=True):
         g = sweep[(sweep.config == config) & (sweep.load == load) & (sweep.latency == latency)].sort_values("rep")
         ax.plot(g.queue_sample_times_s.iloc[0], g.queue_samples.iloc[0], lw=0.6, **load_style(load))
         mean_q = s.loc[(config, load, latency), "mean_queue"]
@@ -67,13 +69,11 @@ def queue_panels(sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, select
         ax.set_ylabel("queue (packets)")
     fig.suptitle(title)
     fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float, path, stamp):
-    """Draw offered load and mean queue over simulated time with the profile's and the measured warm-up; save."""
+def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float) -> Figure:
+    """Return offered load and mean queue over simulated time with the profile's and the measured warm-up."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 3.6), sharex=True)
     axes[0].plot(profile.t_s, profile.load, **quantity_style("throughput"))
     if profile.load_se.notna().any():
@@ -90,15 +90,12 @@ def warmup_figure(profile: pd.DataFrame, warmup_s: float, measured_end_s: float,
     axes[1].set(ylabel="queue (packets)", title="bottleneck queue over time (mean of runs)")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float], path,
-                       stamp,
-           profile_name: str):
-    """Plot the calibration runs, the OLS line with its 95% band, the published line and the residuals; save."""
+def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, published_line: tuple[float, float],
+                       profile_name: str) -> Figure:
+    """Return the calibration runs, the OLS line with its 95% band, the published line and the residuals."""
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
     ax = axes[0]
     ax.plot(cal["browsers"], cal["throughput_kbps"], "o", label="ns-3 runs", **quantity_style("throughput"))
@@ -121,13 +118,11 @@ def calibration_figure(cal: pd.DataFrame, result, inverse: pd.DataFrame, publish
     ax.plot(result.fittedvalues, result.resid, "o", **quantity_style("queue"))
     ax.set(xlabel="fitted throughput (kbit/s)", ylabel="residual (kbit/s)", title="OLS residuals")
     fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def distributions_figure(tables: dict, parametric: dict, path, stamp, seed: int):
-    """Plot Mah's CDFs (discrete and linear readings) against the parametric family: reply, objects, think; save."""
+def distributions_figure(tables: dict, parametric: dict, seed: int) -> Figure:
+    """Return Mah's CDFs (discrete and linear readings) against the parametric family: reply, objects, think."""
     rng = np.random.default_rng(seed)
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     t = tables["reply"]
@@ -150,13 +145,11 @@ def distributions_figure(tables: dict, parametric: dict, path, stamp, seed: int)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()
-    save_figure(fig, path, stamp)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def response_cdf_selections(groups: dict[str, list[str]], loads) -> list[tuple[dict, str, str]]:
-    """Return (selection {(config, load): line style}, file name, title) of Figs. 3, 6, 7 and 9 as the paper draws them.
+def _response_cdf_selections(groups: dict[str, list[str]], loads) -> dict[str, tuple[dict, str]]:
+    """Return file name -> (selection {(config, load): line style}, title) of Figs. 3, 6, 7 and 9, as the paper draws.
 
     Fig. 3: FIFO by load (colour) and queue size (line style); Fig. 6: RED-A/B/C at queue 480;
     Fig. 7: RED-A/B/C at 98 %, queue 480 (solid) and 240 (dashed); Fig. 9: FIFO-180 (solid) and
@@ -164,38 +157,53 @@ def response_cdf_selections(groups: dict[str, list[str]], loads) -> list[tuple[d
     """
     fifo, red480, red240 = groups["fifo"], groups["red480"], groups["red240"]
     colours = [load_style(x)["color"] for x in loads]
-    return [
-        ({(c, x): {**load_style(x), "ls": LINE_STYLES[i]} for x in loads for i, c in enumerate(fifo)},
-         "fig3_fifo_response_cdf.png", "Fig. 3 regenerated: FIFO response time, 80/90/98% load"),
-        ({(c, x): {**load_style(x), "ls": LINE_STYLES[i]} for x in loads for i, c in enumerate(red480)},
-         "fig6_red_response_cdf.png", "Fig. 6 regenerated: RED-A/B/C (queue 480), 80/90/98% load"),
-        ({(c, 0.98): {"color": colours[i % 3], "ls": "-" if c.endswith("480") else "--"}
-          for i, c in enumerate(red480 + red240)},
-         "fig7_red_480_240_cdf.png", "Fig. 7 regenerated: RED-A/B/C, queue 480 (solid) and 240 (dashed), 98% load"),
-        ({(c, x): {**load_style(x), "ls": "-" if c.startswith("FIFO") else "--"}
-          for x in (0.8, 0.98) for c in ("FIFO-180", "RED-A-180")},
-         "fig9_fifo_vs_red_a_cdf.png", "Fig. 9 regenerated: FIFO vs RED-A, queue 180"),
-    ]
+    return {
+        "fig3_fifo_response_cdf.png":
+            ({(c, x): {**load_style(x), "ls": LINE_STYLES[i]} for x in loads for i, c in enumerate(fifo)},
+             "Fig. 3 regenerated: FIFO response time, 80/90/98% load"),
+        "fig6_red_response_cdf.png":
+            ({(c, x): {**load_style(x), "ls": LINE_STYLES[i]} for x in loads for i, c in enumerate(red480)},
+             "Fig. 6 regenerated: RED-A/B/C (queue 480), 80/90/98% load"),
+        "fig7_red_480_240_cdf.png":
+            ({(c, 0.98): {"color": colours[i % 3], "ls": "-" if c.endswith("480") else "--"}
+              for i, c in enumerate(red480 + red240)},
+             "Fig. 7 regenerated: RED-A/B/C, queue 480 (solid) and 240 (dashed), 98% load"),
+        "fig9_fifo_vs_red_a_cdf.png":
+            ({(c, x): {**load_style(x), "ls": "-" if c.startswith("FIFO") else "--"}
+              for x in (0.8, 0.98) for c in ("FIFO-180", "RED-A-180")},
+             "Fig. 9 regenerated: FIFO vs RED-A, queue 180"),
+    }
 
 
 #: Fig. 8's panels, clockwise from the top left as the paper draws them: A, B short (RED-A, RED-C), then D, C long.
 FIG8_PANELS = ([("RED-A-240", 0.98, "short"), ("RED-C-240", 0.98, "short"), ("RED-C-240", 0.98, "long"),
                 ("RED-A-240", 0.98, "long")], ["8-A: ", "8-B: ", "8-D: ", "8-C: "])
 
+#: Figs. 3-9 by the file name the notebook saves them under, in the order it shows them: the response-time
+#: CDFs (3, 6, 7, 9), FIFO's queue (4 short, 5 long latency), RED's queue (8).
+PAPER_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig7_red_480_240_cdf.png",
+                 "fig9_fifo_vs_red_a_cdf.png", "fig4_fifo_queue_short.png", "fig5_fifo_queue_long.png",
+                 "fig8_red_queue_240.png")
 
-def paper_figures(sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, groups: dict[str, list[str]], loads,
-                  out: Path, stamp) -> list[Path]:
-    """Draw and save Figs. 3, 6, 7, 9 (response-time CDFs), 4, 5 (FIFO queues) and 8 (RED queues); return the paths."""
-    out = Path(out)
-    paths = [cdf_grid(sweep, sel, out / name, stamp, title)
-             for sel, name, title in response_cdf_selections(groups, loads)]
-    for latency, fig_no in (("short", 4), ("long", 5)):
-        paths.append(queue_panels(sweep, summary, qconf, [(c, x, latency) for x in loads for c in groups["fifo"]],
-                                  out / f"fig{fig_no}_fifo_queue_{latency}.png", stamp,
-                                  f"Fig. {fig_no} regenerated: FIFO queue occupancy, {latency} latency "
-                                  "(first replication)"))
-    panels, labels = FIG8_PANELS
-    paths.append(queue_panels(sweep, summary, qconf, panels, out / "fig8_red_queue_240.png", stamp,
-                              "Fig. 8 regenerated: RED-A / RED-C, queue 240, 98% load (panels clockwise from top left)",
-                              ncols=2, labels=labels))
-    return paths
+
+def paper_figure(name: str, sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, groups: dict[str, list[str]],
+                 loads) -> Figure:
+    """Return one of Figs. 3-9, named by its file name in :data:`PAPER_FIGURES`, drawn as the paper draws it.
+
+    ``groups`` is :func:`~paperlib.reproduce.p001.findings.groups` of the configurations, ``loads`` the three loads.
+    """
+    cdfs = _response_cdf_selections(groups, loads)
+    if name in cdfs:
+        selection, title = cdfs[name]
+        return cdf_grid(sweep, selection, title)
+    fifo_queues = {"fig4_fifo_queue_short.png": ("short", 4), "fig5_fifo_queue_long.png": ("long", 5)}
+    if name in fifo_queues:
+        latency, number = fifo_queues[name]
+        return queue_panels(sweep, summary, qconf, [(c, x, latency) for x in loads for c in groups["fifo"]],
+                            f"Fig. {number} regenerated: FIFO queue occupancy, {latency} latency (first replication)")
+    if name == "fig8_red_queue_240.png":
+        panels, labels = FIG8_PANELS
+        return queue_panels(sweep, summary, qconf, panels,
+                            "Fig. 8 regenerated: RED-A / RED-C, queue 240, 98% load (panels clockwise from top left)",
+                            ncols=2, labels=labels)
+    raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")

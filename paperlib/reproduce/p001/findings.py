@@ -1,4 +1,4 @@
-"""Seed 001's results re-derived from the simulated testbed: the summary per configuration, the warm-up,
+"""Paper 001's results re-derived from the simulated testbed: the summary per configuration, the warm-up,
 the latency-reading check and the scale check.
 
 :func:`summarise` is the table every figure, text result and claim reads (90th percentiles,
@@ -53,7 +53,7 @@ def warmup_profile(sweep: pd.DataFrame, bottleneck_bps: float, bin_s: float = 1.
     validate.positive("bottleneck_bps", bottleneck_bps)
     thr = np.array([np.asarray(x, dtype=float) for x in sweep["throughput_series_bps"]])
     q = []
-    for samples, times in zip(sweep["queue_samples"], sweep["queue_sample_times_s"]):
+    for samples, times in zip(sweep["queue_samples"], sweep["queue_sample_times_s"], strict=True):
         t, s = np.asarray(times, dtype=float), np.asarray(samples, dtype=float)
         edges = np.arange(0, thr.shape[1] + 1) * bin_s
         idx = np.digitize(t, edges) - 1
@@ -87,7 +87,7 @@ def summarise(sweep: pd.DataFrame) -> pd.DataFrame:
         rt = np.concatenate([np.asarray(x, dtype=float) for x in g["response_s"]]) * 1e3
         per_rep = [np.percentile(np.asarray(x, dtype=float) * 1e3, 90) for x in g["response_s"] if len(x)]
         queue = np.concatenate([np.asarray(q)[np.asarray(t) >= w] for q, t, w in
-                                zip(g["queue_samples"], g["queue_sample_times_s"], g["warmup_s"])])
+                                zip(g["queue_samples"], g["queue_sample_times_s"], g["warmup_s"], strict=True)])
         rows.append({
             "config": config, "load": load, "latency": latency, "reps": len(g), "requests": len(rt),
             "mean_ms": rt.mean(), "p50_ms": np.percentile(rt, 50), "p90_ms": np.percentile(rt, 90),
@@ -113,7 +113,7 @@ def scale_comparison(scaled: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
     if list(scaled["config"]) != list(full["config"]) or list(scaled["load"]) != list(full["load"]):
         raise ValueError("scaled and full must hold the same configurations in the same order")
     rows = []
-    for (_, a), (_, b) in zip(scaled.iterrows(), full.iterrows()):
+    for (_, a), (_, b) in zip(scaled.iterrows(), full.iterrows(), strict=True):
         x, y = np.asarray(a["response_s"], dtype=float) * 1e3, np.asarray(b["response_s"], dtype=float) * 1e3
         qa = np.asarray(a["queue_samples"])[np.asarray(a["queue_sample_times_s"]) >= a["warmup_s"]]
         qb = np.asarray(b["queue_samples"])[np.asarray(b["queue_sample_times_s"]) >= b["warmup_s"]]

@@ -1,7 +1,10 @@
-"""Seed 001's ledger rows: Table 3, the calibration line, the text's numbers read off its figures, the claims.
+"""Paper 001's ledger rows: Table 3, the calibration line, the text's numbers read off its figures, the claims.
 
-Every published number and claim of the paper becomes a row here; the notebook writes them with
-:func:`paperlib.notebook.close_paper`.
+Every published number and claim of the paper becomes a row of :func:`ledger_rows`; the notebook
+writes them with :func:`paperlib.notebook.close_paper`. Table 3 needs no simulation; the calibration
+line, the text's numbers and the claims need the notebook's ns-3 runs
+(:class:`~paperlib.reproduce.p001.sweeps.Simulations`), and without them their rows say they were
+not run. The paper has no real-stack column.
 """
 
 from __future__ import annotations
@@ -12,23 +15,28 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.ledger import Row, result_row
+from paperlib.emulation.notebook import Emulated
+from paperlib.ledger import Row, claim_row, result_row
 from paperlib.reproduce.p001 import claims, operating_point, tables
+from paperlib.reproduce.p001.sweeps import Simulations
 
 PAPER = "001"
 
 
-def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
-    """Return the ledger rows of Table 3: the three counts and the mislabelled third load."""
-    conv = operating_point.chosen_convention(search)
+def table3_rows(paper: Paper, search: pd.DataFrame | None = None) -> list[Row]:
+    """Return the ledger rows of Table 3: the three counts and the mislabelled third load.
+
+    ``search``: :func:`~paperlib.reproduce.p001.operating_point.convention_search`'s frame (``None``: searched here).
+    """
+    conv = operating_point.chosen_convention(paper, search)
     regen = tables.table3(paper, conv)
     printed = paper.tables["table3"].cells
     why = (f"published line y = {paper.text_value('calib_slope').printed} x "
            f"{paper.text_value('calib_intercept').printed} "
-           f"inverted with y in units of {conv['y_unit_bps']:g} bit/s of a {conv['link_bps'] / 1e6:g} Mbit/s link "
+           f"inverted with y in units of {conv.y_unit_bps:g} bit/s of a {conv.link_bps / 1e6:g} Mbit/s link "
            f"(kbit/s of 10 Mbit/s; the text's 100 Mbit/s with y in kbit/s would need about ten times the browsers), "
-           f"x {conv['browser_rounding']}d to whole browsers")
-    as_printed = tables.table3(paper, {**conv, "load_column": "printed"})  # the same reading, the printed loads
+           f"x {conv.browser_rounding}d to whole browsers")
+    as_printed = tables.table3(paper, conv.replace(load_column="printed"))  # the same reading, the printed loads
     rows = []
     for i, (_, r) in enumerate(printed.iterrows()):
         load = regen["load"].iloc[i]
@@ -38,7 +46,7 @@ def table3_rows(paper: Paper, search: pd.DataFrame) -> list[Row]:
             f"({r['Traffic Load']} would give {int(as_printed['browsers'].iloc[i])} browsers)")
         rows.append(result_row(PAPER, "Table 3", r["Traffic Load"], "The Number of Browsers",
                                r["The Number of Browsers"],
-                               float(regen["browsers"].iloc[i]), rule=conv["rounding"], reason=note))
+                               float(regen["browsers"].iloc[i]), rule=conv.rounding, reason=note))
         if mislabelled:
             rows.append(result_row(
                 PAPER, "Table 3", f"row {i + 1}", "Traffic Load", r["Traffic Load"], load * 100, rule="half_up",
@@ -133,20 +141,50 @@ def claim_rows(paper: Paper, evidence: claims.Evidence, workload: str = "scaled"
     return out
 
 
-def paper_rows(paper: Paper, search: pd.DataFrame, coefficients: pd.DataFrame, prof, n_calibration_runs: int,
-               summary: pd.DataFrame | None = None, evidence: claims.Evidence | None = None,
-               other: dict | None = None) -> list[Row]:
-    """Return every ledger row of the run: Table 3, the calibration line, and (when every configuration ran,
-    ``summary`` and ``evidence`` given) the text's numbers and the claims.
+def not_run_rows(paper: Paper, why: str, *, calibration: bool = True) -> list[Row]:
+    """Return the rows that need the ns-3 runs, each saying why it has no value: ``why`` (what did not run).
 
-    ``prof`` is the run's :class:`~paperlib.reproduce.p001.testbed.Profile`; ``other`` the claims'
-    statuses on the other workload (:func:`claim_rows`).
+    The calibration line's two rows (unless ``calibration`` is False), the text's numbers of
+    :data:`TEXT_RESULTS` (``not_regenerable``) and every claim (``untestable``), in the order of :func:`ledger_rows`.
     """
+    out = []
+    if calibration:
+        out += [result_row(PAPER, "Section 2.2 (calibration line)", "y = 2.9327x - 125.0857", name,
+                           paper.text_value(key).printed, None, rule="half_up", not_regenerable=True,
+                           reason=f"the ns-3 calibration regenerates it: {why}")
+                for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept"))]
+    cells = paper.text_values.cells.set_index("id")
+    out += [result_row(PAPER, cells.loc[key, "location"].split(";")[0], key, cells.loc[key, "quantity"],
+                       paper.text_value(key).printed, None, rule="half_up", not_regenerable=True,
+                       reason=f"{TEXT_RESULTS[key][4]}: read off the ns-3 experiments, {why}")
+            for key in TEXT_RESULTS]
+    out += [claim_row(PAPER, c["location"].split(";")[0], c["id"], str(c["printed"]), None, "untestable",
+                      f"judged on the ns-3 experiments (every queue configuration): {why}")
+            for _, c in paper.claims.cells.iterrows()]
+    return out
+
+
+def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: Simulations | None = None,
+                real_stacks: Emulated | None = None) -> list[Row]:
+    """Return every ledger row of paper 001: Table 3, the calibration line, the text's numbers and the claims.
+
+    ``search``: :func:`~paperlib.reproduce.p001.operating_point.convention_search`'s frame (``None``: searched
+    here). ``simulations``: the notebook's ns-3 runs; without them (or without every queue configuration:
+    ``summary``/``evidence`` None) the rows that need them say they were not run (:func:`not_run_rows`).
+    ``real_stacks`` must be ``None``: the paper has no real-stack column.
+    """
+    if real_stacks is not None:
+        raise ValueError("real_stacks: paper 001 has no real-stack runs; pass None")
     out = table3_rows(paper, search)
-    out += calibration_rows(paper, coefficients, prof.name, n_calibration_runs,
+    if simulations is None:
+        return out + not_run_rows(paper, "not run (no simulations given)")
+    prof = simulations.profile
+    out += calibration_rows(paper, simulations.coefficients, prof.name, simulations.n_calibration_runs,
                             predicted_kbps=prof.predicted_kbps_per_browser(), workload=prof.traffic)
-    if summary is not None and evidence is not None:
-        setting = evidence.pooled.setting
-        out += text_result_rows(paper, summary, {"fifo": list(setting.fifo), "red480": list(setting.red480)}, prof.name)
-        out += claim_rows(paper, evidence, workload=prof.name, other=other)
+    evidence = simulations.evidence
+    if simulations.summary is None or evidence is None:
+        return out + not_run_rows(paper, "not run with every queue configuration (configs)", calibration=False)
+    groups = {"fifo": list(evidence.fifo), "red480": list(evidence.red480)}
+    out += text_result_rows(paper, simulations.summary, groups, prof.name)
+    out += claim_rows(paper, evidence, workload=prof.name, other=simulations.other_workload)
     return out

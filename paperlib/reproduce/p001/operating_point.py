@@ -1,8 +1,8 @@
-"""Seed 001's operating point: the one reading of the calibration line that reproduces Table 3.
+"""Paper 001's operating point: the one reading of the calibration line that reproduces Table 3.
 
 The paper fits throughput y against the number of browsers x, y = 2.9327 x - 125.0857
 (SigmaPlot), and inverts it for the loads of its experiments (Table 3). Neither the unit of
-y nor the rounding is stated; :func:`table3_search` tries them systematically. What the
+y nor the rounding is stated; :func:`convention_search` tries them systematically. What the
 search shows (tests/test_reproduce_p001_operating_point.py): the printed browser counts follow
 only if y is the load in kbit/s of a 10 Mbit/s link (or, equivalently, in units of 10 kbit/s at
 100 Mbit/s), and the third row, printed "95%", is the 98% load of the text (95% would need 3281
@@ -13,6 +13,8 @@ The simulated testbed's operating point (profiles, loads, latency reading, workl
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -31,13 +33,29 @@ CONVENTION_AXES: dict[str, list] = {
 }
 
 
-def table3_search(paper: Paper) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Convention(conventions.Convention):
+    """One reading of the calibration line: the axes of :data:`CONVENTION_AXES`, in their order."""
+
+    y_unit_bps: float  # bit/s per unit of y
+    link_bps: float  # the link the loads are shares of (bit/s)
+    load_column: str  # "printed": Table 3's load labels; "text": the loads the text names
+    browser_rounding: str  # how x becomes whole browsers: "half_up", "truncate" or "ceil"
+    rounding: str  # the rounding rule the printed counts are compared under
+
+
+def convention_search(paper: Paper) -> pd.DataFrame:
     """Return every reading of the line's units and rounding scored on Table 3's three counts, best first."""
     printed = list(paper.tables["table3"].cells["The Number of Browsers"])
-    results = conventions.search(CONVENTION_AXES, lambda **c: tables.table3(paper, c)["browsers"].to_numpy(), printed)
+    results = conventions.search(
+        CONVENTION_AXES, lambda **choice: tables.table3(paper, Convention(**choice))["browsers"].to_numpy(), printed)
     return conventions.rank(results, CONVENTION_AXES)
 
 
-def chosen_convention(search: pd.DataFrame) -> dict:
-    """Return the reading of the line that reproduces Table 3 (the search's best, by the project rule)."""
-    return conventions.choose(search, CONVENTION_AXES)
+def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Convention:
+    """Return the reading of the line that reproduces Table 3 (the search's best, by the project rule).
+
+    ``search`` is :func:`convention_search`'s frame when the caller has it (``None``: searched here).
+    """
+    search = convention_search(paper) if search is None else search
+    return Convention.from_choice(conventions.choose(search, CONVENTION_AXES))

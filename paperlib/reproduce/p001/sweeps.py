@@ -1,14 +1,18 @@
-"""Seed 001's simulations: every sweep the notebook runs on the ns-3 testbed, through the one sweep runner.
+"""Paper 001's simulations: every sweep the notebook runs on the ns-3 testbed, through the one sweep runner.
 
 Each function builds its points with :mod:`~paperlib.reproduce.p001.testbed` and runs them with
 :func:`paperlib.sweep.run_sweep` (cached, seeded); ``opts`` are run_sweep's options (``cache_dir``,
 ``base_seed``, ``scheduler``). :func:`shared_cluster` gives all of them one set of workers.
+:class:`Simulations` is what the ledger takes from them
+(``ledger_rows.ledger_rows(paper, simulations=...)``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -17,6 +21,30 @@ from paperlib.reproduce.p001 import testbed
 from paperlib.reproduce.p001.testbed import Profile
 from paperlib.sim import web_testbed
 from paperlib.sweep import local_cluster, run_sweep
+
+if TYPE_CHECKING:
+    from paperlib.reproduce.p001.claims import Evidence
+
+
+@dataclass(frozen=True, eq=False)
+class Simulations:
+    """Paper 001's record of its ns-3 runs: what the ledger rows need from the notebook's sweeps.
+
+    ``profile`` is the run's :class:`~paperlib.reproduce.p001.testbed.Profile`; ``coefficients`` the
+    regenerated calibration line (:func:`paperlib.reproduce.p001.calibration.coefficients`: rows
+    ``intercept`` and ``slope``) fitted on ``n_calibration_runs`` runs. ``summary``
+    (:func:`paperlib.reproduce.p001.findings.summarise` of the experiments) and ``evidence``
+    (:class:`paperlib.reproduce.p001.claims.Evidence`) are ``None`` unless every queue configuration
+    ran; ``other_workload`` maps claim ids to their status on the other workload's run
+    (:func:`paperlib.reproduce.p001.claims.other_workload_verdicts`; empty when it has not run).
+    """
+
+    profile: Profile
+    coefficients: pd.DataFrame
+    n_calibration_runs: int
+    summary: pd.DataFrame | None = None
+    evidence: Evidence | None = None
+    other_workload: dict[str, str] = field(default_factory=dict)
 
 
 @contextlib.contextmanager

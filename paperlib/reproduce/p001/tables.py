@@ -1,18 +1,23 @@
-"""Seed 001's Table 3 regenerated from the published calibration line y = 2.9327 x - 125.0857.
+"""Paper 001's Table 3 regenerated from the published calibration line y = 2.9327 x - 125.0857.
 
 The paper fits throughput y against the number of browsers x (SigmaPlot) and inverts the line
 for the loads of its experiments (Table 3). :func:`table3` inverts it under one reading of the
 line's units and rounding; which reading reproduces the printed counts is the search of
-:mod:`~paperlib.reproduce.p001.operating_point`.
+:mod:`~paperlib.reproduce.p001.operating_point` (its ``Convention``).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from paperlib import units, validate
 from paperlib.data import Paper
+
+if TYPE_CHECKING:
+    from paperlib.reproduce.p001.operating_point import Convention
 
 
 def browsers_for_throughput(y, slope: float, intercept: float) -> np.ndarray:
@@ -38,17 +43,17 @@ def loads(paper: Paper, load_column: str) -> np.ndarray:
     return np.array([paper.text_value(k).to_si() for k in ("load_80", "load_90", "load_98")])
 
 
-def table3(paper: Paper, conv: dict) -> pd.DataFrame:
+def table3(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return Table 3 regenerated under ``conv``: load, target throughput in y units, x, browsers."""
     slope = paper.text_value("calib_slope").value
     intercept = paper.text_value("calib_intercept").value
-    load = loads(paper, conv["load_column"])
-    y = load * conv["link_bps"] / conv["y_unit_bps"]
+    load = loads(paper, conv.load_column)
+    y = load * conv.link_bps / conv.y_unit_bps
     x = browsers_for_throughput(y, slope, intercept)
-    return pd.DataFrame({"load": load, "y": y, "x": x, "browsers": _whole(x, conv["browser_rounding"])})
+    return pd.DataFrame({"load": load, "y": y, "x": x, "browsers": _whole(x, conv.browser_rounding)})
 
 
-def table3_beside_printed(paper: Paper, conv: dict) -> pd.DataFrame:
+def table3_beside_printed(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return :func:`table3` under ``conv`` with the printed counts (``published``) and load labels beside it."""
     printed = paper.tables["table3"].cells
     return table3(paper, conv).assign(published=printed["The Number of Browsers"].astype(int).to_numpy(),

@@ -1,4 +1,4 @@
-"""Seed 001's experiment plan: profiles, queue configurations and sweep points for the ns-3 testbed.
+"""Paper 001's experiment plan: profiles, queue configurations and sweep points for the ns-3 testbed.
 
 Everything printed comes from ``data/001``: the RED parameter sets of Table 1, the FIFO queue
 sizes (60, 120, 180) and the smaller RED queue (240) of the text, the per-pair latencies of
@@ -7,7 +7,7 @@ documented choice here:
 
 * **Bottleneck rate.** The paper calibrates "in 100Mbps environment where every link ... set by
   100Mbps" and never states the rate of the experiments' bottleneck. Its Table 3 counts follow
-  from its line only if y is in kbit/s of a 10 Mbit/s link (``operating_point.table3_search``), which is
+  from its line only if y is in kbit/s of a 10 Mbit/s link (``operating_point.convention_search``), which is
   also the bottleneck of Christiansen et al.'s testbed whose RED settings (Table 1) it reuses.
   The two **profiles** bracket this: ``scaled`` (the ``make reproduce`` default) runs a
   10 Mbit/s bottleneck, ``full`` the paper's stated 100 Mbit/s with ten times the browsers.
@@ -258,7 +258,7 @@ def table3_count_points(paper: Paper, prof: Profile, latency_reading: str = LATE
                         base_seed: int = 0) -> list[dict]:
     """Return FIFO-120, short latency, one replication at each of Table 3's printed browser counts."""
     counts = [int(x) for x in paper.tables["table3"].cells["The Number of Browsers"]]
-    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts)), configs=["FIFO-120"], reps=1,
+    pts = experiment_points(paper, prof, dict(zip(loads(paper), counts, strict=True)), configs=["FIFO-120"], reps=1,
                             latency_reading=latency_reading, base_seed=base_seed)
     return [p for p in pts if p["latency"] == "short"]
 

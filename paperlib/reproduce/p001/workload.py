@@ -1,11 +1,11 @@
-"""Seed 001's workload before any simulation: what Mah's distributions imply for the load per browser.
+"""Paper 001's workload before any simulation: what Mah's distributions imply for the load per browser.
 
 A browser is an ON/OFF renewal source: per cycle it fetches one page (objects per page x reply
 size, all independent) and then thinks. By the renewal-reward theorem its long-run reply rate is
 
     r = 8 E[objects per page] E[reply size] / (E[think time] + E[page load time])   (bit/s)
 
-(the paper's calibration slope, seed 001 Section 2.2, y = 2.9327 x - 125.0857 with y in
+(the paper's calibration slope, paper 001 Section 2.2, y = 2.9327 x - 125.0857 with y in
 kbit/s, is the same quantity measured). :func:`implied_load` evaluates it for every reading of
 the data at once: the CDFs read discrete (ns-2's default) or linearly interpolated; files per
 page as Mah counts them or plus a primary object (ns-2's ``http.tcl``); the page load time 0
@@ -16,12 +16,14 @@ have to be for the paper's rate: evidence about the gap, never a parameter of th
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
 from paperlib import validate
-from paperlib.moments import mean_check, mean_check_columns
 from paperlib.models import web_traffic
+from paperlib.moments import mean_check, mean_check_columns
 
 #: The paper's calibration slope (kbit/s per browser under the reading that reproduces Table 3).
 PAPER_SLOPE_KBPS = 2.9327
@@ -60,7 +62,7 @@ def mean_sources(thresholds: dict[str, list[float]] | None = None, reading: str 
     for quantity, xs in thresholds.items():
         t = tables[quantity]
         shares = t.mean_share_above(xs, reading)
-        for x, share in zip(xs, shares):
+        for x, share in zip(xs, shares, strict=True):
             rows.append({"quantity": quantity, "file": t.name, "above": x, "share_of_mean": float(share),
                          "share_of_samples": float(1 - t.cdf[t.values <= x][-1]) if np.any(t.values <= x) else 1.0,
                          "mean": t.mean(reading), "median": float(t.quantile(0.5, reading)),
@@ -95,6 +97,16 @@ def browsers_for_load(load: float, bottleneck_bps: float, kbps_per_browser: floa
     return int(np.trunc(load * bottleneck_bps / (kbps_per_browser * 1e3)))
 
 
+#: The quantities :func:`moment_checks` samples, in its order: (name, sampler(n, model, rng), exact mean(model)).
+MOMENT_QUANTITIES = (
+    ("request (B)", lambda n, m, rng: web_traffic.sample_requests(n, m, rng).astype(float), web_traffic.request_mean),
+    ("reply (B)", lambda n, m, rng: web_traffic.sample_replies(n, m, rng, whole=False), web_traffic.reply_mean),
+    ("objects per page", lambda n, m, rng: web_traffic.sample_objects_per_page(n, m, rng).astype(float),
+     web_traffic.objects_per_page_mean),
+    ("think time (s)", web_traffic.sample_think, web_traffic.think_mean),
+)
+
+
 def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
     """Return exact means against seeded sample means (z score, KS distance) of both families, every quantity."""
     from scipy import stats
@@ -104,24 +116,22 @@ def moment_checks(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
     for label, m in (("mah discrete", web_traffic.model()),
                      ("mah linear", web_traffic.model({"mah_reading": "linear"})),
                      ("parametric", web_traffic.model({"family": "parametric"}))):
-        for name, draw, exact in (
-                ("request (B)", lambda: web_traffic.sample_requests(n_samples, m, rng).astype(float),
-                 web_traffic.request_mean(m)),
-                ("reply (B)", lambda: web_traffic.sample_replies(n_samples, m, rng, whole=False),
-                 web_traffic.reply_mean(m)),
-                ("objects per page", lambda: web_traffic.sample_objects_per_page(n_samples, m, rng).astype(float),
-                 web_traffic.objects_per_page_mean(m)),
-                ("think time (s)", lambda: web_traffic.sample_think(n_samples, m, rng), web_traffic.think_mean(m))):
-            x = draw()
-            rows.append({"workload": label, "quantity": name, **mean_check_columns(mean_check(x, exact)),
+        for name, sample, exact_mean in MOMENT_QUANTITIES:
+            x = sample(n_samples, m, rng)
+            rows.append({"workload": label, "quantity": name, **mean_check_columns(mean_check(x, exact_mean(m))),
                          "sample median": np.median(x)})
         if m["family"] == "mah":  # KS distance of the think-time samples to the exact CDF of the reading
-            t = web_traffic.mah_tables()["think"]
+            think = web_traffic.mah_tables()["think"]
             x = web_traffic.sample_think(n_samples, m, rng)
-            cdf = (lambda v: np.interp(v, t.values, t.cdf, left=0.0)) if m["mah_reading"] == "linear" else \
-                (lambda v: np.concatenate([[0.0], t.cdf])[np.searchsorted(t.values, v, side="right")])
-            rows[-1]["KS think"] = stats.kstest(x, cdf).statistic
+            rows[-1]["KS think"] = stats.kstest(x, functools.partial(_think_cdf, think, m["mah_reading"])).statistic
     return pd.DataFrame(rows)
+
+
+def _think_cdf(think, reading: str, v) -> np.ndarray:
+    """Return the exact CDF at ``v`` of Mah's think-time table ``think`` read ``"linear"`` or discrete."""
+    if reading == "linear":
+        return np.interp(v, think.values, think.cdf, left=0.0)
+    return np.concatenate([[0.0], think.cdf])[np.searchsorted(think.values, v, side="right")]
 
 
 def mah_summary(tables: dict | None = None) -> pd.DataFrame:

@@ -1,6 +1,6 @@
-"""Seed 002 (Lee, Atiquzzaman, Sivagurunathan): mean response time of HTTP over SCTP vs TCP, wireless.
+"""Paper 002 (Lee, Atiquzzaman, Sivagurunathan): mean response time of HTTP over SCTP vs TCP, wireless.
 
-Seed file: ``/work/shared/seeds/002_706d51d23250c514.txt`` (published data in ``data/002/``).
+Source text: ``/work/shared/seeds/002_706d51d23250c514.txt`` (published data in ``data/002/``).
 Notebook: ``notebooks/002_http_sctp_response.ipynb``. Model: :mod:`paperlib.models.http_response_time`
 (reconstruction in ``docs/reconstruction-002-000.md``).
 
@@ -12,15 +12,17 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 ``model_reading``      the only calls of the model: the convention's switches handed to it
 ``tables``             the printed rows and Tables II-III with the regenerated model beside them
 ``findings``           the two tables' shared point, loss-free bounds, the algorithm's trace
-``claims``             ``CLAIMS``: one function per claim id of ``data/002/claims.csv``
-``ledger_rows``        every ledger row: the 32 printed cells and the claims
+``claims``             ``CLAIMS``: one function per claim id of ``data/002/claims.csv``, three of them
+                       also judged on the real stacks when the evidence carries their measurements
+``ledger_rows``        ``ledger_rows``: every ledger row, the 32 printed cells (against ns-3 and the
+                       real stacks when given) and the claims
 ``what_if``            ``check`` of the notebook's parameters; the what-if curve against p
 ``explore``            the interactive explorer: mean response time against p, the RTT or the rate
                        (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures
 ``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
-``emulated``           Tables II-III's experiments on real stacks through the emulated link,
-                       and the claims re-judged on them
+``emulated``           Tables II-III's experiments on real stacks through the emulated link: the
+                       sweep points and the table of emulated means the ledger and claims read
 =====================  ===================================================================
 
 Simulations and emulations (all through :func:`paperlib.sweep.run_sweep`): ns-3 TCP NewReno, every

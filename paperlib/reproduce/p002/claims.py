@@ -1,8 +1,11 @@
-"""Seed 002's claims: one function per claim id of ``data/002/claims.csv`` (:data:`CLAIMS`).
+"""Paper 002's claims: one function per claim id of ``data/002/claims.csv`` (:data:`CLAIMS`).
 
 Each function takes the :class:`Evidence` (the published tables, the convention and the model regenerated
 under it) and returns a :class:`~paperlib.claims.Verdict`; its docstring says how the claim is judged.
-The claims re-judged on the emulated real stacks are in :mod:`paperlib.reproduce.p002.emulated`.
+Three claims can also be judged on the real stacks' measurements: when the evidence carries them
+(``Evidence.real_stacks``), their function returns two verdicts, the published one and the one on the real
+stacks (``*_on_real_stacks``, ledger column :data:`paperlib.emulation.ledger_rows.REAL_STACKS`, decided by
+95% intervals of :func:`paperlib.emulation.ledger_rows.mean_difference`).
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import pandas as pd
 
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
+from paperlib.emulation import experiments
+from paperlib.emulation.ledger_rows import MARK, REAL_STACKS, band_verdict, mean_difference, verdict
 from paperlib.reproduce.p002 import model_reading
-from paperlib.reproduce.p002.operating_point import model_points, operating_points
+from paperlib.reproduce.p002.operating_point import Convention, model_points, operating_points
 from paperlib.reproduce.p002.tables import ROWS
 
 CLAIMS = ClaimRegistry("002")
@@ -26,12 +31,18 @@ TABLE_IV_RATES_BPS = (40e3, 400e3, 4e6)
 
 @dataclass(frozen=True)
 class Evidence:
-    """What seed 002's claims are judged on: the paper, the chosen convention and the regenerated model rows."""
+    """What paper 002's claims are judged on: the paper, the chosen convention and the regenerated model rows.
+
+    ``real_stacks`` (the table of :func:`paperlib.reproduce.p002.emulated.summary`, one row per printed column
+    with the emulated means, their 95% half-widths and repetitions per stack) adds, to each claim that the
+    measurements can judge, its judgement on them; ``None``: the real stacks were not run.
+    """
 
     paper: Paper
-    conv: dict
+    conv: Convention
     #: :func:`paperlib.reproduce.p002.operating_point.regenerate` under ``conv`` (8 printed columns)
     regen: pd.DataFrame
+    real_stacks: pd.DataFrame | None = None
 
 
 def printed_pairs(paper: Paper, kind: str) -> tuple[np.ndarray, np.ndarray]:
@@ -51,12 +62,23 @@ def printed_gains(paper: Paper) -> dict[str, np.ndarray]:
                                             ("experiment", printed_pairs(paper, "exp")))}
 
 
+def with_real_stacks(published: Verdict, ev: Evidence, on_real_stacks) -> Verdict | tuple[Verdict, Verdict]:
+    """Return ``published``, and ``on_real_stacks(ev.real_stacks)`` after it when the evidence carries real stacks."""
+    return published if ev.real_stacks is None else (published, on_real_stacks(ev.real_stacks))
+
+
 @CLAIMS.claim("sctp_less_20pct")
-def sctp_less_20pct(ev: Evidence) -> Verdict:
+def sctp_less_20pct(ev: Evidence) -> Verdict | tuple[Verdict, Verdict]:
     """SCTP 20% faster on average: the mean (TCP - SCTP)/TCP over the 16 printed pairs (8 model, 8 experiment).
 
     Supported if within 2 percentage points of 20%, refuted otherwise; the regenerated number is that mean (%).
+    On real stacks: :func:`sctp_less_20pct_on_real_stacks`.
     """
+    return with_real_stacks(_sctp_less_20pct_printed(ev), ev, sctp_less_20pct_on_real_stacks)
+
+
+def _sctp_less_20pct_printed(ev: Evidence) -> Verdict:
+    """:func:`sctp_less_20pct` on the printed pairs."""
     gains = printed_gains(ev.paper)
     reg_gain = ((ev.regen["tcp_s"] - ev.regen["sctp_s"]) / ev.regen["tcp_s"]).to_numpy()
     mean_gain = 100 * float(np.mean(np.concatenate([gains["model"], gains["experiment"]])))
@@ -68,8 +90,16 @@ def sctp_less_20pct(ev: Evidence) -> Verdict:
 
 
 @CLAIMS.claim("sctp_better_than_tcp")
-def sctp_better_than_tcp(ev: Evidence) -> Verdict:
-    """SCTP better than TCP: supported if SCTP is below TCP in at least 90% of the 16 printed pairs."""
+def sctp_better_than_tcp(ev: Evidence) -> Verdict | tuple[Verdict, Verdict]:
+    """SCTP better than TCP: supported if SCTP is below TCP in at least 90% of the 16 printed pairs.
+
+    On real stacks: :func:`sctp_better_than_tcp_on_real_stacks`.
+    """
+    return with_real_stacks(_sctp_better_than_tcp_printed(ev), ev, sctp_better_than_tcp_on_real_stacks)
+
+
+def _sctp_better_than_tcp_printed(ev: Evidence) -> Verdict:
+    """:func:`sctp_better_than_tcp` on the printed pairs."""
     gains = printed_gains(ev.paper)
     below = int((gains["experiment"] > 0).sum()) + int((gains["model"] > 0).sum())
     reason = ("SCTP below TCP in all 16 printed pairs" if below == 16 else
@@ -99,7 +129,7 @@ def hob_zero_p_decreases(ev: Evidence) -> Verdict:
 
 def _first_point(ev: Evidence) -> pd.Series:
     """Table II's first printed column (p = 0.4 %) as the model's SI inputs under the convention."""
-    return model_points(operating_points(ev.paper), ev.conv["kilo"]).iloc[0]
+    return model_points(operating_points(ev.paper), ev.conv.kilo).iloc[0]
 
 
 @CLAIMS.claim("hob_small_objects")
@@ -118,7 +148,7 @@ def hob_small_objects(ev: Evidence) -> Verdict:
 
 
 def table_iv_untestable(ev: Evidence) -> Verdict:
-    """A claim about Table IV (varying R), whose numbers the seed lacks: untestable.
+    """A claim about Table IV (varying R), whose numbers the paper's text lacks: untestable.
 
     The reason shows the model's own HOB per object (default switches, p = 1 %, RTT 0.256 s) at
     :data:`TABLE_IV_RATES_BPS`, which is the model's property, not the paper's result.
@@ -129,7 +159,7 @@ def table_iv_untestable(ev: Evidence) -> Verdict:
     falling = bool(np.all(np.diff(hobs) < 0))
     return Verdict(
         "untestable",
-        "the claim is about Table IV (varying R), whose numbers are absent from the seed, so the printed "
+        "the claim is about Table IV (varying R), whose numbers are absent from the paper's text, so the printed "
         f"evidence cannot be checked; the regenerated model alone (p = 1 %, RTT 0.256 s) gives HOB per object "
         f"{np.round(hobs, 4).tolist()} s at R = 40, 400, 4000 kbit/s (= a MSS/R, "
         f"{'falling' if falling else 'not falling'} with R), which is the model's property, not the paper's result")
@@ -160,15 +190,17 @@ def sctp_less_resources(ev: Evidence) -> Verdict:
 
 
 @CLAIMS.claim("response_increases_rtt")
-def response_increases_rtt(ev: Evidence) -> Verdict:
+def response_increases_rtt(ev: Evidence) -> Verdict | tuple[Verdict, Verdict]:
     """Response time increases sharply with RTT: supported if every printed row of Table III increases with RTT.
 
     "Sharply" is not quantified by the paper, so only the direction is judged.
+    On real stacks: :func:`response_increases_rtt_on_real_stacks`.
     """
     t3 = ev.paper.tables["table3"].cells.set_index("Protocol")
     inc = all(np.all(np.diff(t3.loc[r].astype(float).to_numpy()) > 0) for r in ROWS)
-    return Verdict("supported" if inc else "refuted", "every row of Table III increases with RTT" if inc
-                   else "not every row of Table III increases with RTT")
+    published = Verdict("supported" if inc else "refuted", "every row of Table III increases with RTT" if inc
+                        else "not every row of Table III increases with RTT")
+    return with_real_stacks(published, ev, response_increases_rtt_on_real_stacks)
 
 
 @CLAIMS.claim("diff_nist")
@@ -182,3 +214,81 @@ def complexity_on(ev: Evidence) -> Verdict:
     """The algorithm is O(N): supported by its structure (a + 1 <= N + 1 iterations of constant work)."""
     return Verdict("supported", "the algorithm runs a + 1 <= N + 1 iterations of constant work "
                                 "(paperlib/models/http_response_time.py)")
+
+
+# --- the claims on real stacks: judged on Evidence.real_stacks (paperlib.reproduce.p002.emulated.summary) -------
+
+
+def both_stacks(table: pd.DataFrame) -> pd.DataFrame:
+    """Return the points of the real-stack table where both stacks ran at least twice, the shared point once.
+
+    The point printed in both tables (p = 1 %, RTT 0.256 s) is one measurement.
+    """
+    both = table[(table["n TCP"] > 1) & (table["n SCTP"] > 1)]
+    return both.drop_duplicates(subset=["emulated TCP (s)", "emulated SCTP (s)"])
+
+
+def _measured(status: str, reason: str, regenerated: float | None = None, source: str | None = None) -> Verdict:
+    """Return a verdict on the real stacks: its reason marked :data:`~paperlib.emulation.ledger_rows.MARK`."""
+    return Verdict(status, f"{MARK} {reason}", regenerated, column=REAL_STACKS, source=source)
+
+
+def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
+    """SCTP 20% faster on real stacks: the mean (TCP - SCTP)/TCP over the emulated points and its 95% CI.
+
+    The interval is :func:`~paperlib.emulation.ledger_rows.mean_difference`'s with ``scale`` the TCP means (the
+    points are independent runs). Supported if the CI lies within 20 +/- 5%, refuted if wholly below or wholly
+    above it, untestable otherwise (also when the CI covers the whole band, or when a stack did not run).
+    """
+    both = both_stacks(table)
+    if not len(both):
+        return _measured("untestable", f"needs both stacks emulated; available: {experiments.protocols()}")
+    tcp, sctp = both["emulated TCP (s)"], both["emulated SCTP (s)"]
+    mean, half = mean_difference(tcp, both["CI95 TCP (s)"], sctp, both["CI95 SCTP (s)"], scale=tcp)
+    gain = (tcp - sctp) / tcp
+    status = band_verdict(100 * (mean - half), 100 * (mean + half), 15.0, 25.0)
+    return _measured(status, f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
+                             f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
+                             f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%",
+                     100 * mean)
+
+
+def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
+    """SCTP better on real stacks: the mean TCP - SCTP response time over the emulated points and its 95% CI.
+
+    The interval is :func:`~paperlib.emulation.ledger_rows.mean_difference`'s. Supported if the CI is above 0,
+    refuted if below, untestable otherwise (or when a stack did not run).
+    """
+    both = both_stacks(table)
+    if not len(both):
+        return _measured("untestable", f"needs both stacks emulated; available: {experiments.protocols()}",
+                         source="Abstract")
+    mean, half = mean_difference(both["emulated TCP (s)"], both["CI95 TCP (s)"], both["emulated SCTP (s)"],
+                                 both["CI95 SCTP (s)"])
+    status = verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
+    return _measured(status, f"mean TCP - SCTP response time {mean:.3f} s +/- {half:.3f} s (95% CI) over "
+                             f"{len(both)} points; supported if the CI is above 0, refuted if below", mean)
+
+
+def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
+    """Response time rises with RTT on real stacks: Table III's lowest against highest RTT, per stack, by the CI.
+
+    Each stack's rise (highest minus lowest RTT) and its 95% half-width are
+    :func:`~paperlib.emulation.ledger_rows.mean_difference` of that one pair. Supported if every emulated
+    stack's rise has a CI above 0, refuted if every one is at most 0; the paper's "sharply" is not quantified.
+    Untestable without a Table III column of at least 2 repetitions.
+    """
+    t3 = table[table["table"] == "Table III"].sort_values("rtt_s")
+    parts, verdicts = [], []
+    for proto in ("TCP", "SCTP"):
+        if t3[f"n {proto}"].min() > 1:
+            lo, hi = t3.iloc[0], t3.iloc[-1]
+            rise, half = mean_difference([hi[f"emulated {proto} (s)"]], [hi[f"CI95 {proto} (s)"]],
+                                         [lo[f"emulated {proto} (s)"]], [lo[f"CI95 {proto} (s)"]])
+            verdicts.append(verdict(rise - half, rise + half, lambda v: v > 0, lambda v: v <= 0))
+            parts.append(f"{proto}: RTT {lo['rtt_s']:g} -> {hi['rtt_s']:g} s adds {rise:.2f} +/- {half:.2f} s")
+    if not verdicts:
+        return _measured("untestable", "no emulated Table III column with at least 2 repetitions")
+    status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
+    return _measured(status, "; ".join(parts) + " (95% CI of the difference); supported if every emulated stack's "
+                                                "response time rises, 'sharply' is not quantified by the paper")

@@ -1,4 +1,4 @@
-"""Seed 002's explorer: mean response time of HTTP over SCTP and TCP, M objects (Table I, chosen convention).
+"""Paper 002's explorer: mean response time of HTTP over SCTP and TCP, M objects (Table I, chosen convention).
 
 Against the loss probability, the RTT or the link rate, starting at Table II's p = 1 % point.
 Table II's points show on the loss axis, Table III's on the RTT axis, where the other sliders sit
@@ -20,7 +20,7 @@ from paperlib.reproduce.p002 import model_reading, operating_point
 
 @lru_cache(maxsize=1)
 def context():
-    """Return what the explorer reads once from seed 002's data: the convention, operating points, printed cells."""
+    """Return what the explorer reads once from paper 002's data: the convention, operating points, printed cells."""
     paper = load_paper("002")
     conv = operating_point.chosen_convention(paper)
     points = operating_point.operating_points(paper)
@@ -33,10 +33,10 @@ def context():
 
 
 def explorer() -> Explorer:
-    """Return the explorer of seed 002's mean response time (Table I, the chosen convention)."""
+    """Return the explorer of paper 002's mean response time (Table I, the chosen convention)."""
     conv, points, printed = context()
     base = points[1]  # Table II, p = 1 %
-    obj_bits = float(units.kbytes_to_bits(base.obj_kb, kilo=conv["kilo"]))
+    obj_bits = float(units.kbytes_to_bits(base.obj_kb, kilo=conv.kilo))
     mss_bits = base.mss_bytes * 8
     sliders = {
         "p": Slider("loss probability p", 0.0, 0.1, base.p),
@@ -55,7 +55,7 @@ def explorer() -> Explorer:
         args[axes[axis].param] = x
         grid = model_reading.response_times(
             {"obj_bits": obj_bits, "mss_bits": mss_bits, "rate_bps": args["rate_bps"], "rtt_s": args["rtt_s"],
-             "p": args["p"], "it_s": conv["it_rtts"] * args["rtt_s"], "objects": base.objects}, conv)
+             "p": args["p"], "it_s": conv.it_rtts * args["rtt_s"], "objects": base.objects}, conv)
         lines = [(style("sctp", "model"), grid["sctp_s"].to_numpy()), (style("tcp", "model"), grid["tcp_s"].to_numpy())]
         pts = []
         for rate, rtt, p, row, value in printed:
@@ -66,5 +66,5 @@ def explorer() -> Explorer:
                 pts.append((style(proto, source), np.array([coords[axes[axis].param]]), np.array([value])))
         return Curves(x, lines, merge_points(pts))
 
-    return Explorer("002", "Seed 002: mean response time of HTTP, M objects (Table I)",
+    return Explorer("002", "Paper 002: mean response time of HTTP, M objects (Table I)",
                     "mean response time (s)", sliders, axes, evaluate)

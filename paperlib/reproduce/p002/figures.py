@@ -1,4 +1,4 @@
-"""Seed 002's figures: regenerated model, published rows, ns-3 and real stacks (colours from the style registry).
+"""Paper 002's figures: regenerated model, published rows, ns-3 and real stacks (colours from the style registry).
 
 Each function returns a matplotlib figure; the notebook saves it with :func:`paperlib.figures.save_figure`.
 """
@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
 from paperlib.data import Paper
-from paperlib.emulation import notebook as emu_nb
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.figures import style
 
 #: The two printed tables as panels: table, x column, x label, title.
@@ -17,10 +18,13 @@ PANELS = (("table2", "p", "packet loss ratio p", "Table II (RTT 0.256 s)"),
           ("table3", "rtt_s", "round-trip time (s)", "Table III (p = 1 %)"))
 
 
-def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, sim_summary: pd.DataFrame | None = None):
-    """Return Tables II (against p) and III (against RTT): regenerated model, published rows, ns-3 TCP if run."""
+def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, simulations: pd.DataFrame | None = None) -> Figure:
+    """Return Tables II (against p) and III (against RTT): regenerated model, published rows, ns-3 TCP if run.
+
+    ``simulations`` is the ns-3 record (:func:`paperlib.reproduce.p002.ns3.run`), ``None`` when not run.
+    """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.3))
-    for ax, (table, xname, xlabel, title) in zip(axes, PANELS):
+    for ax, (table, xname, xlabel, title) in zip(axes, PANELS, strict=True):
         sub = regen[regen["table"] == table]
         printed = paper.tables[table].cells.set_index("Protocol")
         x = sub[xname].to_numpy()
@@ -28,9 +32,9 @@ def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, sim_summary: pd.Dat
             ax.plot(x, sub[f"{proto}_s"], **style(proto, "model"))
             ax.plot(x, printed.loc[f"{P} (Model) (Sec)"].astype(float), **style(proto, "published_model"))
             ax.plot(x, printed.loc[f"{P} (Experimental) (Sec)"].astype(float), **style(proto, "experiment"))
-        if sim_summary is not None:
-            keyed = sim_summary.set_index(["rtt_s", "p"])
-            ys = [keyed.loc[(r, pp)] for r, pp in zip(sub["rtt_s"], sub["p"])]
+        if simulations is not None:
+            keyed = simulations.set_index(["rtt_s", "p"])
+            ys = [keyed.loc[(r, pp)] for r, pp in zip(sub["rtt_s"], sub["p"], strict=True)]
             ax.errorbar(x, [y["mean_s"] for y in ys], yerr=[y["ci95_s"] for y in ys], capsize=3,
                         **style("tcp", "simulation"))
         ax.set(xlabel=xlabel, ylabel="response time for M = 5 objects (s)", title=title)
@@ -40,7 +44,7 @@ def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, sim_summary: pd.Dat
     return fig
 
 
-def what_if_response_vs_p(curve: pd.DataFrame):
+def what_if_response_vs_p(curve: pd.DataFrame) -> Figure:
     """Return the what-if curve (:func:`paperlib.reproduce.p002.what_if.response_vs_p`) as TCP and SCTP steps."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for proto in ("tcp", "sctp"):
@@ -54,7 +58,7 @@ def what_if_response_vs_p(curve: pd.DataFrame):
     return fig
 
 
-def emulated_vs_published(emu_table: pd.DataFrame):
+def emulated_vs_published(emu_table: pd.DataFrame) -> Figure:
     """Return Tables II and III's published experiment, model, ns-3 TCP (if run) and emulated means with CIs.
 
     ``emu_table`` is :func:`paperlib.reproduce.p002.emulated.summary`.
@@ -67,7 +71,7 @@ def emulated_vs_published(emu_table: pd.DataFrame):
             P = proto.upper()
             ax.plot(sub[xname], sub[f"published {P} (s)"], **style(proto, "experiment"))
             ax.plot(sub[xname], sub[f"model {P} (s)"], **style(proto, "model"))
-            emu_nb.errorbars(ax, sub[xname], sub[f"emulated {P} (s)"], sub[f"CI95 {P} (s)"], proto)
+            emulation_notebook.errorbars(ax, sub[xname], sub[f"emulated {P} (s)"], sub[f"CI95 {P} (s)"], proto)
         if sub["ns-3 TCP (s)"].notna().any():
             ax.errorbar(sub[xname], sub["ns-3 TCP (s)"], yerr=sub["ns-3 CI95 TCP (s)"].fillna(0), capsize=3,
                         **style("tcp", "simulation"))
@@ -76,7 +80,7 @@ def emulated_vs_published(emu_table: pd.DataFrame):
     # one legend below both panels, where it hides no point or interval
     entries = {}
     for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             entries.setdefault(label, handle)
     fig.legend(entries.values(), entries.keys(), loc="lower center", ncol=4, fontsize=7, frameon=False)
     fig.tight_layout(rect=(0, 0.1, 1, 1))

@@ -1,4 +1,4 @@
-"""Seed 002's printed numbers checked and its algorithm shown: where the tables meet, loss-free bounds, one trace.
+"""Paper 002's printed numbers checked and its algorithm shown: where the tables meet, loss-free bounds, one trace.
 
 * :func:`consistency_findings`: the cells Tables II and III print for their one shared operating point;
 * :func:`response_bounds`: the loss-free lower bound of every printed column's response time;
@@ -12,10 +12,10 @@ import pandas as pd
 
 from paperlib import units
 from paperlib.data import Paper
-from paperlib.models import lower_bounds as lb
+from paperlib.models import lower_bounds
 from paperlib.models.http_response_time import ObjectTransferTime
 from paperlib.reproduce.p002 import model_reading
-from paperlib.reproduce.p002.operating_point import model_points, operating_points
+from paperlib.reproduce.p002.operating_point import Convention, model_points, operating_points
 
 #: Initial window (segments) of the loss-free lower bound: the largest any reading allows for 536-byte
 #: segments (RFC 3390: min(4 MSS, max(2 MSS, 4380 B)) = 4), so the bound holds under every reading.
@@ -46,15 +46,16 @@ def response_bounds(paper: Paper) -> pd.DataFrame:
     (the smaller object). The same bound holds for TCP and SCTP and for model and experiment.
     """
     frame = model_points(operating_points(paper), units.DECIMAL)
-    frame["bound_s"] = [lb.page_response_lower_bound_s(int(r.objects), r.obj_bits, r.mss_bits, r.rate_bps, r.rtt_s,
-                                                       BOUND_INITIAL_WINDOW) for r in frame.itertuples()]
+    frame["bound_s"] = [lower_bounds.page_response_lower_bound_s(int(r.objects), r.obj_bits, r.mss_bits, r.rate_bps,
+                                                                 r.rtt_s, BOUND_INITIAL_WINDOW)
+                        for r in frame.itertuples()]
     return frame
 
 
-def algorithm_steps(paper: Paper, conv: dict) -> ObjectTransferTime:
+def algorithm_steps(paper: Paper, conv: Convention) -> ObjectTransferTime:
     """Return the algorithm's result for one object at Table II's p = 1 % under ``conv``, with its step trace.
 
-    Paper: seed 002, "ALGORITHM FOR OBJECT TRANSFER TIME" (``trace``: one row per step i).
+    Paper: 002, "ALGORITHM FOR OBJECT TRANSFER TIME" (``trace``: one row per step i).
     """
-    pt = model_points(operating_points(paper), conv["kilo"]).iloc[1]
+    pt = model_points(operating_points(paper), conv.kilo).iloc[1]
     return model_reading.object_transfer_time(pt.obj_bits, pt.mss_bits, pt.rate_bps, pt.rtt_s, pt.p, conv)

@@ -1,8 +1,12 @@
-"""Seed 002's TCP scenario in ns-3: the sweep points, the run through the sweep runner, the summary per point.
+"""Paper 002's TCP scenario in ns-3: the sweep points, the run through the sweep runner, the summary per point.
 
 :mod:`paperlib.sim.tcp_loss_transfer` simulates one TCP NewReno connection carrying the M objects back to
 back over the table's link (ns-3 has no SCTP, so only TCP is simulated); :func:`run` runs every distinct
 printed TCP operating point ``repetitions`` times through :func:`paperlib.sweep.run_sweep`.
+
+The summary frame :func:`run` returns (:func:`simulation_summary`: one row per operating point with
+``obj_bytes``, ``rate_bps``, ``rtt_s``, ``p``, ``runs``, ``finished``, ``mean_s``, ``ci95_s``) is the paper's
+record of its ns-3 runs, the ``simulations`` of :func:`paperlib.reproduce.p002.ledger_rows.ledger_rows`.
 """
 
 from __future__ import annotations
@@ -15,13 +19,13 @@ import pandas as pd
 from paperlib import units, validate
 from paperlib.atomic import atomic_write_csv
 from paperlib.data import Paper
-from paperlib.reproduce.p002.operating_point import Point, model_points, operating_points
+from paperlib.reproduce.p002.operating_point import Convention, Point, model_points, operating_points
 
 
-def simulation_points(paper: Paper, conv: dict, repetitions: int) -> list[dict]:
+def simulation_points(paper: Paper, conv: Convention, repetitions: int) -> list[dict]:
     """Return the ns-3 sweep points: every distinct TCP operating point x ``repetitions``."""
     reps = int(validate.positive_integer("repetitions", repetitions))
-    frame = model_points(operating_points(paper), conv["kilo"]).drop_duplicates(
+    frame = model_points(operating_points(paper), conv.kilo).drop_duplicates(
         subset=["obj_bits", "rate_bps", "rtt_s", "p"]
     )
     return [
@@ -42,7 +46,8 @@ def simulation_summary(sims: pd.DataFrame) -> pd.DataFrame:
         x = g["response_time_s"].astype(float)
         n = int(x.notna().sum())
         half = float(stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-        rows.append({**dict(zip(keys, key)), "runs": len(g), "finished": n, "mean_s": float(x.mean()), "ci95_s": half})
+        rows.append({**dict(zip(keys, key, strict=True)), "runs": len(g), "finished": n, "mean_s": float(x.mean()),
+                     "ci95_s": half})
     return pd.DataFrame(rows)
 
 
@@ -56,7 +61,7 @@ def summary_at(summary: pd.DataFrame | None, pt: Point, kilo: int) -> pd.Series 
     return None if hit.empty else hit.iloc[0]
 
 
-def run(paper: Paper, conv: dict, out: Path, *, run_simulation: bool, repetitions: int, cache_dir, seed: int,
+def run(paper: Paper, conv: Convention, out: Path, *, run_simulation: bool, repetitions: int, cache_dir, seed: int,
         scheduler=None, n_workers=None) -> pd.DataFrame | None:
     """Run the ns-3 sweep and write its summary to ``<out>/ns3_summary.csv``; return the summary.
 

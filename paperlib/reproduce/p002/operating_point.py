@@ -1,11 +1,12 @@
-"""Seed 002's operating points (Tables II and III, from the text) and the one convention read for every row.
+"""Paper 002's operating points (Tables II and III, from the text) and the one convention read for every row.
 
 * :func:`operating_points`: the 8 printed columns as model inputs in printed units, from the text values;
 * :func:`model_points`: the same in SI units under a KB convention;
 * :data:`CONVENTION_AXES` / :func:`convention_search`: the conventions the paper leaves open (KB base,
   log rounding, SCTP total, pipeline depth, IT, final chunk, loss-count and packet rounding, slow start
   after a loss, print rounding) scored on the 16 printed model cells;
-* :func:`chosen_convention`: the one convention for both tables (IT and a fixed, the rest by the search);
+* :class:`Convention` / :func:`chosen_convention`: the one convention for both tables (IT and a fixed, the rest
+  by the search);
 * :func:`regenerate`: both model rows of both tables under one convention.
 
 The model is :mod:`paperlib.models.http_response_time` (reconstruction in its docstring and in
@@ -47,17 +48,38 @@ CONVENTION_AXES: dict[str, list] = {
 RANK_BY = "close"
 
 #: The initial-transfer time IT of Table I, in round trips, that the ledger and the notebook use (one
-#: source of truth with docs/reconstruction-002-000.md, section 1.3). The seed defines IT as "initial
+#: source of truth with docs/reconstruction-002-000.md, section 1.3). The paper defines IT as "initial
 #: connection setup and HTML transfer time": set-up takes a round trip and fetching the HTML another,
 #: so IT >= 2 RTT (an IT of 0 or 1 RTT is physically impossible); and at the shared operating point
 #: (RTT 0.256 s, p = 1 %) Table II implies IT = 0.46-0.48 s under the note's reading, i.e. 2 RTT.
 #: The search still scores every IT (the notebook shows them); the ranking alone would pick IT = 0
 #: only because a shorter IT lowers the error of Table III, which no reading reproduces.
 LEDGER_IT_RTTS = 2
-#: The loss count a = ceil(N p) (Algorithm 1 needs a whole a for "i = a + 1"). Seed 000 (same author,
+#: The loss count a = ceil(N p) (Algorithm 1 needs a whole a for "i = a + 1"). Paper 000 (same author,
 #: same model restated) prints alpha = ceil(n p); only ceil gives Table II's jump from p = 2 % to 5 %
 #: (a = 1 -> 2) and its TCP - SCTP gap of about M MSS/R at p = 0.4 and 1 % (rounding gives a = 0 there).
 LEDGER_A_MODE = "ceil"
+
+
+@dataclass(frozen=True)
+class Convention(conventions.Convention):
+    """Paper 002's one reading of Tables II-III: one field per axis of :data:`CONVENTION_AXES`, in its order.
+
+    ``kilo`` (bytes per KB), ``log_mode``, ``sctp_total``, ``pipeline_depth`` (PI), ``it_rtts`` (IT in round
+    trips), ``final_chunk``, ``a_mode``, ``n_mode``, ``post_loss_slow_start`` and ``rounding`` (of the print);
+    the model's switches among them reach the model through :mod:`paperlib.reproduce.p002.model_reading`.
+    """
+
+    kilo: int
+    log_mode: str
+    sctp_total: str
+    pipeline_depth: int
+    it_rtts: int
+    final_chunk: str
+    a_mode: str
+    n_mode: str
+    post_loss_slow_start: bool
+    rounding: str
 
 
 @dataclass(frozen=True)
@@ -76,19 +98,20 @@ class Point:
 
 def operating_points(paper: Paper) -> list[Point]:
     """Return the 8 printed columns (Table II: p varies; Table III: RTT varies) with their stated inputs."""
-    tv = paper.text_value
+    text_value = paper.text_value
     out = []
     for col in paper.tables["table2"].columns("result"):
         out.append(Point(
-            "table2", col, tv("t2_obj_size").value, units.to_si(tv("t2_mss").value, "B") / 8,
-            units.to_si(tv("t2_rate").value, tv("t2_rate").unit), units.to_si(tv("t2_rtt").value, tv("t2_rtt").unit),
-            units.parse_quantity(col).to_si(), int(tv("t2_m").value),
+            "table2", col, text_value("t2_obj_size").value, units.to_si(text_value("t2_mss").value, "B") / 8,
+            units.to_si(text_value("t2_rate").value, text_value("t2_rate").unit),
+            units.to_si(text_value("t2_rtt").value, text_value("t2_rtt").unit),
+            units.parse_quantity(col).to_si(), int(text_value("t2_m").value),
         ))  # fmt: skip
     for col in paper.tables["table3"].columns("result"):
         out.append(Point(
-            "table3", col, tv("t3_obj_size").value, units.to_si(tv("t3_mss").value, "B") / 8,
-            units.to_si(tv("t3_rate").value, tv("t3_rate").unit), float(col),
-            units.to_si(tv("t3_p").value, tv("t3_p").unit), int(tv("t3_m").value),
+            "table3", col, text_value("t3_obj_size").value, units.to_si(text_value("t3_mss").value, "B") / 8,
+            units.to_si(text_value("t3_rate").value, text_value("t3_rate").unit), float(col),
+            units.to_si(text_value("t3_p").value, text_value("t3_p").unit), int(text_value("t3_m").value),
         ))  # fmt: skip
     return out
 
@@ -120,13 +143,13 @@ def model_points(points: list[Point], kilo: int) -> pd.DataFrame:
     )
 
 
-def regenerate(points: list[Point], conv: dict) -> pd.DataFrame:
+def regenerate(points: list[Point], conv: Convention) -> pd.DataFrame:
     """Return the model's TCP and SCTP response times at every printed column under ``conv``.
 
-    Paper: seed 002, Table I with the algorithm; IT = ``conv["it_rtts"]`` round trips.
+    Paper: 002, Table I with the algorithm; IT = ``conv.it_rtts`` round trips.
     """
-    frame = model_points(points, conv["kilo"])
-    frame["it_s"] = conv["it_rtts"] * frame["rtt_s"]
+    frame = model_points(points, conv.kilo)
+    frame["it_s"] = conv.it_rtts * frame["rtt_s"]
     return model_reading.response_times(frame, conv)
 
 
@@ -141,28 +164,33 @@ def printed_model_cells(paper: Paper) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def convention_search(paper: Paper, axes: dict[str, list] | None = None) -> pd.DataFrame:
-    """Return every combination of conventions scored on the 16 printed model cells, best first.
+def convention_search(paper: Paper) -> pd.DataFrame:
+    """Return every combination of :data:`CONVENTION_AXES` scored on the 16 printed model cells, best first."""
+    return _search(paper, CONVENTION_AXES)
 
-    ``axes`` (default :data:`CONVENTION_AXES`) may narrow the candidates; a combination's scores do not
-    depend on the others searched.
+
+def _search(paper: Paper, axes: dict[str, list]) -> pd.DataFrame:
+    """Return :func:`convention_search` over ``axes`` (the candidates narrowed, e.g. for a quick test).
+
+    A combination's scores do not depend on the others searched, so a narrowed search scores its
+    combinations as the full one does.
     """
-    axes = CONVENTION_AXES if axes is None else axes
     points = operating_points(paper)
     cells = printed_model_cells(paper)
-    n = len(points)
+    if len(cells) != 2 * len(points):
+        raise ValueError(f"paper 002: {len(cells)} printed model cells for {len(points)} printed columns, "
+                         f"expected a TCP and an SCTP cell per column (data/002/table2.csv, table3.csv)")
 
-    def regen(**conv):
-        """The 16 regenerated model cells under ``conv``: TCP then SCTP, in point order."""
-        r = regenerate(points, conv)
+    def regen(**switches):
+        """The 16 regenerated model cells under one combination: TCP then SCTP, in point order."""
+        r = regenerate(points, Convention(**switches))
         return np.concatenate([r["tcp_s"].to_numpy(), r["sctp_s"].to_numpy()])
 
-    assert len(cells) == 2 * n
     results = conventions.search(axes, regen, [c[3] for c in cells])
     return conventions.rank(results, axes, primary=RANK_BY)
 
 
-def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
+def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Convention:
     """Return the one convention used for both tables (the notebook's and the ledger's).
 
     IT and a are fixed (:data:`LEDGER_IT_RTTS`, :data:`LEDGER_A_MODE`, reasons there); the other
@@ -170,9 +198,9 @@ def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
     """
     search = convention_search(paper) if search is None else search
     fixed = search[(search["it_rtts"] == LEDGER_IT_RTTS) & (search["a_mode"] == LEDGER_A_MODE)]
-    return conventions.choose(fixed, CONVENTION_AXES, primary=RANK_BY)
+    return Convention.from_choice(conventions.choose(fixed, CONVENTION_AXES, primary=RANK_BY))
 
 
-def search_row(search: pd.DataFrame, conv: dict) -> pd.Series:
+def search_row(search: pd.DataFrame, conv: Convention) -> pd.Series:
     """Return the search's row of the convention ``conv`` (its scores: reproduced, within 5%, mean error)."""
-    return search[np.logical_and.reduce([search[k] == v for k, v in conv.items()])].iloc[0]
+    return search[np.logical_and.reduce([search[k] == v for k, v in conv.as_dict().items()])].iloc[0]

@@ -1,4 +1,4 @@
-"""Seed 002's Tables II and III: the printed rows, and the model rows regenerated beside them."""
+"""Paper 002's Tables II and III: the printed rows, and the model rows regenerated beside them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pandas as pd
 
 from paperlib.atomic import atomic_write_csv
 from paperlib.data import Paper
-from paperlib.reproduce.p002.operating_point import operating_points, regenerate
+from paperlib.reproduce.p002.operating_point import Convention, operating_points, regenerate
 
 #: The printed rows of Tables II and III: label -> (protocol, kind).
 ROWS = {
@@ -22,7 +22,7 @@ ROWS = {
 SOURCES = {"table2": "Table II", "table3": "Table III"}
 
 
-def regenerated_tables(paper: Paper, conv: dict) -> dict[str, pd.DataFrame]:
+def regenerated_tables(paper: Paper, conv: Convention) -> dict[str, pd.DataFrame]:
     """Return Tables II and III as printed, with the regenerated model rows beside them."""
     points = operating_points(paper)
     r = regenerate(points, conv)

@@ -1,4 +1,4 @@
-"""Seed 002's notebook parameters checked, and the what-if curve they span (response time against p).
+"""Paper 002's notebook parameters checked, and the what-if curve they span (response time against p).
 
 :func:`check` is the notebook's ``check`` (:func:`paperlib.notebook.open_paper`) and the what-if check that
 :mod:`paperlib.run_notebook` runs before a kernel starts; :func:`response_vs_p` is the what-if figure's data.
@@ -12,8 +12,9 @@ import pandas as pd
 from paperlib import validate
 from paperlib.data import Paper
 from paperlib.models.http_response_time import MAX_LOSSES
+from paperlib.parameters import Parameters
 from paperlib.reproduce.p002 import model_reading
-from paperlib.reproduce.p002.operating_point import model_points, operating_points
+from paperlib.reproduce.p002.operating_point import Convention, model_points, operating_points
 
 #: The what-if curve's loss ratios: 0 to 5 % in steps of 0.1 %.
 P_GRID = np.linspace(0, 0.05, 51)
@@ -22,8 +23,8 @@ MSS_BYTES = 536
 
 
 def check(*, repetitions=30, run_simulation=True, scheduler=None, n_workers=None, seed=0, obj_size_bytes=None,
-          rate_bps=None, rtt_s=None) -> dict:
-    """Return the notebook's parameters checked (what-if ``None`` kept); raise naming the bad one.
+          rate_bps=None, rtt_s=None) -> Parameters:
+    """Return the notebook's parameters checked, as :class:`~paperlib.parameters.Parameters`; raise naming the bad one.
 
     ``repetitions`` (ns-3 runs per point) and ``n_workers`` (if given) are whole numbers >= 1, ``seed`` is
     non-negative, ``run_simulation`` a flag; ``scheduler`` is checked by the sweep runner. The what-if
@@ -41,19 +42,20 @@ def check(*, repetitions=30, run_simulation=True, scheduler=None, n_workers=None
     if q["obj_size_bytes"] is not None:
         validate.at_most("obj_size_bytes", "the expected losses N p of the what-if curve (p up to 5 %, MSS 536 B)",
                          q["obj_size_bytes"] / MSS_BYTES * P_GRID[-1], MAX_LOSSES, "the loss loop runs once per loss")
-    return q
+    return Parameters({"repetitions": repetitions, "run_simulation": run_simulation, "scheduler": scheduler,
+                       "n_workers": n_workers, "seed": seed, **q})
 
 
-def response_vs_p(paper: Paper, conv: dict, obj_size_bytes=None, rate_bps=None, rtt_s=None) -> pd.DataFrame:
+def response_vs_p(paper: Paper, conv: Convention, obj_size_bytes=None, rate_bps=None, rtt_s=None) -> pd.DataFrame:
     """Return the model's TCP and SCTP response times against p (:data:`P_GRID`) at one what-if point.
 
     ``None`` takes the paper's value: 13.5 KB under ``conv``'s KB, 40 kbit/s, RTT 0.256 s (Table II's
-    p = 1 % column); MSS 536 B, M = 5 objects, IT = ``conv["it_rtts"]`` round trips.
+    p = 1 % column); MSS 536 B, M = 5 objects, IT = ``conv.it_rtts`` round trips.
     """
-    pts = model_points(operating_points(paper), conv["kilo"])
+    pts = model_points(operating_points(paper), conv.kilo)
     obj_bits = (float(pts.iloc[0].obj_bits) / 8 if obj_size_bytes is None else obj_size_bytes) * 8
     rate = float(pts.iloc[0].rate_bps) if rate_bps is None else rate_bps
     rtt = float(pts.iloc[1].rtt_s) if rtt_s is None else rtt_s
     grid = pd.DataFrame({"p": P_GRID}).assign(obj_bits=obj_bits, mss_bits=float(pts.iloc[0].mss_bits),
-                                               rate_bps=rate, rtt_s=rtt, it_s=conv["it_rtts"] * rtt)
+                                               rate_bps=rate, rtt_s=rtt, it_s=conv.it_rtts * rtt)
     return model_reading.response_times(grid, conv)

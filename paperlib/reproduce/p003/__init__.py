@@ -1,6 +1,6 @@
-"""Seed 003: Vandalore et al., performance of bursty WWW (SPECweb96) sources over ATM ABR (slides).
+"""Paper 003: Vandalore et al., performance of bursty WWW (SPECweb96) sources over ATM ABR (slides).
 
-Seed file: ``/work/shared/seeds/003_b29fbf59cec7381f.txt``; published data: ``data/003/``.
+Paper text: ``/work/shared/seeds/003_b29fbf59cec7381f.txt``; published data: ``data/003/``.
 Notebook: ``notebooks/003_specweb96_abr.ipynb``.
 
 Modules (no re-exports: import the module that holds a name):
@@ -10,20 +10,22 @@ Modules (no re-exports: import the module that holds a name):
                        tables; exact moments against seeded samples
 ``derived``            the stated inputs and every derived number of the slides under a
                        convention; the printed cells they are compared with
-``operating_point``    the open conventions, the systematic search and the chosen one
+``operating_point``    the open conventions, the systematic search and the chosen one (``Convention``)
 ``tables``             the printed derived numbers beside their regenerated values
 ``findings``           users to fill a link, offered load per N, slopes, efficiency rounding
 ``claims``             ``CLAIMS``: one function per claim id of ``data/003/claims.csv``
 ``ledger_rows``        every ledger row: derived numbers, the results table, the claims
-``what_if``            ``check(**parameters)`` of the notebook's parameters
+``what_if``            ``check(**parameters)`` of the notebook's parameters (a ``Parameters``)
 ``ns3``                the ABR experiment re-posed as TCP over a FIFO bottleneck in ns-3
 ``explore``            the interactive explorer: load per user against the think time and the share
                        of the largest class (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
-``figures``            the notebook's figures (colours from :func:`paperlib.figures.style`)
+``figures``            the notebook's figures, returned for the caller to save (colours from
+                       :func:`paperlib.figures.style`)
 =====================  ===================================================================
 
 Simulations: :func:`paperlib.sim.web_bottleneck.simulate` (ns-3), through :func:`paperlib.sweep.run_sweep`
-(:func:`paperlib.reproduce.p003.ns3.run_analogue`). No emulation.
+(:func:`paperlib.reproduce.p003.ns3.run_analogue`), shown beside the published table and not scored. No
+emulation. The package answers the calls of :mod:`paperlib.reproduce.protocol`.
 
 Tests: ``tests/test_reproduce_p003_<module>.py`` (one per module), ``tests/test_sim_web_bottleneck.py``
 (the ns-3 analogue), ``tests/test_models_specweb96.py`` (the workload model), ``tests/test_moments.py`` (the shared

@@ -1,9 +1,10 @@
-"""Seed 003's claims, one function each (``data/003/claims.csv``), judged on the slides' own numbers.
+"""Paper 003's claims, one function each (``data/003/claims.csv``), judged on the slides' own numbers.
 
 The evidence (:class:`Evidence`, built by :func:`evidence`) is the derived numbers under the chosen
 convention and the published results table: the ABR experiment itself cannot be re-run (no maintained
 simulator offers ABR/ERICA), so the claims about queues and efficiency are judged on the published table,
-and the one about ABR's stability is untestable.
+and the one about ABR's stability is untestable. The ns-3 analogue
+(:mod:`paperlib.reproduce.p003.ns3`) is no re-run of the ABR experiment, so no claim is judged on it.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
 from paperlib.reproduce.p003.derived import derived_values
 from paperlib.reproduce.p003.findings import offered_load_mbps, slopes, users_to_fill
+from paperlib.reproduce.p003.operating_point import Convention
 
 CLAIMS = ClaimRegistry("003")
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the claims of seed 003 are judged on."""
+    """What the claims of paper 003 are judged on."""
 
     #: every derived number under the chosen convention (:func:`paperlib.reproduce.p003.derived.derived_values`)
     values: dict
@@ -41,8 +43,8 @@ class Evidence:
     offered_mbps: np.ndarray
 
 
-def evidence(paper: Paper, conv: dict) -> Evidence:
-    """Return the evidence of seed 003's claims under convention ``conv``."""
+def evidence(paper: Paper, conv: Convention) -> Evidence:
+    """Return the evidence of paper 003's claims under convention ``conv``."""
     values = derived_values(paper, conv)
     servers = paper.tables["results"].cells["# of Servers"]
     n = servers.astype(float).to_numpy()

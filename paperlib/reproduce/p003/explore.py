@@ -1,6 +1,6 @@
-"""Seed 003's explorer: the mean load one user offers, against the think time and the class mix.
+"""Paper 003's explorer: the mean load one user offers, against the think time and the class mix.
 
-Paper: seed 003, slides "Problem with SPECWeb96" (60 kbps per user) and "Modified SPECWeb96 (Cont)"
+Paper: 003, slides "Problem with SPECWeb96" (60 kbps per user) and "Modified SPECWeb96 (Cont)"
 (0.48 Mbps per user), at the stated inter-batch (think) time of 10 s. A user fetches a page every
 think time; the load is the mean page size over it (:meth:`paperlib.models.specweb96.Workload.load_per_user_bps`).
 
@@ -65,11 +65,14 @@ def load_per_user_bps(w: Workloads, think_s: float, share: float) -> tuple[float
 
 @lru_cache(maxsize=1)
 def context():
-    """Return what the explorer reads once: the paper, its chosen convention, the within-class readings (chosen
-    first), the page sizes at the mix's two ends per reading, and the printed loads and their operating point."""
+    """Return what the explorer reads once: the paper, its convention, readings, page sizes and printed loads.
+
+    That is the paper, its chosen convention, the within-class readings (chosen first), the page sizes at the
+    mix's two ends per reading, and the printed loads and their operating point.
+    """
     paper = load_paper("003")
     conv = chosen_convention(paper)
-    readings = (conv["within_class"], *(r for r in WITHIN_CLASS if r != conv["within_class"]))
+    readings = (conv.within_class, *(r for r in WITHIN_CLASS if r != conv.within_class))
     ends = {}  # reading -> array [[original page(0), page(1)], [modified page(0), page(1)]] (bits)
     for r in readings:
         w = conv_workloads(paper, conv, within_class=r)
@@ -88,7 +91,7 @@ def context():
 
 
 def explorer() -> Explorer:
-    """Return the explorer of seed 003's load per user against the think time and the largest class's share."""
+    """Return the explorer of paper 003's load per user against the think time and the largest class's share."""
     _, _, readings, ends, printed = context()
     sliders = {
         "think_s": Slider("think time (s)", *THINK_S, printed["think_s"], log=True),
@@ -106,7 +109,7 @@ def explorer() -> Explorer:
         args[axes[axis].param] = x
         page = ends[v["within_class"]]  # the mix's two ends; page(w) is linear in w (module docstring)
         lines = []
-        for (kind, _), (at0, at1) in zip(kinds, page):
+        for (kind, _), (at0, at1) in zip(kinds, page, strict=True):
             y = ((1.0 - args["share"]) * at0 + args["share"] * at1) / args["think_s"] / 1e3
             lines.append((style(kind, "model"), np.broadcast_to(y, x.shape)))
         points = []
@@ -117,6 +120,6 @@ def explorer() -> Explorer:
                                np.array([printed[key] / 1e3])))
         return Curves(x, lines, points)
 
-    return Explorer("003", "Seed 003: mean load of one user (SPECweb96 and modified), one page per think time",
+    return Explorer("003", "Paper 003: mean load of one user (SPECweb96 and modified), one page per think time",
                     "load per user (kbit/s)", sliders, axes, evaluate, choices={"within_class": readings},
                     yscale="log")

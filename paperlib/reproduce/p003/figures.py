@@ -1,31 +1,30 @@
-"""Seed 003's figures: the workloads' classes and file sizes, and the ns-3 analogue beside the published ABR table.
+"""Paper 003's figures: the workloads' classes and file sizes, and the ns-3 analogue beside the published ABR table.
 
 Colours and markers come from the registry (:func:`paperlib.figures.style`, :func:`paperlib.figures.color`);
-each function saves its PNG with the run's provenance stamp and returns its path.
+each function returns its matplotlib ``Figure``, which the caller saves with the run's provenance stamp
+(:func:`paperlib.figures.save_figure`, which closes it).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from paperlib.figures import color, save_figure, style
+from paperlib.figures import color, style
 from paperlib.models.specweb96 import WITHIN_CLASS, within_class_pmf
-from paperlib.provenance import Stamp
 from paperlib.reproduce.p003.workload import Workloads
 
 #: The registry's series kind of each workload, by name.
 WORKLOAD_KINDS = {"SPECweb96": "specweb96", "modified SPECweb96": "specweb96_modified"}
 
 
-def class_distributions_figure(w: Workloads, path: Path, stamp: Stamp) -> Path:
-    """Plot both workloads' class probabilities and the three within-class readings' file probabilities; save."""
+def class_distributions_figure(w: Workloads) -> Figure:
+    """Return a figure of both workloads' class probabilities and the within-class readings' file probabilities."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-    for ax, wl in zip(axes[:2], (w.original, w.modified)):
+    for ax, wl in zip(axes[:2], (w.original, w.modified), strict=True):
         ax.bar([f"class {i}" for i in range(len(wl.class_probs))], wl.class_probs, color=color(WORKLOAD_KINDS[wl.name]))
         ax.set(title=f"{wl.name}: class probabilities", ylabel="probability")
     j = np.arange(1, 10)
@@ -34,12 +33,11 @@ def class_distributions_figure(w: Workloads, path: Path, stamp: Stamp) -> Path:
     axes[2].set(title="within-class readings (file j = j x base)", xlabel="file j of the class", ylabel="probability")
     axes[2].legend(fontsize=8)
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
+    return fig
 
 
-def file_size_cdf_figure(w: Workloads, within_class: str, seed: int, path: Path, stamp: Stamp, *,
-                         n_samples: int = 20_000) -> Path:
-    """Plot each workload's exact file-size CDF and the empirical CDF of ``n_samples`` seeded samples; save.
+def file_size_cdf_figure(w: Workloads, within_class: str, seed: int, *, n_samples: int = 20_000) -> Figure:
+    """Return a figure of each workload's exact file-size CDF and the empirical CDF of ``n_samples`` seeded samples.
 
     Each workload's sample is drawn with a fresh ``numpy.random.default_rng(seed)``.
     """
@@ -58,11 +56,11 @@ def file_size_cdf_figure(w: Workloads, within_class: str, seed: int, path: Path,
            title=f"File-size CDF, within-class reading: {within_class} ({n_samples:,} samples)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    return save_figure(fig, path, stamp)
+    return fig
 
 
-def efficiency_queue_figure(summary: pd.DataFrame, f_cells: float, path: Path, stamp: Stamp) -> Path:
-    """Plot efficiency and maximum queue against N: published ABR beside the ns-3 analogue (95% CI); save.
+def efficiency_queue_figure(summary: pd.DataFrame, f_cells: float) -> Figure:
+    """Return a figure of efficiency and maximum queue against N: published ABR beside the ns-3 analogue (95% CI).
 
     ``summary`` is :func:`paperlib.reproduce.p003.ns3.analogue_summary`; ``f_cells`` the feedback delay F in
     cells, drawn as a reference line.
@@ -89,11 +87,11 @@ def efficiency_queue_figure(summary: pd.DataFrame, f_cells: float, path: Path, s
            title="Maximum queue vs N (ABR switch, TCP/FIFO bottleneck)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    return save_figure(fig, path, stamp)
+    return fig
 
 
-def queue_time_figure(sims: pd.DataFrame, cells_per_segment: float, path: Path, stamp: Stamp) -> Path:
-    """Plot the bottleneck queue (cells) over time of each N's first run (repetition 0); save.
+def queue_time_figure(sims: pd.DataFrame, cells_per_segment: float) -> Figure:
+    """Return a figure of the bottleneck queue (cells) over time of each N's first run (repetition 0).
 
     One line per N in matplotlib's default colour cycle (N is a parameter, not a registry kind).
     """
@@ -106,4 +104,4 @@ def queue_time_figure(sims: pd.DataFrame, cells_per_segment: float, path: Path, 
     ax.set(xlabel="simulated time (s)", ylabel="bottleneck queue (cells)",
            title="Analogue: queue over time (first run)")
     ax.legend(fontsize=8)
-    return save_figure(fig, path, stamp)
+    return fig

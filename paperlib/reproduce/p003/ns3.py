@@ -1,11 +1,12 @@
-"""Seed 003's ABR experiment re-posed in ns-3: the same clients and workload over TCP through a 45 Mbit/s FIFO.
+"""Paper 003's ABR experiment re-posed in ns-3: the same clients and workload over TCP through a 45 Mbit/s FIFO.
 
 ABR/ERICA exists in no maintained simulator, so the published switch queue and throughput are not
 regenerable. The closest analogue (:mod:`paperlib.sim.web_bottleneck`): K x N clients, each asking every
 inter-batch time (open loop, random phase) for a page of the modified workload over one TCP connection,
 a 45 Mbit/s bottleneck with a FIFO queue. :func:`analogue_points` makes the sweep points from the slides'
 stated inputs, :func:`run_analogue` runs them through :func:`paperlib.sweep.run_sweep`, and
-:func:`analogue_summary` puts the per-N means beside the published ABR numbers.
+:func:`analogue_summary` puts the per-N means beside the published ABR numbers. The analogue is shown, not
+scored: no ledger row or claim is judged on it (:mod:`paperlib.reproduce.p003.ledger_rows`).
 """
 
 from __future__ import annotations
@@ -15,20 +16,21 @@ import pandas as pd
 
 from paperlib import units, validate
 from paperlib.data import Paper
-from paperlib.models import atm_overhead as atm
+from paperlib.models import atm_overhead
 from paperlib.reproduce.p003.derived import derived_values, inputs
-from paperlib.reproduce.p003.workload import workload_keys, workloads
+from paperlib.reproduce.p003.operating_point import Convention
+from paperlib.reproduce.p003.workload import conv_workloads
 
 
-def analogue_points(paper: Paper, conv: dict, *, n_servers, k_clients: int, repetitions: int,
+def analogue_points(paper: Paper, conv: Convention, *, n_servers, k_clients: int, repetitions: int,
                     sim_time_s: float, warmup_s: float, queue_limit_packets: int) -> list[dict]:
     """Return the sweep points of the ns-3 analogue: one per (N, repetition), stated inputs from the slides."""
     from paperlib.sim.web_bottleneck import workload_params
 
     x = inputs(paper)
-    w = workloads(paper, **workload_keys(conv)).modified
+    w = conv_workloads(paper, conv).modified
     window = paper.text_value("tcp_window_factor").value * units.to_si(
-        paper.text_value("tcp_window_unit").value, paper.text_value("tcp_window_unit").unit, kilo=conv["size_kilo"]
+        paper.text_value("tcp_window_unit").value, paper.text_value("tcp_window_unit").unit, kilo=conv.size_kilo
     ) / units.BITS_PER_BYTE
     rtt = units.to_si(paper.text_value("wan_rtt").value, paper.text_value("wan_rtt").unit)
     servers = validate.positive_integer("n_servers", n_servers).astype(int).tolist()
@@ -59,7 +61,7 @@ def run_analogue(points: list[dict], *, cache_dir, seed: int, scheduler=None, n_
                      scheduler=scheduler, n_workers=n_workers, desc="003 ns-3 analogue")
 
 
-def analogue_summary(sims: pd.DataFrame, paper: Paper, conv: dict) -> pd.DataFrame:
+def analogue_summary(sims: pd.DataFrame, paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return, per N, the analogue's mean and 95% t-interval half-width beside the published ABR numbers."""
     from scipy import stats
 
@@ -67,7 +69,7 @@ def analogue_summary(sims: pd.DataFrame, paper: Paper, conv: dict) -> pd.DataFra
     max_payload = values["max_payload_t3"] * 1e6
     f_cells = values["typo_cells_correct"]
     x = inputs(paper)
-    cells = float(atm.cells_per_segment(x.mss_bytes, conv["header_stack"]))
+    cells = float(atm_overhead.cells_per_segment(x.mss_bytes, conv.header_stack))
     packet_max = x.t3_bps * x.mss_bytes / (x.mss_bytes + 40 + 2)  # TCP/IP headers + PPP on the packet link
     d = sims.assign(
         queue_cells=sims["max_queue_packets"] * cells,

@@ -1,4 +1,4 @@
-"""Seed 003's conventions: the open readings of the slides, the systematic search, and the one it chose.
+"""Paper 003's conventions: the open readings of the slides, the systematic search, and the one it chose.
 
 The slides state their inputs (:func:`paperlib.reproduce.p003.derived.inputs`) but not the conventions
 the derived numbers follow. :data:`CONVENTION_AXES` lists them (candidates in order of a-priori
@@ -7,20 +7,22 @@ within-class distribution, files per batch of the original workload, the ATM hea
 framing behind "78%", the rate the feedback delay F is counted at in cells, intermediate rounding and the
 print rounding. :func:`convention_search` scores every combination on every printed derived number
 (:func:`paperlib.reproduce.p003.derived.printed_cells`); :func:`chosen_convention` picks one by the rule of
-:mod:`paperlib.conventions`, and that one convention is used for every row of the paper.
+:mod:`paperlib.conventions`, and that one :class:`Convention` is used for every row of the paper.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from paperlib import conventions, units
 from paperlib.data import Paper
-from paperlib.models import atm_overhead as atm
+from paperlib.models import atm_overhead
 from paperlib.models.specweb96 import WITHIN_CLASS
 from paperlib.reproduce.p003.derived import F_LINE_RATES, derived_values, inputs, printed_cells
-from paperlib.reproduce.p003.workload import Workloads, workload_keys, workloads
+from paperlib.reproduce.p003.workload import Workloads, conv_workloads, workload_keys
 
 #: The open conventions, candidates in order of a-priori plausibility.
 CONVENTION_AXES: dict[str, list] = {
@@ -29,12 +31,41 @@ CONVENTION_AXES: dict[str, list] = {
     "report_kilo": [units.DECIMAL, units.BINARY],  # kB / kb of the printed averages
     "within_class": list(WITHIN_CLASS),
     "files_per_batch": [5, 1],  # files per user per inter-batch time, original workload
-    "header_stack": list(atm.HEADER_STACKS),
-    "framing": list(atm.FRAMINGS),  # physical framing behind "78% of link rate"
+    "header_stack": list(atm_overhead.HEADER_STACKS),
+    "framing": list(atm_overhead.FRAMINGS),  # physical framing behind "78% of link rate"
     "f_line_rate": list(F_LINE_RATES),  # the rate the feedback delay F is counted in cells at
     "round_intermediate": [False, True],  # 78% rounded before "x 45 Mbps" and before the efficiency column
     "rounding": ["half_up", "truncate"],
 }
+
+
+@dataclass(frozen=True)
+class Convention(conventions.Convention):
+    """One reading of the slides, applied to every derived number of paper 003 (the axes of :data:`CONVENTION_AXES`).
+
+    ``str()`` prints it as the mapping of its switches, :meth:`describe` as the ledger reasons' ``key=value, ...``.
+    """
+
+    #: bytes in a kB of the class tables (1000 or 1024)
+    size_kilo: int
+    #: a MB of the class tables: ``"kilo*kilo"`` bytes, or ``"1000 kB"`` (1000 of its kB)
+    mega: str
+    #: bytes (bits) in a kB (kb) of the printed averages
+    report_kilo: int
+    #: the within-class distribution of the nine files (:data:`paperlib.models.specweb96.WITHIN_CLASS`)
+    within_class: str
+    #: files a user of the original workload fetches per inter-batch time
+    files_per_batch: int
+    #: the headers a TCP segment carries in its AAL5 frame (:data:`paperlib.models.atm_overhead.HEADER_STACKS`)
+    header_stack: str
+    #: the physical framing behind "78% of link rate" (:data:`paperlib.models.atm_overhead.FRAMINGS`)
+    framing: str
+    #: the line rate the feedback delay F is counted in cells at (a key of ``derived.F_LINE_RATES``)
+    f_line_rate: str
+    #: whether the 78% is rounded to a whole percent before it is multiplied out
+    round_intermediate: bool
+    #: the print rounding (:mod:`paperlib.rounding`)
+    rounding: str
 
 
 def convention_search(paper: Paper) -> pd.DataFrame:
@@ -43,18 +74,20 @@ def convention_search(paper: Paper) -> pd.DataFrame:
     given = inputs(paper)
     memo: dict[tuple, Workloads] = {}
 
-    def regenerate(**conv):
-        """Return the printed cells' regenerated values under ``conv`` (workloads memoised by their conventions)."""
+    def regenerate(**switches):
+        """Return the printed cells' regenerated values under ``switches`` (workloads memoised by their conventions)."""
+        conv = Convention.from_choice(switches)
         key = tuple(workload_keys(conv).values())
         if key not in memo:
-            memo[key] = workloads(paper, **workload_keys(conv))
-        values = derived_values(paper, conv, given=given, wl=memo[key])
+            memo[key] = conv_workloads(paper, conv)
+        values = derived_values(paper, conv, given=given, workload_pair=memo[key])
         return np.array([values[c.key] for c in cells])
 
     results = conventions.search(CONVENTION_AXES, regenerate, [c.compare_as for c in cells])
     return conventions.rank(results, CONVENTION_AXES)
 
 
-def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> dict:
-    """Return the one convention used for every derived number of seed 003."""
-    return conventions.choose(convention_search(paper) if search is None else search, CONVENTION_AXES)
+def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Convention:
+    """Return the one convention used for every derived number of paper 003 (``search``: a finished search)."""
+    choice = conventions.choose(convention_search(paper) if search is None else search, CONVENTION_AXES)
+    return Convention.from_choice(choice)

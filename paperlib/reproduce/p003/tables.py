@@ -1,4 +1,4 @@
-"""Seed 003's printed derived numbers regenerated: one table, each printed number beside its regenerated value.
+"""Paper 003's printed derived numbers regenerated: one table, each printed number beside its regenerated value.
 
 The slides' numbers that follow from stated inputs are listed by
 :func:`paperlib.reproduce.p003.derived.printed_cells` (text values, the modified table's class
@@ -14,15 +14,16 @@ import pandas as pd
 from paperlib.corrections import for_paper
 from paperlib.data import Paper
 from paperlib.reproduce.p003.derived import derived_values, printed_cells
+from paperlib.reproduce.p003.operating_point import Convention
 from paperlib.reproduce.p003.workload import PAPER
 
 
 def corrections_table() -> pd.DataFrame:
-    """Return the corrections of seed 003's print (:mod:`paperlib.corrections`), one row each, all their fields."""
+    """Return the corrections of paper 003's print (:mod:`paperlib.corrections`), one row each, all their fields."""
     return pd.DataFrame([c.__dict__ for c in for_paper(PAPER)])
 
 
-def derived_table(paper: Paper, conv: dict) -> pd.DataFrame:
+def derived_table(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return each printed derived number beside its regenerated value (columns number, row, printed, regenerated)."""
     values = derived_values(paper, conv)
     return pd.DataFrame(

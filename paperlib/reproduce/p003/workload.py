@@ -1,6 +1,6 @@
-"""Seed 003's two SPECweb96 workloads, built from the printed class tables under one set of unit conventions.
+"""Paper 003's two SPECweb96 workloads, built from the printed class tables under one set of unit conventions.
 
-Paper: seed 003, slides "SPECWeb96" and "Modified SPECWeb96" (``data/003/specweb96.csv``,
+Paper: 003, slides "SPECWeb96" and "Modified SPECWeb96" (``data/003/specweb96.csv``,
 ``data/003/modified_specweb96.csv``). The workload model itself is
 :mod:`paperlib.models.specweb96`; this module reads the printed tables into it and checks its
 exact moments against seeded samples (:func:`moment_table`).
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,9 @@ from paperlib.corrections import correction
 from paperlib.data import Paper
 from paperlib.models.specweb96 import WITHIN_CLASS, Workload, modified_page_classes
 from paperlib.moments import mean_check, mean_check_columns
+
+if TYPE_CHECKING:  # operating_point imports this module
+    from paperlib.reproduce.p003.operating_point import Convention
 
 PAPER = "003"
 
@@ -33,7 +37,7 @@ def class_probability(printed: str) -> float:
     """Return the probability of a printed ``p = 0.35`` cell."""
     found = P_CELL.fullmatch(printed)
     if found is None:
-        raise ValueError(f"seed 003: a class probability cell must read 'p = <number>', got {printed!r}")
+        raise ValueError(f"paper 003: a class probability cell must read 'p = <number>', got {printed!r}")
     return float(found["p"])
 
 
@@ -88,20 +92,18 @@ def workloads(paper: Paper, *, size_kilo: int, mega: str, within_class: str, fil
     return Workloads(original, modified)
 
 
-def workload_keys(conv: dict) -> dict:
-    """Return the part of a convention that :func:`workloads` takes (:data:`WORKLOAD_CONVENTIONS`)."""
-    return {k: conv[k] for k in WORKLOAD_CONVENTIONS}
+def workload_keys(conv: Convention) -> dict[str, object]:
+    """Return the switches of ``conv`` that change the workloads (:data:`WORKLOAD_CONVENTIONS`), by name."""
+    return {k: getattr(conv, k) for k in WORKLOAD_CONVENTIONS}
 
 
-def conv_workloads(paper: Paper, conv: dict, within_class: str | None = None) -> Workloads:
+def conv_workloads(paper: Paper, conv: Convention, within_class: str | None = None) -> Workloads:
     """Return the workloads under convention ``conv``, with its within-class reading or ``within_class``."""
-    keys = workload_keys(conv)
-    if within_class is not None:
-        keys["within_class"] = within_class
-    return workloads(paper, **keys)
+    return workloads(paper, size_kilo=conv.size_kilo, mega=conv.mega, files_per_batch=conv.files_per_batch,
+                     within_class=conv.within_class if within_class is None else within_class)
 
 
-def moment_table(paper: Paper, conv: dict, n_samples: int, seed: int) -> pd.DataFrame:
+def moment_table(paper: Paper, conv: Convention, n_samples: int, seed: int) -> pd.DataFrame:
     """Return, per within-class reading and workload, the exact mean file size against a seeded sample's (KiB).
 
     The samples of ``n_samples`` files are drawn from one stream ``numpy.random.default_rng(seed)`` (readings

@@ -1,17 +1,19 @@
-"""Seed 004, Lee & Atiquzzaman: web object transfer latency over SCTP in the initial slow-start phase.
+"""Paper 004, Lee & Atiquzzaman: web object transfer latency over SCTP in the initial slow-start phase.
 
 =====================  ===================================================================
-seed                   ``/work/shared/seeds/004_712d505736a1f111.txt``; published data in ``data/004/``
+paper                  ``/work/shared/seeds/004_712d505736a1f111.txt``; published data in ``data/004/``
 notebook               ``notebooks/004_slow_start_latency.ipynb``
 model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)), checked against
                        the brute-force schedule :mod:`paperlib.models.slow_start_schedule`
-``operating_point``    Table II's stated parameters, the open conventions and their search
+``operating_point``    Table II's stated parameters, the open conventions, their search and the chosen
+                       ``Convention``
 ``tables``             Table II's model columns regenerated, beside the printed table
 ``findings``           the "mean difference" definitions, the TCP-SCTP gap, the loss-free bounds,
                        Fig. 1's alpha, the notebook's summary
 ``claims``             ``CLAIMS``: ``within_4_percent``, ``tcp_two_rtt_larger`` (published table or
                        real stacks)
-``ledger_rows``        Table II's 20 cells, Fig. 1's alpha, the claims; with the real stacks' column
+``ledger_rows``        ``ledger_rows``: Table II's 20 cells, Fig. 1's alpha, the claims; given the real
+                       stacks' runs, the experimental cells scored against them and the claims judged on them
 ``what_if``            ``check`` of the notebook's parameters; latency against rate and initial window,
                        the closed form against the schedule
 ``explore``            the interactive explorer: latency against the rate, T_r, the object size or x
@@ -20,7 +22,7 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
 ``emulated``           Table II's experiment re-run on Linux TCP and usrsctp through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`), and the
                        points of the packet-capture cross-check
-simulations            none (no ns-3 run for 004)
+simulations            none (no ns-3 run for 004: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p004_<module>.py``, one per module above;
                        ``tests/test_models_slow_start_latency.py`` for the model
 =====================  ===================================================================

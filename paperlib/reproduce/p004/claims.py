@@ -1,4 +1,4 @@
-"""Seed 004's claims (``data/004/claims.csv``), one function each: judged on the published Table II, or on
+"""Paper 004's claims (``data/004/claims.csv``), one function each: judged on the published Table II, or on
 the real stacks' measurements when the evidence carries them (:class:`Evidence`).
 
 The ledger has one row per claim for the published table (its own column: the quantity judged) and,
@@ -14,36 +14,37 @@ import pandas as pd
 
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import ledger_rows as el
-from paperlib.reproduce.p004 import findings
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.emulation import experiments
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.reproduce.p004 import findings, operating_point
+from paperlib.reproduce.p004.operating_point import Convention
 
 CLAIMS = ClaimRegistry("004")
 
 #: The ledger's ``source`` of each claim's rows (the claim's places in the paper, as the rows have always named them).
 SOURCES = {"within_4_percent": "Abstract; Section 3; Section 4", "tcp_two_rtt_larger": "Section 2, Eq. (6)"}
 #: The ledger's ``column`` of a claim judged on real stacks.
-REAL_STACKS = "emulated (real stacks)"
+REAL_STACKS = emulated_rows.REAL_STACKS
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """What seed 004's claims are judged on: the paper, its chosen convention and the regenerated Table II.
+    """What paper 004's claims are judged on: the paper, its chosen convention and the regenerated Table II.
 
     ``real_stacks`` (the table of :func:`paperlib.reproduce.p004.emulated.summary`) switches every claim
     to its judgement on the emulated measurements with their 95% CIs.
     """
 
     paper: Paper
-    conv: dict
+    conv: Convention
     model: pd.DataFrame
     real_stacks: pd.DataFrame | None = None
 
     @property
     def rtt_s(self) -> float:
         """Return the round trip T_r (s) of the chosen convention."""
-        return op.model_inputs(op.operating_point(self.paper), self.conv["rtt_meaning"], self.conv["kilo"])[2]
+        return operating_point.model_inputs(operating_point.operating_point(self.paper), self.conv.rtt_meaning,
+                                            self.conv.kilo)[2]
 
 
 @CLAIMS.claim("within_4_percent")
@@ -86,14 +87,14 @@ def within_4_percent_on_real_stacks(ev: Evidence) -> Verdict:
             errs_lo.append(rel.min())
             errs_hi.append(rel.max())
     if not errs:
-        return Verdict("untestable", f"{el.MARK} no emulated Table II cell with at least 2 repetitions",
+        return Verdict("untestable", f"{emulated_rows.MARK} no emulated Table II cell with at least 2 repetitions",
                        column=REAL_STACKS, source=SOURCES["within_4_percent"])
     lo, hi, mid = 100 * np.mean(errs_lo), 100 * np.mean(errs_hi), 100 * np.mean(errs)
     bound = float(claim["printed"])
-    status = el.verdict(lo, hi, lambda v: v <= bound, lambda v: v > bound)
+    status = emulated_rows.verdict(lo, hi, lambda v: v <= bound, lambda v: v > bound)
     return Verdict(status,
-                   f"{el.MARK} mean |model - emulated| / emulated over {len(errs)} Table II cells (model: Eqs. "
-                   f"(5)/(6) under the chosen convention) = {mid:.2f}%, range over the cells' 95% CIs "
+                   f"{emulated_rows.MARK} mean |model - emulated| / emulated over {len(errs)} Table II cells "
+                   f"(model: Eqs. (5)/(6) under the chosen convention) = {mid:.2f}%, range over the cells' 95% CIs "
                    f"[{lo:.2f}%, {hi:.2f}%]; bound {bound:g}%",
                    regenerated=mid, column=REAL_STACKS, source=SOURCES["within_4_percent"])
 
@@ -124,21 +125,23 @@ def tcp_two_rtt_larger(ev: Evidence) -> Verdict:
 def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
     """Judge the 2 T_r gap on the emulated means of the rates where both stacks ran at least twice.
 
-    The gap's mean over those rates and its 95% CI (the per-rate CIs combined): supported if the whole
-    CI is within 10% of 2 T_r, refuted if wholly outside, untestable otherwise or without both stacks.
+    The gap's mean over those rates and its 95% CI
+    (:func:`paperlib.emulation.ledger_rows.mean_difference`, which states its assumptions): supported if
+    the whole CI is within 10% of 2 T_r, refuted if wholly outside, untestable otherwise or without both
+    stacks.
     """
     table, rtt = ev.real_stacks, ev.rtt_s
     have = table[(table["n SCTP"] > 1) & (table["n TCP"] > 1)]
     if not len(have):
-        return Verdict("untestable", f"{el.MARK} needs both stacks emulated; available: {ex.protocols()}",
-                       column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"])
+        return Verdict("untestable", f"{emulated_rows.MARK} needs both stacks emulated; available: "
+                       f"{experiments.protocols()}", column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"])
     d = have["emulated TCP (s)"] - have["emulated SCTP (s)"]
-    half = np.sqrt((have["CI95 TCP (s)"] ** 2 + have["CI95 SCTP (s)"] ** 2)) / len(have) ** 0.5
-    mean, h = float(d.mean()), float(np.sqrt((half**2).sum()) / len(have) ** 0.5)
+    mean, h = emulated_rows.mean_difference(have["emulated TCP (s)"], have["CI95 TCP (s)"],
+                                          have["emulated SCTP (s)"], have["CI95 SCTP (s)"])
     tol = findings.GAP_TOLERANCE * 2 * rtt
-    status = el.band_verdict(mean - h, mean + h, 2 * rtt - tol, 2 * rtt + tol)
+    status = emulated_rows.band_verdict(mean - h, mean + h, 2 * rtt - tol, 2 * rtt + tol)
     return Verdict(status,
-                   f"{el.MARK} emulated TCP - SCTP per rate {d.round(3).tolist()} s, mean {mean:.3f} s +/- {h:.3f} s "
-                   f"(95% CI) = {mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is within "
-                   f"{findings.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside",
+                   f"{emulated_rows.MARK} emulated TCP - SCTP per rate {d.round(3).tolist()} s, mean {mean:.3f} s "
+                   f"+/- {h:.3f} s (95% CI) = {mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is "
+                   f"within {findings.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside",
                    regenerated=mean / rtt, column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"])

@@ -1,4 +1,4 @@
-"""Seed 004 on real stacks: Table II's experiment re-run through the emulated link.
+"""Paper 004 on real stacks: Table II's experiment re-run through the emulated link.
 
 The operating point is the package's reading of the paper
 (:func:`paperlib.reproduce.p004.operating_point.chosen_convention`):
@@ -16,13 +16,11 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import ledger_rows as el
-from paperlib.emulation import tcp_settings
-from paperlib.reproduce.p004 import operating_point as op
-from paperlib.reproduce.p004 import tables
+from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.reproduce.p004 import operating_point, tables
 
-PAPER = op.PAPER
+PAPER = operating_point.PAPER
 #: Table II's experimental and model column of each protocol.
 EXP = {proto: column for column, proto in tables.EXP_COLUMNS.items()}
 MODEL = {proto: column for column, proto in tables.MODEL_COLUMNS.items()}
@@ -32,18 +30,18 @@ INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
 
 def points(paper: Paper, profile: str) -> list[dict]:
     """Return the sweep points of Table II's experiment for ``profile`` ('reduced' or 'full')."""
-    ex.check_profile(profile)
+    experiments.check_profile(profile)
     if profile == "off":
         return []
-    conv = op.chosen_convention(paper)
-    point = op.operating_point(paper)
-    obj_bits, mtu_bits, rtt = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
+    conv = operating_point.chosen_convention(paper)
+    point = operating_point.operating_point(paper)
+    obj_bits, mtu_bits, rtt = operating_point.model_inputs(point, conv.rtt_meaning, conv.kilo)
     reps, objects = (3, 1) if profile == "reduced" else (10, point.n_objects)
     return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=0.0,
                  queue_packets=QUEUE_PACKETS,
                  mss_bytes=int(mtu_bits / 8) - 40, initcwnd=INITCWND, object_bytes=int(obj_bits / 8),
                  objects=objects, users=1, mode="per_object", rep=k)
-            for proto in ex.protocols() for rate in point.rates_bps for k in range(reps)]
+            for proto in experiments.protocols() for rate in point.rates_bps for k in range(reps)]
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
@@ -58,9 +56,8 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
 
 def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
     """Return Table II with the emulated mean latency and its 95% CI (over repetitions) per rate and protocol."""
-    point = op.operating_point(paper)
-    conv = op.chosen_convention(paper)
-    model = tables.regenerate_table2(point, **conv)
+    point = operating_point.operating_point(paper)
+    model = tables.regenerate_table2(point, operating_point.chosen_convention(paper))
     reps = per_repetition(runs) if len(runs) else pd.DataFrame(columns=["protocol", "rate_bps", "latency_s"])
     cells = paper.tables["table2"].cells
     out = []
@@ -68,7 +65,7 @@ def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
         row = {"BANDWIDTH": label}
         for proto in ("sctp", "tcp"):
             sel = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), point.rates_bps[i])]
-            mean, half, n = ex.mean_ci(sel.latency_s)
+            mean, half, n = experiments.mean_ci(sel.latency_s)
             row |= {EXP[proto]: float(cells[EXP[proto]].iloc[i]), f"emulated {proto.upper()} (s)": mean,
                     f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n,
                     f"model {proto.upper()} (s)": float(model[MODEL[proto]].iloc[i])}
@@ -89,7 +86,7 @@ def capture_points(points: list[dict]) -> list[dict]:
 def real_stacks_text(frame: pd.DataFrame, not_run: str | None) -> str:
     """Return the notebook's sentence (Markdown) on the written ledger ``frame``: how many published experimental
     cells are within 5% of the emulated mean, and why nothing ran (``not_run``) if so."""
-    within, total = el.counts(frame)
+    within, total = emulated_rows.counts(frame)
     return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
             f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
             f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")

@@ -1,4 +1,4 @@
-"""Seed 004's explorer: transfer latency in initial slow start (Eqs. 5-6, corrected form) against four axes.
+"""Paper 004's explorer: transfer latency in initial slow start (Eqs. 5-6, corrected form) against four axes.
 
 The link rate, the RTT T_r, the object size or the initial window x on the horizontal axis, the
 others on sliders, starting at Table II's operating point under the chosen convention
@@ -17,28 +17,28 @@ from paperlib.data import load_paper
 from paperlib.explore import Axis, Curves, Explorer, Slider, int_grid, lin_grid, log_grid, near
 from paperlib.figures import style
 from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.reproduce.p004 import operating_point
 
 
 @lru_cache(maxsize=1)
 def context():
-    """Return what the explorer reads once from seed 004's data: the convention, operating points, printed cells."""
+    """Return what the explorer reads once from paper 004's data: the convention, operating points, printed cells."""
     paper = load_paper("004")
-    conv = op.chosen_convention(paper)
-    point = op.operating_point(paper)
-    obj, mtu, rtt = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
+    conv = operating_point.chosen_convention(paper)
+    point = operating_point.operating_point(paper)
+    obj, mtu, rtt = operating_point.model_inputs(point, conv.rtt_meaning, conv.kilo)
     cells = paper.tables["table2"].cells
     return conv, point, obj, mtu, rtt, cells
 
 
 def explorer() -> Explorer:
-    """Return the explorer of seed 004's latency (Eqs. 5-6, corrected form, the chosen convention)."""
+    """Return the explorer of paper 004's latency (Eqs. 5-6, corrected form, the chosen convention)."""
     conv, point, obj0, mtu, rtt0, cells = context()
     sliders = {
         "rate_bps": Slider("link rate (bit/s)", 10e3, 100e6, 1e6, log=True),
         "rtt_s": Slider("T_r (s)", 0.0, 2.0, rtt0),
         "obj_bytes": Slider("object (bytes)", 1e3, 10e6, obj0 / 8, log=True),
-        "initial_window": Slider("initial window x", 1, 64, conv["initial_window"], integer=True),
+        "initial_window": Slider("initial window x", 1, 64, conv.initial_window, integer=True),
     }
     axes = {
         "rate": Axis("rate_bps", "link rate (bit/s)", True, log_grid(10e3, 100e6)),
@@ -57,7 +57,7 @@ def explorer() -> Explorer:
                  (style("tcp", "model"), np.broadcast_to(tcp_latency_s(*common), x.shape))]
         points = []
         at_paper = (near(v["rtt_s"], rtt0) and near(v["obj_bytes"], obj0 / 8)
-                    and int(v["initial_window"]) == conv["initial_window"])
+                    and int(v["initial_window"]) == conv.initial_window)
         if axis == "rate" and at_paper:  # Table II: the five printed bandwidths
             for proto in ("sctp", "tcp"):
                 p = proto.upper()
@@ -67,5 +67,5 @@ def explorer() -> Explorer:
                                cells[f"Model({p})"].astype(float).to_numpy()))
         return Curves(x, lines, points)
 
-    return Explorer("004", "Seed 004: web object transfer latency in initial slow start (Eqs. 5-6)",
+    return Explorer("004", "Paper 004: web object transfer latency in initial slow start (Eqs. 5-6)",
                     "latency (s)", sliders, axes, evaluate, yscale="log")

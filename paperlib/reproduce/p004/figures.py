@@ -1,4 +1,4 @@
-"""Seed 004's figures: latency against the link rate and the initial window, and the real stacks' Table II.
+"""Paper 004's figures: latency against the link rate and the initial window, and the real stacks' Table II.
 
 Each function returns a matplotlib figure (the notebook saves it with :func:`paperlib.figures.save_figure`);
 colours, markers and labels come from :func:`paperlib.figures.style` and
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
-from paperlib.emulation import notebook as emu_nb
+from paperlib.emulation.notebook import errorbars
 from paperlib.figures import sequence_style, style
 from paperlib.reproduce.p004.operating_point import OperatingPoint
 from paperlib.reproduce.p004.what_if import WhatIf
@@ -18,7 +19,8 @@ from paperlib.reproduce.p004.what_if import WhatIf
 PROTOCOLS = ("sctp", "tcp")
 
 
-def latency_vs_bandwidth(curve: pd.DataFrame, point: OperatingPoint, published: pd.DataFrame, w: WhatIf):
+def latency_vs_bandwidth(curve: pd.DataFrame, point: OperatingPoint, published: pd.DataFrame,
+                         w: WhatIf) -> Figure:
     """Return the figure of SCTP/TCP latency against the link rate: the what-if curves
     (:func:`paperlib.reproduce.p004.what_if.latency_vs_rate`) and Table II's printed points ``published``
     at the paper's rates."""
@@ -38,7 +40,7 @@ def latency_vs_bandwidth(curve: pd.DataFrame, point: OperatingPoint, published: 
     return fig
 
 
-def latency_vs_initial_window(by_x: pd.DataFrame, w: WhatIf):
+def latency_vs_initial_window(by_x: pd.DataFrame, w: WhatIf) -> Figure:
     """Return the figure of SCTP latency against the initial window, one curve per link rate
     (:func:`paperlib.reproduce.p004.what_if.latency_vs_window`)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -52,7 +54,7 @@ def latency_vs_initial_window(by_x: pd.DataFrame, w: WhatIf):
     return fig
 
 
-def emulated_vs_published(emulated: pd.DataFrame, point: OperatingPoint):
+def emulated_vs_published(emulated: pd.DataFrame, point: OperatingPoint) -> Figure:
     """Return the figure of Table II's published experiment, the model and the real stacks' means with their
     95% CIs (:func:`paperlib.reproduce.p004.emulated.summary`) against the link rate."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -60,7 +62,7 @@ def emulated_vs_published(emulated: pd.DataFrame, point: OperatingPoint):
         big = proto.upper()
         ax.plot(point.rates_bps, emulated[f"Exp({big})"], **style(proto, "experiment"))
         ax.plot(point.rates_bps, emulated[f"model {big} (s)"], **style(proto, "model"))
-        emu_nb.errorbars(ax, point.rates_bps, emulated[f"emulated {big} (s)"], emulated[f"CI95 {big} (s)"], proto)
+        errorbars(ax, point.rates_bps, emulated[f"emulated {big} (s)"], emulated[f"CI95 {big} (s)"], proto)
     ax.set(xscale="log", yscale="log", xlabel="link rate (bit/s)", ylabel="transfer latency (s)",
            title="Table II: published experiment, model and real stacks (no ns-3 run for 004)")
     ax.grid(True, which="both", alpha=0.3)

@@ -1,4 +1,4 @@
-"""Seed 004's results besides Table II's model columns: the "mean difference", the TCP-SCTP gap, the bounds.
+"""Paper 004's results besides Table II's model columns: the "mean difference", the TCP-SCTP gap, the bounds.
 
 * :func:`mean_difference` / :func:`mean_difference_table`: the plausible definitions of the paper's
   "mean difference between the model and experimental results" (:data:`PRIMARY_DEFINITION` is the
@@ -18,9 +18,10 @@ import pandas as pd
 from paperlib import units
 from paperlib.data import Paper
 from paperlib.ledger import impossible_note
-from paperlib.models import lower_bounds as lb
+from paperlib.models import lower_bounds
 from paperlib.models.slow_start_latency import windows_needed
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.reproduce.p004 import operating_point
+from paperlib.reproduce.p004.operating_point import Convention
 from paperlib.rounding import printed_interval
 
 #: Plausible definitions of the paper's "mean difference between the model
@@ -42,7 +43,7 @@ def mean_difference(model: np.ndarray, experiment: np.ndarray) -> dict[str, floa
     * ``mean (M-E)/E``: signed, experiment as reference.
     * ``mean |M-E|/M``: absolute, model as reference.
     * ``mean (M-E)/M``: signed, model as reference (the form of Eq. (9) in the
-      same author's seed 000).
+      same author's paper 000).
     * ``|sum M - sum E| / sum E``: difference of the totals.
     * ``max |M-E|/E``: the worst cell ("within" read as a bound on every cell).
     """
@@ -88,7 +89,7 @@ def two_rtt_gap(paper: Paper, rtt_s: float) -> tuple[float, float]:
     return float(gap.mean()), 2 * rtt_s
 
 
-def latency_bounds(paper: Paper, conv: dict) -> pd.DataFrame:
+def latency_bounds(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return, per row of Table II, the loss-free lower bounds of the transfer latency (s).
 
     From the brute-force slow-start schedule (:func:`paperlib.models.lower_bounds.transfer_latency_lower_bound_s`,
@@ -97,31 +98,31 @@ def latency_bounds(paper: Paper, conv: dict) -> pd.DataFrame:
     ``ledger reading`` the chosen convention's T_r, KB and x. TCP's bound is SCTP's (Eq. (6)'s extra
     2 T_r is an operating-system effect, not physics).
     """
-    point = op.operating_point(paper)
-    obj, mtu, rtt = op.model_inputs(point, "printed_rtt", units.DECIMAL)
-    x_max = max(op.CONVENTION_AXES["initial_window"])
-    obj_c, mtu_c, rtt_c = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"], conv["objects_per_transfer"])
+    point = operating_point.operating_point(paper)
+    obj, mtu, rtt = operating_point.model_inputs(point, "printed_rtt", units.DECIMAL)
+    x_max = max(operating_point.CONVENTION_AXES["initial_window"])
+    obj_c, mtu_c, rtt_c = operating_point.model_inputs(point, conv.rtt_meaning, conv.kilo, conv.objects_per_transfer)
     return pd.DataFrame({
         "BANDWIDTH": point.rate_labels,
-        "any reading": lb.transfer_latency_lower_bound_s(obj, mtu, point.rates_bps, rtt, x_max),
-        "ledger reading": lb.transfer_latency_lower_bound_s(obj_c, mtu_c, point.rates_bps, rtt_c,
-                                                              conv["initial_window"]),
+        "any reading": lower_bounds.transfer_latency_lower_bound_s(obj, mtu, point.rates_bps, rtt, x_max),
+        "ledger reading": lower_bounds.transfer_latency_lower_bound_s(obj_c, mtu_c, point.rates_bps, rtt_c,
+                                                                        conv.initial_window),
     })
 
 
-def bound_note(printed: str, bounds: pd.Series, conv: dict, paper: Paper) -> str:
+def bound_note(printed: str, bounds: pd.Series, conv: Convention, paper: Paper) -> str:
     """Return the note of a printed latency below its loss-free bound (``bounds``: one row of
     :func:`latency_bounds`), or ``""``: impossible under every reading, or only under the ledger's."""
-    x_max = max(op.CONVENTION_AXES["initial_window"])
+    x_max = max(operating_point.CONVENTION_AXES["initial_window"])
     flag = impossible_note(printed, float(bounds["any reading"]),
                            f"under every reading searched: T_r = {paper.text_value('rtt').printed} s as the round "
                            f"trip, KB = 1000, initial window {x_max}, 2 round trips then a loss-free slow-start "
                            "schedule")
     if flag:
         return flag
-    if printed_interval(printed, conv["rounding"])[1] <= float(bounds["ledger reading"]):
+    if printed_interval(printed, conv.rounding)[1] <= float(bounds["ledger reading"]):
         return (f"below the loss-free bound {float(bounds['ledger reading']):.3f} s under the ledger's reading "
-                f"(rtt_meaning={conv['rtt_meaning']}, x = {conv['initial_window']}; possible only if "
+                f"(rtt_meaning={conv.rtt_meaning}, x = {conv.initial_window}; possible only if "
                 f"T_r = {paper.text_value('rtt').printed} s is the round trip)")
     return ""
 

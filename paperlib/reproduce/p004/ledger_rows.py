@@ -1,8 +1,9 @@
-"""Every ledger row of seed 004: Table II's 20 printed cells, Fig. 1's alpha, and the claims.
+"""Every ledger row of paper 004: Table II's 20 printed cells, Fig. 1's alpha, and the claims.
 
-:func:`rows` is the ledger of the model (the notebook's first write); :func:`rows_with_real_stacks`
-the same rows with the experimental cells carrying the emulated means and the claims re-judged on
-them (the second write, after the emulated run).
+:func:`ledger_rows` is the one entry point (the protocol's, :mod:`paperlib.reproduce.protocol`): without
+``real_stacks`` the rows of the model (the notebook's first write), with them the same rows whose
+experimental cells carry the emulated measurements, plus the claims judged again on them (the second
+write, after the emulated run).
 """
 
 from __future__ import annotations
@@ -10,35 +11,74 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from paperlib import conventions
 from paperlib.data import Paper
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import experiments
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row, classify, lone_hits, result_row
-from paperlib.models import lower_bounds as lb
-from paperlib.reproduce.p004 import findings, tables
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.models import lower_bounds
+from paperlib.reproduce.p004 import emulated, findings, operating_point, tables
 from paperlib.reproduce.p004.claims import CLAIMS, Evidence
+from paperlib.reproduce.p004.operating_point import Convention
 
-PAPER = op.PAPER
+PAPER = operating_point.PAPER
 
 
-def table_rows(paper: Paper, search: pd.DataFrame, conv: dict) -> list[Row]:
+def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
+                real_stacks: Emulated | None = None) -> list[Row]:
+    """Return every ledger row of paper 004: Table II's cells, the text's results, the claims.
+
+    Parameters
+    ----------
+    paper : paper 004's published data (:func:`paperlib.data.load_paper`)
+    search : :func:`~paperlib.reproduce.p004.operating_point.convention_search`'s frame for ``paper``, if the
+        caller has it (so the search runs once); ``None`` runs it
+    simulations : unused and must be ``None``: paper 004 has no ns-3 run (the parameter is the protocol's,
+        which every paper package answers)
+    real_stacks : the emulated runs of Table II's experiment (what :func:`paperlib.emulation.notebook.run`
+        returned for :mod:`paperlib.reproduce.p004.emulated`), or ``None``
+
+    Without ``real_stacks``, the rows of the model: the experimental cells are the testbed's
+    (``not_regenerable``, carrying the model's value; their reason says the testbed cannot be re-run here)
+    and each claim is judged on the published table. With them, the same rows whose experimental cells are
+    scored against the emulated means (:func:`paperlib.emulation.ledger_rows.emulated_row`; a cell not run says
+    why), followed by each claim judged again on the emulated measurements (column ``emulated (real stacks)``).
+
+    Raises :class:`paperlib.models.lower_bounds.BoundViolation` if a regenerated latency is below its loss-free
+    bound, and ``ValueError`` if ``simulations`` is given.
+    """
+    if simulations is not None:
+        raise ValueError(f"simulations: paper 004 has no ns-3 run, so there is nothing to pass; got "
+                         f"{type(simulations).__name__}")
+    search = operating_point.convention_search(paper) if search is None else search
+    conv = operating_point.chosen_convention(paper, search)
+    model_table = tables.regenerate_table2(operating_point.operating_point(paper), conv)
+    rows = (table_rows(paper, search, conv, model_table) + text_value_rows(paper)
+            + CLAIMS.rows(paper, Evidence(paper, conv, model_table)))
+    if real_stacks is None:
+        return rows
+    summary = emulated.summary(paper, real_stacks.runs)
+    return (emulated_rows.replace(rows, measured_cells(paper, rows, conv, summary, real_stacks))
+            + emulated_rows.claims_not_run(
+                CLAIMS.rows(paper, Evidence(paper, conv, model_table, real_stacks=summary)), real_stacks.not_run))
+
+
+def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention, table: pd.DataFrame) -> list[Row]:
     """Return one row per printed cell of Table II (row by row: Exp(SCTP), Model(SCTP), Exp(TCP), Model(TCP)).
 
-    Model cells are judged against Eqs. (5)/(6) under ``conv`` (the choice of ``search``); experimental
-    cells are ``not_regenerable`` and carry the model's value. Raises
+    Model cells are judged against Eqs. (5)/(6) under ``conv`` (the choice of ``search``), whose Table II
+    is ``table`` (:func:`~paperlib.reproduce.p004.tables.regenerate_table2`); experimental cells are
+    ``not_regenerable`` and carry the model's value. Raises
     :class:`paperlib.models.lower_bounds.BoundViolation` if a regenerated latency is below its loss-free bound.
     """
-    table = tables.regenerate_table2(op.operating_point(paper), **conv)
     cells = paper.tables["table2"].cells
-    rule = conv["rounding"]
+    rule = conv.rounding
     best = search.iloc[0]
-    conv_text = op.convention_text(conv)
+    conv_text = conv.describe()
     bounds = findings.latency_bounds(paper, conv)
     for col in tables.MODEL_COLUMNS:
-        lb.check_not_below(table[col].to_numpy(), bounds["ledger reading"].to_numpy(),
-                           f"seed 004, regenerated {col} under the chosen convention")
+        lower_bounds.check_not_below(table[col].to_numpy(), bounds["ledger reading"].to_numpy(),
+                                     f"paper 004, regenerated {col} under the chosen convention")
     lone = {col: lone_hits(table[col].to_numpy(), list(cells[col]), rule, list(cells["BANDWIDTH"]))
             for col in tables.MODEL_COLUMNS}
     rows: list[Row] = []
@@ -75,46 +115,40 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: dict) -> list[Row]:
 
 def text_value_rows(paper: Paper) -> list[Row]:
     """Return the ledger rows of the results stated in the text: Fig. 1's alpha = 3 (Eq. (1))."""
-    tv = paper.text_values.cells.set_index("id")
+    text_values = paper.text_values.cells.set_index("id")
     x = paper.text_value("fig1_initial_window").value
     n = paper.text_value("fig1_segments").value
-    row = tv.loc["fig1_alpha"]
+    row = text_values.loc["fig1_alpha"]
     return [result_row(PAPER, f"text: {row['location']}", "fig1_alpha", row["quantity"], row["printed"],
                        findings.fig1_alpha(paper), rule="half_up",
                        reason=(f"Eq. (1) with L_obj/L_mtu = {n:g} and x = {x:g} (Fig. 1): alpha = ceil(log2({n:g}/"
                                f"{x:g} + 1)) = ceil(log2 {n / x + 1:g}); windows of 2, 4, 8 segments carry 14"))]
 
 
-def rows(paper: Paper) -> list[Row]:
-    """Return the ledger rows of seed 004 from the model: Table II, the text's results, the claims."""
-    search = op.convention_search(paper)
-    conv = conventions.choose(search, op.CONVENTION_AXES)
-    evidence = Evidence(paper, conv, tables.regenerate_table2(op.operating_point(paper), **conv))
-    return table_rows(paper, search, conv) + text_value_rows(paper) + CLAIMS.rows(paper, evidence)
+def measured_cells(paper: Paper, rows: list[Row], conv: Convention, summary: pd.DataFrame,
+                   real_stacks: Emulated) -> dict[tuple[str, str, str], Row]:
+    """Return Table II's experimental cells of ``rows`` scored against the real stacks, by (source, row, column).
 
-
-def rows_with_real_stacks(paper: Paper, emulated: pd.DataFrame, points: list[dict], not_run: str | None) -> list[Row]:
-    """Return :func:`rows` with the experimental cells carrying the emulated figures, plus the claims re-judged.
-
-    ``emulated`` is :func:`paperlib.reproduce.p004.emulated.summary`'s table, ``points`` the sweep points
-    that ran (for the stack settings in the reasons), ``not_run`` why nothing ran (or ``None``).
+    ``summary`` is :func:`paperlib.reproduce.p004.emulated.summary`'s table of ``real_stacks.runs``. A cell
+    whose protocol ran at its rate is scored against the emulated mean, its reason naming the stack of that
+    protocol's run (:func:`paperlib.emulation.experiments.stack_text`); a cell not run says why.
     """
-    model = rows(paper)
-    conv = op.chosen_convention(paper)
-    point = op.operating_point(paper)
-    new = {}
-    for i, t in emulated.iterrows():
-        at = [p for p in points if np.isclose(p["rate_bps"], point.rates_bps[i])]
+    rates = operating_point.operating_point(paper).rates_bps
+    out = {}
+    for i, t in summary.iterrows():
         for column, proto in tables.EXP_COLUMNS.items():
-            old = next(r for r in model if r.source == "Table II" and r.row == t["BANDWIDTH"] and r.column == column)
+            old = next(r for r in rows if r.source == "Table II" and r.row == t["BANDWIDTH"] and r.column == column)
             n = int(t[f"n {proto.upper()}"])
             if n == 0:
-                why = not_run or f"{proto.upper()} was not run (the available application speaks {ex.protocols()})"
-                new[(old.source, old.row, old.column)] = el.not_run_row(old, why)
-            else:
-                new[(old.source, old.row, old.column)] = el.emulated_row(
-                    old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv["rounding"],
-                    ex.stack_text(at[0]))
-    table = tables.regenerate_table2(point, **conv)
-    return el.replace(model, new) + el.claims_not_run(
-        CLAIMS.rows(paper, Evidence(paper, conv, table, real_stacks=emulated)), not_run)
+                why = (real_stacks.not_run
+                       or f"{proto.upper()} was not run (the available application speaks {experiments.protocols()})")
+                out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
+                continue
+            ran = [p for p in real_stacks.points if p["protocol"] == proto and np.isclose(p["rate_bps"], rates[i])]
+            if not ran:
+                raise ValueError(f"paper 004, Table II {t['BANDWIDTH']} {column}: {n} {proto} runs but no {proto} "
+                                 f"point at {rates[i]:g} bit/s among the real stacks' points")
+            out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(
+                old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv.rounding,
+                experiments.stack_text(ran[0]))
+    return out

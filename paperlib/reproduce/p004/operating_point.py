@@ -1,7 +1,8 @@
-"""Seed 004's operating point (Table II's stated parameters) and the one convention applied to every row.
+"""Paper 004's operating point (Table II's stated parameters) and the one convention applied to every row.
 
 * :data:`CONVENTION_AXES`: the conventions the paper leaves open, each with its candidates in order
   of a-priori plausibility (see :mod:`paperlib.conventions`);
+* :class:`Convention`: one reading of the paper, a value of every axis;
 * :func:`operating_point` and :func:`model_inputs`: Table II's parameters, in SI under a convention;
 * :func:`model_latencies_s`: Eqs. (5) and (6) at Table II's five rates under one convention;
 * :func:`convention_search`: every combination scored against the printed model cells, best first;
@@ -42,6 +43,24 @@ CONVENTION_AXES: dict[str, list] = {
 
 
 @dataclass(frozen=True)
+class Convention(conventions.Convention):
+    """One reading of paper 004's Table II: a value of every axis of :data:`CONVENTION_AXES`, in its order."""
+
+    #: What the printed "T_r = 0.1 second" is: ``"printed_rtt"`` (the round trip) or ``"one_way_delay"``.
+    rtt_meaning: str
+    #: Bytes in the KB of the 50 KB object: 1000 or 1024.
+    kilo: int
+    #: Initial window x (segments).
+    initial_window: int
+    #: Closed form of Eqs. (5)/(6): ``"printed"`` (floor in gamma) or ``"corrected"``.
+    form: str
+    #: How the authors went from their value to two printed decimals (:mod:`paperlib.rounding`).
+    rounding: str
+    #: Objects in one transfer: 1 (one 50 KB object) or 5 (Table II's five objects sent as one).
+    objects_per_transfer: int
+
+
+@dataclass(frozen=True)
 class OperatingPoint:
     """Table II's stated parameters, in printed units (converted under a convention)."""
 
@@ -54,7 +73,7 @@ class OperatingPoint:
 
 
 def operating_point(paper: Paper) -> OperatingPoint:
-    """Return Table II's operating point as stated in the text of seed 004."""
+    """Return Table II's operating point as stated in the text of paper 004."""
     obj = paper.text_value("obj_size")
     mtu = paper.text_value("mtu")
     rtt = paper.text_value("rtt")
@@ -80,21 +99,15 @@ def model_inputs(point: OperatingPoint, rtt_meaning: str, kilo: int, objects_per
     return float(obj_bits), float(mtu_bits), rtt
 
 
-def model_latencies_s(
-    point: OperatingPoint,
-    *,
-    rtt_meaning: str,
-    kilo: int,
-    initial_window: int,
-    form: str,
-    objects_per_transfer: int = 1,
-    rounding: str | None = None,  # accepted so a convention dict can be passed whole
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return (SCTP, TCP) latency (s, exact) at Table II's rates under one convention: Eqs. (5) and (6)."""
-    obj, mtu, rtt = model_inputs(point, rtt_meaning, kilo, objects_per_transfer)
+def model_latencies_s(point: OperatingPoint, conv: Convention) -> tuple[np.ndarray, np.ndarray]:
+    """Return (SCTP, TCP) latency (s, exact) at Table II's rates under the convention ``conv``: Eqs. (5) and (6).
+
+    ``conv.rounding`` plays no part: it says how a value was printed, not what it is.
+    """
+    obj, mtu, rtt = model_inputs(point, conv.rtt_meaning, conv.kilo, conv.objects_per_transfer)
     rates = point.rates_bps
-    return (sctp_latency_s(obj, mtu, rates, rtt, initial_window, form=form),
-            tcp_latency_s(obj, mtu, rates, rtt, initial_window, form=form))
+    return (sctp_latency_s(obj, mtu, rates, rtt, conv.initial_window, form=conv.form),
+            tcp_latency_s(obj, mtu, rates, rtt, conv.initial_window, form=conv.form))
 
 
 def printed_model_cells(paper: Paper) -> list[str]:
@@ -112,10 +125,11 @@ def convention_search(paper: Paper) -> pd.DataFrame:
     point = operating_point(paper)
     printed = printed_model_cells(paper)
 
-    def regenerate(**conv):
-        if conv["form"] == "printed" and conv["initial_window"] & (conv["initial_window"] - 1):
+    def regenerate(**choice):
+        conv = Convention.from_choice(choice)
+        if conv.form == "printed" and not printed_form_applies(conv.initial_window):
             return np.full(len(printed), np.nan)
-        return np.concatenate(model_latencies_s(point, **conv))
+        return np.concatenate(model_latencies_s(point, conv))
 
     results = conventions.search(CONVENTION_AXES, regenerate, printed)
     # A printed row is reproduced when both of its model cells are (SCTP hits first, then TCP).
@@ -123,19 +137,24 @@ def convention_search(paper: Paper) -> pd.DataFrame:
     results.insert(
         results.columns.get_loc("reproduced") + 1,
         "rows_reproduced",
-        [sum(a == b == "1" for a, b in zip(h[:n], h[n:])) for h in results["hits"]],
+        [sum(a == b == "1" for a, b in zip(h[:n], h[n:], strict=True)) for h in results["hits"]],
     )
     return conventions.rank(results, CONVENTION_AXES)
 
 
-def chosen_convention(paper: Paper) -> dict:
-    """Return the one convention used for every row of Table II (see :mod:`paperlib.conventions`)."""
-    return conventions.choose(convention_search(paper), CONVENTION_AXES)
+def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Convention:
+    """Return the one convention used for every row of Table II (see :mod:`paperlib.conventions`).
+
+    ``search`` is :func:`convention_search`'s frame for ``paper`` if the caller has it (so the search runs
+    once); ``None`` runs it.
+    """
+    search = convention_search(paper) if search is None else search
+    return Convention.from_choice(conventions.choose(search, CONVENTION_AXES))
 
 
-def convention_text(conv: dict) -> str:
-    """Return a convention as ``key=value, ...`` (the ledger reasons' form)."""
-    return ", ".join(f"{k}={v}" for k, v in conv.items())
+def printed_form_applies(initial_window: int) -> bool:
+    """Return whether the printed closed form can be evaluated: its log2 x is a whole number (x a power of 2)."""
+    return initial_window & (initial_window - 1) == 0
 
 
 def best_by_axis(search: pd.DataFrame) -> pd.DataFrame:
@@ -143,14 +162,15 @@ def best_by_axis(search: pd.DataFrame) -> pd.DataFrame:
     return conventions.best_by_axis(search, CONVENTION_AXES).set_index(["convention", "candidate"])
 
 
-def chosen_text(search: pd.DataFrame, conv: dict) -> str:
+def chosen_text(search: pd.DataFrame, conv: Convention) -> str:
     """Return the notebook's paragraph (Markdown) on the chosen convention and the runner-up of ``search``."""
     best, runner_up = search.iloc[0], search.iloc[1]
+    switches = conv.as_dict()
     return (
-        f"**Chosen convention** (one for all rows): {', '.join(f'`{k}={v}`' for k, v in conv.items())}. "
+        f"**Chosen convention** (one for all rows): {', '.join(f'`{k}={v}`' for k, v in switches.items())}. "
         f"It reproduces **{best.reproduced} of {best.cells}** printed model cells (hit pattern `{best.hits}`, "
         f"SCTP column then TCP column, top to bottom); no combination reproduces more. "
-        f"The runner-up (`{', '.join(f'{k}={runner_up[k]}' for k in conv)}`) reproduces {runner_up.reproduced}, "
+        f"The runner-up (`{', '.join(f'{k}={runner_up[k]}' for k in switches)}`) reproduces {runner_up.reproduced}, "
         f"with mean |relative error| {runner_up.mean_abs_rel_error:.2%} against the chosen one's "
         f"{best.mean_abs_rel_error:.2%}."
     )

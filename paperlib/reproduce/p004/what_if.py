@@ -1,4 +1,4 @@
-"""Seed 004's notebook parameters: :func:`check` (before anything is written) and the what-if curves they span.
+"""Paper 004's notebook parameters: :func:`check` (before anything is written) and the what-if curves they span.
 
 The what-if parameters change the figures only (latency against the link rate and the initial window,
 the closed form against the schedule); Table II and the ledger always use the paper's operating point.
@@ -13,11 +13,12 @@ import pandas as pd
 
 from paperlib import validate
 from paperlib.data import Paper
-from paperlib.emulation import experiments as ex
-from paperlib.models import slow_start_latency as m
-from paperlib.models import slow_start_schedule as sched
+from paperlib.emulation import experiments
+from paperlib.models import slow_start_latency, slow_start_schedule
 from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s
-from paperlib.reproduce.p004 import operating_point as op
+from paperlib.parameters import Parameters
+from paperlib.reproduce.p004 import operating_point
+from paperlib.reproduce.p004.operating_point import Convention
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,9 @@ MAX_RTT_S = 86_400.0
 
 
 def check(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=None, initial_windows=None,
-          rates_bps=None, emulation="off") -> dict:
-    """Return the notebook's parameters checked (``None`` kept: the paper's value); nothing computed.
+          rates_bps=None, emulation="off") -> Parameters:
+    """Return the notebook's parameters checked, as :class:`paperlib.parameters.Parameters` (``None`` kept: the
+    paper's value); nothing computed.
 
     Strict types (a boolean, a string or a list is not a single number), values (sizes and
     rates positive, a segment at least one byte, windows whole), the cost of the
@@ -83,15 +85,15 @@ def check(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=Non
     obj = q["obj_size_bytes"] if q["obj_size_bytes"] is not None else 5 * 50 * 1024
     mtu = q["mtu_bytes"] if q["mtu_bytes"] is not None else 1500
     name = "obj_size_bytes" if q["obj_size_bytes"] is not None or q["mtu_bytes"] is None else "mtu_bytes"
-    validate.at_most(name, "the schedule's segment count obj_size_bytes/mtu_bytes", obj / mtu, sched.MAX_SEGMENTS,
-                     "the brute-force schedule holds every segment")
-    q["emulation"] = ex.check_profile(emulation)
-    return q
+    validate.at_most(name, "the schedule's segment count obj_size_bytes/mtu_bytes", obj / mtu,
+                     slow_start_schedule.MAX_SEGMENTS, "the brute-force schedule holds every segment")
+    q["emulation"] = experiments.check_profile(emulation)
+    return Parameters(q)
 
 
 def what_if(
     paper: Paper,
-    conv: dict,
+    conv: Convention,
     *,
     obj_size_bytes=None,
     mtu_bytes=None,
@@ -106,16 +108,16 @@ def what_if(
     """
     q = check(obj_size_bytes=obj_size_bytes, mtu_bytes=mtu_bytes, rtt_s=rtt_s, initial_window=initial_window,
               initial_windows=initial_windows, rates_bps=rates_bps)
-    point = op.operating_point(paper)
-    obj0, mtu0, rtt0 = op.model_inputs(point, conv["rtt_meaning"], conv["kilo"])
+    point = operating_point.operating_point(paper)
+    obj0, mtu0, rtt0 = operating_point.model_inputs(point, conv.rtt_meaning, conv.kilo)
     obj = obj0 if q["obj_size_bytes"] is None else q["obj_size_bytes"] * 8
     mtu = mtu0 if q["mtu_bytes"] is None else q["mtu_bytes"] * 8
     rtt = rtt0 if q["rtt_s"] is None else q["rtt_s"]
-    x = conv["initial_window"] if q["initial_window"] is None else int(q["initial_window"])
+    x = conv.initial_window if q["initial_window"] is None else int(q["initial_window"])
     windows = np.arange(1, 17) if q["initial_windows"] is None else q["initial_windows"].astype(int)
     rates = np.geomspace(10e3, 100e6, 121) if q["rates_bps"] is None else q["rates_bps"]
     validate.at_most("obj_size_bytes" if q["obj_size_bytes"] is not None else "mtu_bytes",
-                     "the schedule's segment count", obj / mtu, sched.MAX_SEGMENTS)
+                     "the schedule's segment count", obj / mtu, slow_start_schedule.MAX_SEGMENTS)
     return WhatIf(obj, mtu, rtt, x, np.atleast_1d(windows), np.sort(np.atleast_1d(rates)))
 
 
@@ -124,7 +126,7 @@ def latency_vs_rate(w: WhatIf) -> pd.DataFrame:
     out = {"rate_bps": w.rates_bps}
     for proto, fn in (("sctp", sctp_latency_s), ("tcp", tcp_latency_s)):
         out[f"{proto}_corrected_s"] = fn(w.obj_bits, w.mtu_bits, w.rates_bps, w.rtt_s, w.initial_window)
-        printable = w.initial_window & (w.initial_window - 1) == 0
+        printable = operating_point.printed_form_applies(w.initial_window)
         out[f"{proto}_printed_s"] = (
             fn(w.obj_bits, w.mtu_bits, w.rates_bps, w.rtt_s, w.initial_window, form="printed")
             if printable
@@ -147,13 +149,15 @@ def form_comparison(w: WhatIf, rates_bps) -> pd.DataFrame:
     rows = {
         "rate_bps": rates,
         "segments L_obj/L_mtu": np.full(len(rates), w.obj_bits / w.mtu_bits),
-        "alpha (Eq. 1)": np.broadcast_to(m.windows_needed(w.obj_bits, w.mtu_bits, x), rates.shape),
-        "beta (Eq. 4)": m.stall_bound(w.mtu_bits, rates, w.rtt_s, x),
-        "gamma corrected": m.stall_count(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x),
+        "alpha (Eq. 1)": np.broadcast_to(slow_start_latency.windows_needed(w.obj_bits, w.mtu_bits, x), rates.shape),
+        "beta (Eq. 4)": slow_start_latency.stall_bound(w.mtu_bits, rates, w.rtt_s, x),
+        "gamma corrected": slow_start_latency.stall_count(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x),
         "LT corrected (s)": sctp_latency_s(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x),
-        "LT schedule (s)": [sched.schedule_latency_s(w.obj_bits, w.mtu_bits, r, w.rtt_s, x) for r in rates],
+        "LT schedule (s)": [slow_start_schedule.schedule_latency_s(w.obj_bits, w.mtu_bits, r, w.rtt_s, x)
+                            for r in rates],
     }
-    if x & (x - 1) == 0:
-        rows["gamma printed"] = m.stall_count(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x, form="printed")
+    if operating_point.printed_form_applies(x):
+        rows["gamma printed"] = slow_start_latency.stall_count(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x,
+                                                               form="printed")
         rows["LT printed (s)"] = sctp_latency_s(w.obj_bits, w.mtu_bits, rates, w.rtt_s, x, form="printed")
     return pd.DataFrame(rows)
