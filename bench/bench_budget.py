@@ -30,7 +30,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from paperlib.data import load_paper
-from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import testbed
 from paperlib.reproduce.p001 import workload as p001_workload
 from paperlib.sim import ns3_env, web_testbed
 
@@ -67,25 +67,26 @@ def cold_budget(cache_dir: Path) -> dict[str, dict]:
 def plan_001(profile: str) -> list[dict]:
     """Return every point 001's notebook runs at ``profile`` (browsers from the predicted rate, not a calibration)."""
     paper = load_paper("001")
-    prof = tb.profile(profile)
+    prof = testbed.profile(profile)
     browsers = {load: p001_workload.browsers_for_load(load, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
-                for load in tb.loads(paper)}
-    reading = tb.LATENCY_READING
+                for load in testbed.loads(paper)}
+    reading = testbed.LATENCY_READING
     other = "one_way" if reading == "rtt" else "rtt"
-    points = tb.calibration_points(paper, prof, reading)
-    points += tb.experiment_points(paper, prof, browsers, configs=list(tb.queue_configs(paper)),
-                                   latency_reading=reading)
-    points += tb.table3_count_points(paper, prof, reading)
-    points += tb.latency_check_points(paper, prof, browsers, other)
+    points = testbed.calibration_points(paper, prof, reading)
+    points += testbed.experiment_points(paper, prof, browsers, configs=list(testbed.queue_configs(paper)),
+                                        latency_reading=reading)
+    points += testbed.table3_count_points(paper, prof, reading)
+    points += testbed.latency_check_points(paper, prof, browsers, other)
     return points
 
 
 def sample_point(profile: str) -> dict:
     """Return the profile's FIFO-120 point at 90 % load, short latency, first replication."""
     paper = load_paper("001")
-    prof = tb.profile(profile)
+    prof = testbed.profile(profile)
     n = p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
-    pts = tb.experiment_points(paper, prof, {load: n for load in tb.loads(paper)}, configs=["FIFO-120"], reps=1)
+    browsers = {load: n for load in testbed.loads(paper)}
+    pts = testbed.experiment_points(paper, prof, browsers, configs=["FIFO-120"], reps=1)
     return next(p for p in pts if p["load"] == 0.9 and p["latency"] == "short")
 
 

@@ -20,7 +20,7 @@ from paperlib.models.slow_start_latency import sctp_latency_s
 
 
 def loop_sctp_latency_s(obj, mtu, rate, rtt, x):
-    """Seed 004 Eq. (5), corrected form, one point, plain Python (the loop baseline)."""
+    """Paper 004 Eq. (5), corrected form, one point, plain Python (the loop baseline)."""
     alpha = math.ceil(math.log2(obj / (x * mtu) + 1) - 1e-9)
     beta = max(math.floor(math.log2((1 + rate * rtt / mtu) / x) + 1e-9) + 1, 0)
     gamma = max(min(alpha - 1, beta), 0)
@@ -46,7 +46,8 @@ def bench_004():
     mtu = 1500 * 8
     n = O.size
     t_vec, vec = best_of(lambda: sctp_latency_s(O, mtu, R, T, X))
-    flat = list(zip(O.ravel().tolist(), R.ravel().tolist(), T.ravel().tolist(), X.ravel().astype(int).tolist()))
+    flat = list(zip(O.ravel().tolist(), R.ravel().tolist(), T.ravel().tolist(), X.ravel().astype(int).tolist(),
+                    strict=True))
     t_loop, loop = best_of(lambda: [loop_sctp_latency_s(o, mtu, r, t, xx) for o, r, t, xx in flat], repeats=1)
     err = float(np.max(np.abs(vec.ravel() - np.array(loop)) / vec.ravel()))
     assert err < 1e-9, f"vectorised and loop results differ (max rel {err:g})"
@@ -118,9 +119,7 @@ def bench_floors(n=10**6, repeats=15):
         slow_start_latency_floor,
     )
 
-    from paperlib.models import http_response_time as hrt
-    from paperlib.models import multiuser_waiting as mw
-    from paperlib.models import narrowband_response as nb
+    from paperlib.models import http_response_time, multiuser_waiting, narrowband_response
 
     rng = np.random.default_rng(0)
     cases = []
@@ -138,18 +137,19 @@ def bench_floors(n=10**6, repeats=15):
     rtt2 = rng.uniform(0.02, 1.0, n)
     p2 = rng.uniform(0.0, 0.1, n)
     points = {"obj_bits": o2, "mss_bits": mss, "rate_bps": rate2, "rtt_s": rtt2, "p": p2}
-    cases.append(("002 response time, algorithm + Table I", lambda: hrt.response_times_grid(points),
+    cases.append(("002 response time, algorithm + Table I", lambda: http_response_time.response_times_grid(points),
                   lambda: http_response_time_floor(o2, mss, rate2, rtt2, p2)[2],
                   lambda out: out["tcp_s"].to_numpy(), 5))
     # 000 Eq. (2): the same points, initial window 1 (TCP) or 2 (SCTP)
     w = rng.integers(1, 3, n).astype(float)
-    cases.append(("000 response time E(T), Eq. (2)", lambda: nb.response_time_s(o2, mss, rate2, rtt2, p2, w),
+    cases.append(("000 response time E(T), Eq. (2)",
+                  lambda: narrowband_response.response_time_s(o2, mss, rate2, rtt2, p2, w),
                   lambda: narrowband_response_floor(o2, mss, rate2, rtt2, p2, w), lambda out: out, 5))
     # 000 Eq. (4): users x packets x packet time
     m = rng.integers(1, 41, n).astype(float)
     pk = rng.integers(1, 41, n).astype(float)
     tau = rng.uniform(0.01, 1.0, n)
-    cases.append(("000 mean waiting time, Eq. (4)", lambda: mw.mean_waiting_time_same(m, pk, tau),
+    cases.append(("000 mean waiting time, Eq. (4)", lambda: multiuser_waiting.mean_waiting_time_same(m, pk, tau),
                   lambda: multiuser_waiting_floor(m, pk, tau), lambda out: out, repeats))
     # the NumPy path of the two closed forms with a compiled path: what a machine without gcc gets (for information)
     for label, model, floor, column, times in list(cases):
@@ -176,8 +176,8 @@ def bench_floors(n=10**6, repeats=15):
 
 
 def bench_002():
-    """Seed 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
-    from paperlib.models import http_response_time as hrt
+    """Paper 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
+    from paperlib.models import http_response_time
 
     p = np.linspace(0.0, 0.1, 50)
     rtt = np.linspace(0.02, 1.0, 20)
@@ -186,9 +186,10 @@ def bench_002():
     obj, mss = 13_500 * 8, 536 * 8
     n = P.size
     points = {"obj_bits": obj, "mss_bits": mss, "rate_bps": R.ravel(), "rtt_s": T.ravel(), "p": P.ravel()}
-    t_grid, grid = best_of(lambda: hrt.response_times_grid(points), repeats=1)
-    flat = list(zip(R.ravel().tolist(), T.ravel().tolist(), P.ravel().tolist()))
-    t_loop, loop = best_of(lambda: [hrt.response_time_tcp_s(obj, mss, r, t, pp) for r, t, pp in flat], repeats=1)
+    t_grid, grid = best_of(lambda: http_response_time.response_times_grid(points), repeats=1)
+    flat = list(zip(R.ravel().tolist(), T.ravel().tolist(), P.ravel().tolist(), strict=True))
+    t_loop, loop = best_of(lambda: [http_response_time.response_time_tcp_s(obj, mss, r, t, pp) for r, t, pp in flat],
+                           repeats=1)
     err = float(np.max(np.abs(grid["tcp_s"].to_numpy() - np.array(loop))))
     assert err < 1e-9, f"grid and per-call results differ by {err:g} s"
     print(f"002 response time (Table I + algorithm), {n:,} points (p x RTT x rate)")
@@ -198,16 +199,17 @@ def bench_002():
 
 
 def bench_000():
-    """Seed 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
-    from paperlib.models import multiuser_waiting as mw
+    """Paper 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
+    from paperlib.models import multiuser_waiting
 
     m = np.arange(1, 41)
     n = np.arange(1, 41)
     M, N = np.meshgrid(m, n, indexing="ij")
-    t_vec, vec = best_of(lambda: mw.mean_waiting_time_same(M, N, 0.15))
-    pairs = list(zip(M.ravel().tolist(), N.ravel().tolist()))
+    t_vec, vec = best_of(lambda: multiuser_waiting.mean_waiting_time_same(M, N, 0.15))
+    pairs = list(zip(M.ravel().tolist(), N.ravel().tolist(), strict=True))
     t_sched, sched = best_of(
-        lambda: [mw.round_robin_schedule([mm], [0.15], nn)["waiting_time"].mean() for mm, nn in pairs], repeats=1
+        lambda: [multiuser_waiting.round_robin_schedule([mm], [0.15], nn)["waiting_time"].mean() for mm,
+                 nn in pairs], repeats=1
     )
     err = float(np.max(np.abs(vec.ravel() - np.array(sched))))
     assert err < 1e-9, f"Eq. (4) and the schedule differ by {err:g}"

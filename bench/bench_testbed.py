@@ -23,7 +23,7 @@ import tempfile
 import time
 
 from paperlib.data import load_paper
-from paperlib.reproduce.p001 import testbed as tb
+from paperlib.reproduce.p001 import testbed
 from paperlib.reproduce.p001 import workload as p001_workload
 from paperlib.sim import ns3_env, web_testbed
 from paperlib.sweep import run_sweep
@@ -31,10 +31,10 @@ from paperlib.sweep import run_sweep
 
 def _point(sim_time_s: float, rep: int = 0) -> dict:
     paper = load_paper("001")
-    prof = tb.profile("scaled")
+    prof = testbed.profile("scaled")
     n = p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
-    pts = tb.experiment_points(paper, prof, {0.8: 1, 0.9: n, 0.98: 1}, configs=["FIFO-120"], reps=rep + 1,
-                               sim_time_s=sim_time_s)
+    pts = testbed.experiment_points(paper, prof, {0.8: 1, 0.9: n, 0.98: 1}, configs=["FIFO-120"], reps=rep + 1,
+                                    sim_time_s=sim_time_s)
     return [p for p in pts if p["load"] == 0.9 and p["latency"] == "short" and p["rep"] == rep][0]
 
 
@@ -51,16 +51,16 @@ def warm_rate(sim_time_s: float) -> tuple[float, float, int]:
 def cold_rate(sim_time_s: float) -> float:
     """Return simulated s per wall s of the same run in a fresh process (import and compilation included)."""
     code = ("import time; t=time.perf_counter(); from paperlib.sim import ns3_env, web_testbed; ns3_env.load(); "
-            f"import bench.bench_testbed as b; web_testbed.simulate(b._point({sim_time_s}), 1); "
+            f"import bench.bench_testbed; web_testbed.simulate(bench_testbed._point({sim_time_s}), 1); "
             "print(time.perf_counter()-t)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return sim_time_s / float(out.stdout.strip().splitlines()[-1])
 
 
 def _warm(_):
-    from paperlib.sim import ns3_env as env, web_browsers_cpp
+    from paperlib.sim import ns3_env, web_browsers_cpp
 
-    web_browsers_cpp.load(env.load())
+    web_browsers_cpp.load(ns3_env.load())
     return 0
 
 

@@ -38,7 +38,7 @@ def _pointer(array: np.ndarray):
 
 
 def slow_start_latency_floor(obj, mtu, rate, rtt, x, setup_rtts: float = 2.0) -> np.ndarray:
-    """Seed 004 Eq. (5) (corrected form), compiled; arguments broadcast to one shape first."""
+    """Paper 004 Eq. (5) (corrected form), compiled; arguments broadcast to one shape first."""
     library = compile_floor("slow_start_latency")
     arrays = [np.ascontiguousarray(a, dtype=float) for a in np.broadcast_arrays(obj, mtu, rate, rtt, x)]
     out = np.empty(arrays[0].shape)
@@ -54,7 +54,7 @@ def _arrays(*args) -> list[np.ndarray]:
 
 def http_response_time_floor(obj, mss, rate, rtt, p, *, threshold=np.inf, it=None, objects=5, pipeline_depth=1,
                              reading=None):
-    """Seed 002's algorithm and Table I, compiled: (OT, tot_hob, TCP, SCTP) per point; IT = 2 RTT if None."""
+    """Paper 002's algorithm and Table I, compiled: (OT, tot_hob, TCP, SCTP) per point; IT = 2 RTT if None."""
     from paperlib.models.reading import READING_002
 
     r = reading or READING_002
@@ -71,7 +71,7 @@ def http_response_time_floor(obj, mss, rate, rtt, p, *, threshold=np.inf, it=Non
 
 def narrowband_response_floor(obj, mtu, rate, rtt, p, initial_window, *, timeout_s=None, setup_rtts=0.0,
                               reading=None) -> np.ndarray:
-    """Seed 000's Eq. (2), compiled; timeout 1.5 RTT if None (the model's default)."""
+    """Paper 000's Eq. (2), compiled; timeout 1.5 RTT if None (the model's default)."""
     from paperlib.models.reading import READING_000
 
     r = reading or READING_000
@@ -87,7 +87,7 @@ def narrowband_response_floor(obj, mtu, rate, rtt, p, initial_window, *, timeout
 
 
 def multiuser_waiting_floor(m, n, tau) -> np.ndarray:
-    """Seed 000's Eq. (4) (Eq. (3) / m), compiled."""
+    """Paper 000's Eq. (4) (Eq. (3) / m), compiled."""
     library = compile_floor("multiuser_waiting")
     arrays = _arrays(m, n, tau)
     out = np.empty(arrays[0].shape)

@@ -41,7 +41,7 @@ from paperlib.rounding import matches_printed
 def combinations(axes: Mapping[str, Sequence]) -> list[dict]:
     """Return every combination of the candidate values, in declaration order."""
     names = list(axes)
-    return [dict(zip(names, values)) for values in itertools.product(*(axes[n] for n in names))]
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*(axes[n] for n in names))]
 
 
 def search(
@@ -69,14 +69,14 @@ def search(
             raise ValueError(f"regenerate returned shape {values.shape}, expected {published.shape}")
         hits = [
             bool(np.isfinite(v)) and matches_printed(float(v), p, conv[rounding_axis])
-            for v, p in zip(values, printed)
+            for v, p in zip(values, printed, strict=True)
         ]
         rel = np.abs(values - published) / np.abs(published)
         records.append(
             {
                 **conv,
                 "reproduced": int(sum(hits)),
-                "within_5pct": int(sum(h or bool(r <= 0.05) for h, r in zip(hits, rel))),
+                "within_5pct": int(sum(h or bool(r <= 0.05) for h, r in zip(hits, rel, strict=True))),
                 "cells": len(printed),
                 "mean_abs_rel_error": float(np.mean(rel)) if np.isfinite(rel).all() else np.inf,
                 "max_abs_rel_error": float(np.max(rel)) if np.isfinite(rel).all() else np.inf,

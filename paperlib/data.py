@@ -313,7 +313,7 @@ def read_table(path: Path, fields: list[Field]) -> pd.DataFrame:
         if len(raw) != len(header):
             _fail(path, f"has {len(raw)} cells, the header has {len(header)}", row=i)
         out = []
-        for name, cell in zip(header, raw):
+        for name, cell in zip(header, raw, strict=True):
             f = by_name[name]
             if cell.strip() == "":
                 if f.fill == "down" and filled:
@@ -350,7 +350,7 @@ def _builtin_fields(kind: str) -> list[Field]:
 
 
 def _check_text_tables(path: Path, cells: pd.DataFrame, kind: str) -> None:
-    for i, (ident, unit, printed) in enumerate(zip(cells["id"], cells["unit"], cells["printed"]), start=1):
+    for i, (unit, printed) in enumerate(zip(cells["unit"], cells["printed"], strict=True), start=1):
         if unit.strip():
             try:
                 units.check_unit(unit)
@@ -359,7 +359,7 @@ def _check_text_tables(path: Path, cells: pd.DataFrame, kind: str) -> None:
         elif kind == "text_values" or printed.strip():
             _fail(path, "empty cell (use '1' for a dimensionless number)", i, "unit")
     if kind == "text_values":
-        for i, (printed, number) in enumerate(zip(cells["printed"], cells["number"]), start=1):
+        for i, (printed, number) in enumerate(zip(cells["printed"], cells["number"], strict=True), start=1):
             word = NUMBER_WORDS.get(printed)
             if word is None and number.strip():
                 _fail(path, f"a number is given ({number!r}) but printed {printed!r} is not a number word", i, "number")

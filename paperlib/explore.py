@@ -140,7 +140,7 @@ class Explorer:
             self._set_view(ax, data)
             self._full_draw(ax)
         else:
-            for line, (x, y) in zip(ax.get_lines(), data):
+            for line, (x, y) in zip(ax.get_lines(), data, strict=True):
                 line.set_data(x, y)
             if self.ylim is None and not _fits(ax, data):
                 self._set_view(ax, data)
@@ -289,15 +289,15 @@ def explorer(name: str) -> Explorer:
 
 
 def _control(key: str, s: Slider):
-    import ipywidgets as w
+    import ipywidgets
 
     if s.log:
-        return w.FloatLogSlider(value=s.default, base=10, min=np.log10(s.lo), max=np.log10(s.hi), step=0.01,
-                                description=key, continuous_update=True)
+        return ipywidgets.FloatLogSlider(value=s.default, base=10, min=np.log10(s.lo), max=np.log10(s.hi), step=0.01,
+                                         description=key, continuous_update=True)
     if s.integer:
-        return w.IntSlider(value=int(s.default), min=int(s.lo), max=int(s.hi), description=key)
-    return w.FloatSlider(value=s.default, min=s.lo, max=s.hi, step=(s.hi - s.lo) / 1000, readout_format=".4g",
-                         description=key)
+        return ipywidgets.IntSlider(value=int(s.default), min=int(s.lo), max=int(s.hi), description=key)
+    return ipywidgets.FloatSlider(value=s.default, min=s.lo, max=s.hi, step=(s.hi - s.lo) / 1000, readout_format=".4g",
+                                  description=key)
 
 
 def widget(name: str, axis: str | None = None):
@@ -305,18 +305,18 @@ def widget(name: str, axis: str | None = None):
 
     An explorer without data (:class:`NoData`) gives a box with the reason instead.
     """
-    import ipywidgets as w
+    import ipywidgets
 
     try:
         ex = explorer(name)
     except NoData as err:
-        return w.HBox([w.HTML(f"<b>Explorer {name}:</b> {err}")])
-    axis_menu = w.Dropdown(options=list(ex.axes), value=axis or next(iter(ex.axes)), description="x axis")
+        return ipywidgets.HBox([ipywidgets.HTML(f"<b>Explorer {name}:</b> {err}")])
+    axis_menu = ipywidgets.Dropdown(options=list(ex.axes), value=axis or next(iter(ex.axes)), description="x axis")
     controls = {key: _control(key, s) for key, s in ex.sliders.items()}
     for key, options in ex.choices.items():
-        controls[key] = w.Dropdown(options=list(options), description=key) if len(options) > 4 else \
-            w.ToggleButtons(options=list(options), description=key)
-    image = w.Image(format="bmp")
+        controls[key] = ipywidgets.Dropdown(options=list(options), description=key) if len(options) > 4 else \
+            ipywidgets.ToggleButtons(options=list(options), description=key)
+    image = ipywidgets.Image(format="bmp")
 
     def update(*_):
         for key, c in controls.items():
@@ -326,7 +326,7 @@ def widget(name: str, axis: str | None = None):
     for c in (axis_menu, *controls.values()):
         c.observe(update, names="value")
     update()
-    return w.HBox([w.VBox([axis_menu, *controls.values()]), image])
+    return ipywidgets.HBox([ipywidgets.VBox([axis_menu, *controls.values()]), image])
 
 
 def static_figures(folder: Path | str, stamp) -> list[dict]:

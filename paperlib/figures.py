@@ -28,7 +28,7 @@ PROTOCOLS = {
     "abr": {"color": "#e6ab02", "label": "ATM ABR/ERICA"},
 }
 
-#: Other series kinds a paper's figures tell apart: colour and label (seed 003's two workloads and the
+#: Other series kinds a paper's figures tell apart: colour and label (paper 003's two workloads and the
 #: three within-class readings of its file sizes; ``reference`` for reference lines).
 SERIES = {
     "specweb96": {"color": "#1b9e77", "label": "SPECweb96"},
@@ -52,7 +52,7 @@ SOURCES = {
     "exact": {"marker": "", "linestyle": "-.", "label": "exact"},
     "samples": {"marker": "", "linestyle": "--", "label": "seeded samples"},
     "pmf": {"marker": ".", "linestyle": "-", "label": "probability mass"},
-    # seed 000: the regenerated model as points on a line (Fig. 4), and its three laws against m
+    # paper 000: the regenerated model as points on a line (Fig. 4), and its three laws against m
     "model_points": {"marker": ".", "linestyle": "--", "label": "model (regenerated)"},
     "waiting_eq4": {"marker": "o", "linestyle": "-.", "label": "W by Eq. (4)"},
     "waiting_tabulated": {"marker": "s", "linestyle": "--", "label": "W by the tables' law"},
@@ -85,14 +85,14 @@ def _kind(kind: str) -> dict:
                    "of paperlib.figures")
 
 
-#: Offered loads (fractions of the bottleneck) of load-swept figures (seed 001's 80, 90, 98 %): colour and label.
+#: Offered loads (fractions of the bottleneck) of load-swept figures (paper 001's 80, 90, 98 %): colour and label.
 LOADS = {
     0.8: {"color": "#1b9e77", "label": "80% load"},
     0.9: {"color": "#d95f02", "label": "90% load"},
     0.98: {"color": "#7570b3", "label": "98% load"},
 }
 
-#: Quantities of diagnostic panels that are neither a protocol nor a source (seed 001's calibration, warm-up).
+#: Quantities of diagnostic panels that are neither a protocol nor a source (paper 001's calibration, warm-up).
 QUANTITIES = {
     "throughput": {"color": "#1b9e77"},  # regenerated throughput / offered load, its fit and band
     "queue": {"color": "#7570b3"},  # sampled queue, residuals

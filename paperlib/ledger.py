@@ -158,9 +158,9 @@ def lone_hits(regenerated, printed: list[str], rule: str, labels: list[str] | No
     if len(values) != len(printed):
         raise LedgerError(f"lone_hits: {len(values)} regenerated values for {len(printed)} printed cells")
     labels = [str(i) for i in range(len(values))] if labels is None else list(labels)
-    hit = [matches_printed(v, p, rule) for v, p in zip(values, printed)]
+    hit = [matches_printed(v, p, rule) for v, p in zip(values, printed, strict=True)]
     out = []
-    for i, (v, p) in enumerate(zip(values, printed)):
+    for i, (v, p) in enumerate(zip(values, printed, strict=True)):
         why = []
         if hit[i] and sum(hit) == 1 and len(values) > 1:
             why.append(f"the only one of the {len(values)} cells of its column the convention reproduces")

@@ -7,8 +7,8 @@ large seeded sample and measuring how many standard errors its mean lies from th
 
 (the central limit theorem: for a correct sampler and finite variance, ``z`` is approximately
 standard normal, so ``|z|`` above about 4 is a one-in-15 000 event and points at a bug). ``sd``
-is the model's exact standard deviation when it has one (seed 003's SPECweb96 workloads),
-otherwise the sample's own (seed 001's traffic model, whose heavy tails have no closed-form
+is the model's exact standard deviation when it has one (paper 003's SPECweb96 workloads),
+otherwise the sample's own (paper 001's traffic model, whose heavy tails have no closed-form
 variance in every reading).
 """
 

@@ -4,7 +4,9 @@ Papermill and nbclient stamp an executed notebook with what changes from run to 
 end times and durations (of the notebook and of every cell), the kernel's message timestamps
 (``metadata.execution``), the paths of the run (papermill writes into a temporary file) and the
 random id of the parameters cell papermill injects, the timings of progress bars in stream outputs,
-and where the kernel happened to cut a stream's text into messages (consecutive pieces are joined).
+the progress bar's intermediate frames (how many a bar draws depends on how long its points take: a
+cold run draws one per update, a run that reads every point from the cache only the last), and where
+the kernel happened to cut a stream's text into messages (consecutive pieces are joined).
 :func:`normalise` removes them; everything that depends only on the inputs stays (parameters,
 outputs, execution counts, papermill's status and exception fields, the input notebook's name).
 :func:`normalise_file` rewrites an executed notebook in place; ``paperlib.run_notebook`` calls it
@@ -47,10 +49,29 @@ def normalise(nb: dict) -> dict:
         outputs = coalesce_streams(cell.get("outputs", []))
         for out in outputs:
             if out.get("output_type") == "stream":
-                out["text"] = TQDM_TIMING.sub("[elapsed]", out["text"])
+                out["text"] = TQDM_TIMING.sub("[elapsed]", terminal_text(out["text"]))
         if "outputs" in cell:
             cell["outputs"] = outputs
     return nb
+
+
+def terminal_text(text: str) -> str:
+    r"""Return ``text`` as a terminal shows it: of each line, only what its last carriage return leaves.
+
+    A progress bar redraws its line: each frame starts with ``"\r"`` and is padded with blanks to the
+    width of the frame before it, so the terminal shows the last frame. Of a line holding a
+    ``"\r"`` this keeps the last non-empty piece after a ``"\r"`` without its trailing blanks;
+    lines without one stay as they are.
+    """
+    return "\n".join(_last_frame(line) for line in text.split("\n"))
+
+
+def _last_frame(line: str) -> str:
+    r"""Return the last non-empty ``"\r"``-separated piece of ``line``, without trailing blanks (see above)."""
+    if "\r" not in line:
+        return line
+    frames = [frame for frame in line.split("\r") if frame]
+    return frames[-1].rstrip(" ") if frames else ""
 
 
 def coalesce_streams(outputs: list[dict]) -> list[dict]:

@@ -33,7 +33,7 @@ def config_palette(names) -> dict[str, str]:
     for key, members in groups.items():
         base = PROTOCOLS[key]["color"] if key else "#555555"
         shades = sns.dark_palette(base, n_colors=len(members) + 1, reverse=True)[: len(members)]
-        palette.update({name: shade for name, shade in zip(members, shades)})
+        palette.update({name: shade for name, shade in zip(members, shades, strict=True)})
     return palette
 
 

@@ -16,7 +16,9 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-#: Packages whose versions are stamped on every output.
+#: The name under which :func:`package_versions` gives the Python interpreter's version (no distribution's name).
+PYTHON = "python"
+#: Packages whose versions (and Python's) are stamped on every output.
 STAMPED_PACKAGES = (
     "numpy",
     "pandas",
@@ -54,19 +56,31 @@ def git_state(root: Path = REPO_ROOT) -> tuple[str, bool]:
     return commit, bool(status.strip())
 
 
-@lru_cache(maxsize=1)
-def package_versions() -> dict[str, str]:
-    """Return the installed versions of :data:`STAMPED_PACKAGES` (``"absent"`` if missing)."""
-    out = {}
-    for name in STAMPED_PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
+def package_versions(names: tuple[str, ...] = (*STAMPED_PACKAGES, PYTHON)) -> dict[str, str]:
+    """Return ``name -> version`` of the installed distributions ``names``, in that order.
+
+    ``"absent"`` for a distribution that is not installed; the name :data:`PYTHON` gives the Python
+    interpreter's version. The one look-up of versions: the default is what every output's stamp
+    carries, :data:`paperlib.sweep.KEY_LIBRARIES` what keys the sweep cache. Looked up once per process.
+    """
+    return dict(_versions(tuple(names)))
+
+
+@lru_cache(maxsize=None)
+def _versions(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Return :func:`package_versions` as pairs (immutable, so the cached value cannot be changed by a caller)."""
     import platform
 
-    out["python"] = platform.python_version()
-    return out
+    out = []
+    for name in names:
+        if name == PYTHON:
+            out.append((name, platform.python_version()))
+            continue
+        try:
+            out.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            out.append((name, "absent"))
+    return tuple(out)
 
 
 def digest(obj) -> str:

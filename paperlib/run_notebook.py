@@ -40,9 +40,9 @@ from pathlib import Path
 import yaml
 
 from paperlib import manifest
+from paperlib.notebook_output import normalise_file
 from paperlib.parameters import check as check_parameters
 from paperlib.parameters import notebook_parameters, resolve_folder
-from paperlib.notebook_output import normalise_file
 from paperlib.validate import ParameterError
 
 REPO = Path(__file__).resolve().parent.parent

@@ -70,7 +70,7 @@ def counts_text(counts: dict[str, int] | None) -> str:
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> list[str]:
     """Return ``rows`` under ``header`` as left-aligned text columns, two spaces apart."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    return ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
 
 
 def summary(papers: list[str], run_id: str | None, ledger: Path, since: float | None = None,

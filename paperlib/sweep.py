@@ -39,29 +39,21 @@ from tqdm import tqdm
 
 import paperlib
 from paperlib.atomic import atomic_write_text
+from paperlib.provenance import package_versions
 from paperlib.validate import ParameterError
 
 #: ``scheduler`` value that runs the points in this process, in order, without Dask.
 SYNCHRONOUS = "synchronous"
 #: Schema number of a cache entry (bumped when its layout changes; other entries are recomputed).
 CACHE_SCHEMA = 2
-#: Distributions whose versions key the cache: they compute the results.
+#: Distributions whose versions (:func:`paperlib.provenance.package_versions`) key the cache: they compute the results.
 KEY_LIBRARIES = ("numpy", "scipy", "ns3")
+#: Where a local cluster's scheduler serves HTTP (its health pages; the dashboard where bokeh is installed): a
+#: port the operating system picks, on the loopback interface. Without an address the scheduler takes Dask's
+#: fixed port 8787, so two clusters at once (papers run side by side) compete for it and the second one warns.
+LOCAL_DASHBOARD_ADDRESS = "127.0.0.1:0"
 
 logger = logging.getLogger(__name__)
-
-
-def library_versions() -> dict[str, str]:
-    """Return the installed version of each of :data:`KEY_LIBRARIES` (``"absent"`` if not installed)."""
-    from importlib import metadata
-
-    out = {}
-    for name in KEY_LIBRARIES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
-    return out
 
 
 def canonical(obj):
@@ -136,7 +128,7 @@ def grid(**axes) -> list[dict]:
         columns[name] = list(values) if iterable else []
         if not columns[name]:
             raise ParameterError(f"{name} must be a non-empty list of values, got {values!r}")
-    return [dict(zip(columns, combo)) for combo in itertools.product(*columns.values())]
+    return [dict(zip(columns, combo, strict=True)) for combo in itertools.product(*columns.values())]
 
 
 def _check_points(points) -> list[str]:
@@ -352,25 +344,34 @@ def _lost_workers(client, futures: dict) -> dict | None:
     return {keys[k]: int(n) for k, n in found.items()}
 
 
+@contextlib.contextmanager
+def local_cluster(n_workers: int):
+    """Yield a new local Dask cluster of ``n_workers`` single-threaded worker processes; close it on exit.
+
+    Its scheduler serves HTTP on a free loopback port (:data:`LOCAL_DASHBOARD_ADDRESS`), so any number of
+    these clusters run at once without a warning. A simulation may hold the GIL for minutes (ns-3's event
+    loop runs in C++ called from Python), so its worker misses heartbeats: the scheduler never declares a
+    worker dead for that (Dask's default worker TTL is 5 min).
+    """
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.worker-ttl": None}), LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True,
+            dashboard_address=LOCAL_DASHBOARD_ADDRESS, silence_logs=logging.ERROR) as cluster:
+        yield cluster
+
+
 def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
     """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
 
     Return index -> workers lost while holding that point, or None if unknown (see :func:`_lost_workers`).
     """
-    import dask
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
 
     with contextlib.ExitStack() as stack:
         if scheduler is None:
-            # A simulation may hold the GIL for minutes (ns-3's event loop runs in C++ called from Python), so
-            # its worker misses heartbeats; the scheduler must not declare it dead (its default TTL is 5 min).
-            stack.enter_context(dask.config.set({"distributed.scheduler.worker-ttl": None}))
-            with warnings.catch_warnings():  # another cluster's HTTP server may hold port 8787; any port will do
-                warnings.filterwarnings("ignore", "Port 8787 is already in use", UserWarning)
-                scheduler = stack.enter_context(LocalCluster(
-                    n_workers=min(n_workers or os.cpu_count() or 1, len(tasks)), threads_per_worker=1,
-                    processes=True, dashboard_address=None, silence_logs=logging.ERROR,
-                ))
+            scheduler = stack.enter_context(local_cluster(min(n_workers or os.cpu_count() or 1, len(tasks))))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
         order = longest_first(simulate, tasks)
         futures = {client.submit(timed_call, simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
@@ -443,13 +444,13 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     _check_options(simulate, cache_dir, code_version, scheduler, n_workers)
     version = _default_code_version(simulate) if code_version is None else code_version
     folder = Path(cache_dir) / f"{simulate.__module__}.{simulate.__qualname__}"
-    libs = library_versions()
+    libs = package_versions(KEY_LIBRARIES)
     # The seed follows the parameters as written (published seeds stay); the key uses their canonical form.
     records = [{"params": json.loads(b), "seed": point_seed(json.loads(b), base_seed), "code_version": version,
                 "versions": libs} for b in blobs]
     paths = [folder / f"{_key(r)}.json" for r in records]
     _writable_cache(folder)
-    results = [_read_cache(path, record) for path, record in zip(paths, records)]
+    results = [_read_cache(path, record) for path, record in zip(paths, records, strict=True)]
     tasks = {i: records[i] for i, result in enumerate(results) if result is None}
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
               disable=not progress) as bar:
@@ -468,7 +469,7 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
             lost = _run_dask(simulate, tasks, scheduler, n_workers, done)
     names = [*dict.fromkeys(k for params in points for k in params), "seed"]
     names += dict.fromkeys(k for result in results for k in result)
-    rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results)]
+    rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results, strict=True)]
     frame = pd.DataFrame(rows, columns=names)
     frame.attrs["sweep"] = record = {
         "simulate": folder.name, "code_version": version, "versions": libs, "scheduler": _scheduler_name(scheduler),

@@ -61,7 +61,7 @@ CITATIONS: dict[str, Citation] = {
     "001": Citation("W. Seok", "The KIPS Transactions: Part C, vol. 15-C, no. 4, pp. 321ff", "2008",
                     "seed (received 2008-01-16, accepted 2008-06-21); DOI 10.3745/KIPSTC.2008.15-C.4.321"),
     "002": Citation("Y.-J. Lee, M. Atiquzzaman, S. Sivagurunathan", "Proc. IEEE ICC, pp. 164-169", "2006",
-                    "reference [12] of seed 000, which cites this paper"),
+                    "reference [12] of paper 000, which cites this paper"),
     "003": Citation("B. Vandalore, S. Kalyanaraman, R. Jain, R. Goyal, S. Fahmy, X. Cai, S.-C. Kim",
                     "ATM Forum contribution 97-0425", "1997",
                     "seed (contribution number); R. Jain's list of ATM Forum contributions (April 1997)"),
@@ -202,13 +202,46 @@ def finding(paper: str) -> Callable[[Callable[[PaperRows], Finding]], Callable[[
 
 
 def counts_only(rows: PaperRows) -> Finding:
-    """Return the verdict of a paper without its own finding function: the ledger's counts."""
+    """Return the verdict of a paper without its own finding function: the ledger's counts.
+
+    The published measurements measured again on the real stacks are counted apart (:func:`measured_agree`,
+    :func:`measured_disagree`) from the numbers the models regenerate.
+    """
     c = rows.counts()
-    results = sum(c.get(s, 0) for s in ledger_file.RESULT_STATUSES)
+    measured = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
+    results = sum(c.get(s, 0) for s in ledger_file.RESULT_STATUSES) - measured
     good = c.get("reproduced", 0) + c.get("close", 0)
-    return Finding(f"{good} of {results} published numbers reproduced or within 5%",
-                   f"{c.get('differs', 0)} differ, {c.get('not_regenerable', 0)} not regenerable",
+    return Finding(clauses(f"{good} of {results} published numbers reproduced or within 5%",
+                           measured_agree(rows.frame)),
+                   clauses(f"{c.get('differs', 0)} differ, {c.get('not_regenerable', 0)} not regenerable",
+                           measured_disagree(rows.frame)),
                    claim_tally(rows.claims()))
+
+
+def measured_agree(rows: pd.DataFrame) -> str:
+    """Return how many of the published measurements among ``rows`` that were measured again agree ("" if none was).
+
+    E.g. ``"7 of 12 published measurements within 5% of today's real stacks (3 inside the 95% interval of the
+    measured mean)"``: ``measured_within_ci`` and ``measured_close`` rows, of all rows with a measured status.
+    """
+    c = ledger_file.status_counts(rows["status"])
+    n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
+    if not n:
+        return ""
+    inside = c.get("measured_within_ci", 0)
+    return (f"{inside + c.get('measured_close', 0)} of {n} published measurements within 5% of today's real "
+            f"stacks ({inside} inside the 95% interval of the measured mean)")
+
+
+def measured_disagree(rows: pd.DataFrame) -> str:
+    """Return how many of the published measurements among ``rows`` measured again differ ("" if none does).
+
+    E.g. ``"5 of 12 published measurements more than 5% from today's real stacks"`` (``measured_differs`` rows).
+    """
+    c = ledger_file.status_counts(rows["status"])
+    n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
+    differs = c.get("measured_differs", 0)
+    return f"{differs} of {n} published measurements more than 5% from today's real stacks" if differs else ""
 
 
 def clauses(*parts: str) -> str:
@@ -234,7 +267,7 @@ def within_5pct(rows: pd.DataFrame) -> int:
 
 @finding("000")
 def multiuser_waiting(rows: PaperRows) -> Finding:
-    """Return seed 000's finding: the tables' times are below what the link can carry; DIFF_mean from no definition."""
+    """Return paper 000's finding: the tables' times are below what the link can carry; DIFF_mean from no definition."""
     cells = rows.select(source_prefix="Table ")
     tables = cells[cells["column"].str.match(r"[WT]_\{\w+\}$")]  # the printed cells (not the ns-3 rows)
     model = tables[tables["column"].str.startswith("W_")]
@@ -256,10 +289,10 @@ def multiuser_waiting(rows: PaperRows) -> Finding:
                     f"({int(ratio.notna().sum())} cells)")
     claims = rows.claims()
     return Finding(
-        reproduces=f"{int((claims['status'] == 'supported').sum())} of {len(claims)} claims hold on the printed "
-                   "tables",
+        reproduces=clauses(f"{int((claims['status'] == 'supported').sum())} of {len(claims)} claims hold on the "
+                           "printed tables", measured_agree(rows.frame)),
         does_not=clauses(f"{len(model) - within_5pct(model)} of {len(model)} model cells of Tables 1-3 "
-                         f"({within_5pct(model)} within 5%)", diff_text, below_text),
+                         f"({within_5pct(model)} within 5%)", diff_text, below_text, measured_disagree(rows.frame)),
         headline=clauses(f"{impossible} of {len(tables)} printed times of Tables 1-3 are below the loss-free "
                          "bound of the paper's own round-robin"
                          + (f": the tables follow {law.group(1)} (Eq. (4) divided by m), not Eq. (4)" if law else ""),
@@ -271,7 +304,7 @@ def multiuser_waiting(rows: PaperRows) -> Finding:
 
 @finding("001")
 def fifo_red_response(rows: PaperRows) -> Finding:
-    """Return seed 001's finding: Table 3 under one reading; Mah's workload is far lighter; the claims' tally."""
+    """Return paper 001's finding: Table 3 under one reading; Mah's workload is far lighter; the claims' tally."""
     counts = rows.select(source="Table 3", column="The Number of Browsers")
     link = re.search(r"of a ([\d.]+) Mbit/s link", " ".join(counts["reason"]))
     typo = rows.select(source="Table 3", column="Traffic Load")
@@ -311,7 +344,7 @@ def fifo_red_response(rows: PaperRows) -> Finding:
 
 @finding("002")
 def http_sctp_response(rows: PaperRows) -> Finding:
-    """Return seed 002's finding: Table II within 5%, Table III not; the "20% faster" claim refuted."""
+    """Return paper 002's finding: Table II within 5%, Table III not; the "20% faster" claim refuted."""
     model = rows.frame[rows.frame["column"].str.contains("(Model)", regex=False)]
     table2, table3 = model[model["source"] == "Table II"], model[model["source"] == "Table III"]
     shared = re.search(r"printed as (\S+) in Table II and (\S+) in Table III", " ".join(table2["reason"]))
@@ -326,11 +359,11 @@ def http_sctp_response(rows: PaperRows) -> Finding:
     exact = int((table2["status"] == "reproduced").sum())
     return Finding(
         reproduces=clauses(f"{within_5pct(table2)} of {len(table2)} model cells of Table II within 5% ({exact} "
-                           "exactly)", f"{claim_tally(rows.claims())}"),
+                           "exactly)", f"{claim_tally(rows.claims())}", measured_agree(rows.frame)),
         does_not=clauses(f"Table III: {len(table3) - within_5pct(table3)} of {len(table3)} model cells more than "
                          "5% off",
                          f"Tables II and III print different values ({shared.group(1)} and {shared.group(2)} s) at "
-                         "the one point they share" if shared else ""),
+                         "the one point they share" if shared else "", measured_disagree(rows.frame)),
         headline=headline,
         why=f"the model is the reconstructed algorithm under one convention ({conventions(table2)}); Table III "
             "is not reproduced under it",
@@ -339,9 +372,9 @@ def http_sctp_response(rows: PaperRows) -> Finding:
 
 @finding("003")
 def specweb96_abr(rows: PaperRows) -> Finding:
-    """Return seed 003's finding: the derived numbers under one unit convention; "10 times more demand" refuted."""
+    """Return paper 003's finding: the derived numbers under one unit convention; "10 times more demand" refuted."""
     results = rows.frame[rows.frame["status"].isin(ledger_file.RESULT_STATUSES)]
-    derived = results[results["status"] != "not_regenerable"]
+    derived = results[~results["status"].isin(("not_regenerable", *ledger_file.MEASURED_STATUSES))]
     c = rows.counts()
     unit_typo = rows.select(row="avg_file_size")
     ten = rows.claim("ten_times_demand")
@@ -364,7 +397,7 @@ def specweb96_abr(rows: PaperRows) -> Finding:
 
 @finding("004")
 def slow_start_latency(rows: PaperRows) -> Finding:
-    """Return seed 004's finding: 8 of 10 model cells; the floor/ceiling error of Eqs. (5)-(6); "within 4%"."""
+    """Return paper 004's finding: 8 of 10 model cells; the floor/ceiling error of Eqs. (5)-(6); "within 4%"."""
     model = rows.select(source="Table II", column_prefix="Model")
     missed = model[model["status"] != "reproduced"]
     missed_text = ""
@@ -388,15 +421,18 @@ def slow_start_latency(rows: PaperRows) -> Finding:
     if gap_value is not None:
         slower = ", SCTP being the slower stack" if gap_value < 0 else ""
         real_text = clauses(real_text, f"'TCP is 2 RTT slower' is {real_gap['status']}{slower}")
+    measured = rows.frame["status"].isin(ledger_file.MEASURED_STATUSES).any()
     return Finding(
         reproduces=clauses(f"{len(model) - len(missed)} of {len(model)} model cells of Table II",
                            f"'TCP is 2 RTT slower' on the printed table ({value_of(gap):.2f} T_r)"
-                           if value_of(gap) is not None and gap["status"] == "supported" else ""),
+                           if value_of(gap) is not None and gap["status"] == "supported" else "",
+                           measured_agree(rows.frame)),
         does_not=clauses(missed_text, f"'within 4%': {value_of(within):.2f}% on the paper's own table"
-                         if value_of(within) is not None else ""),
+                         if value_of(within) is not None else "", measured_disagree(rows.frame)),
         headline=clauses(floor, real_text),
         why=f"one convention, chosen by systematic search, for the whole table ({conventions(model)}); the "
-            "experimental columns cannot be re-run",
+            + ("paper's testbed cannot be re-run; its experimental columns are measured again on today's real "
+               "stacks where the emulated grid covers them" if measured else "experimental columns cannot be re-run"),
     )
 
 
@@ -504,7 +540,7 @@ def _compare(paper: str, what: str, readme: str, expected: str, partial: bool) -
         return []
     if len(have) == len(want):
         diffs = [f"paper {paper}, {what}: the README says {h} where the ledger gives {w}"
-                 for h, w in zip(have, want) if h != w]
+                 for h, w in zip(have, want, strict=True) if h != w]
         if diffs:
             return diffs
         return [f"paper {paper}, {what}: same numbers, other words than the ledger's verdict ({expected!r}); "
@@ -537,7 +573,7 @@ def check_readme(readme_text: str, ledger: pd.DataFrame, *, partial: bool = Fals
         if len(cells) != len(expected):
             problems.append(f"paper {v.paper}: the README's row has {len(cells)} cells, not {len(expected)}")
             continue
-        for what, got, want in zip(HEADER, cells, expected):
+        for what, got, want in zip(HEADER, cells, expected, strict=True):
             problems += _compare(v.paper, what, got, want, partial)
     if not partial:
         extra = sorted(set(have) - {v.paper for v in verdicts})

@@ -55,8 +55,8 @@ def _chosen(paper_id: str) -> dict:
     elif paper_id == "003":
         from p003_helpers import CHOSEN
     else:
-        op = importlib.import_module(f"paperlib.reproduce.p{paper_id}.operating_point")
-        CHOSEN = op.chosen_convention(_paper(paper_id))
+        operating_point = importlib.import_module(f"paperlib.reproduce.p{paper_id}.operating_point")
+        CHOSEN = operating_point.chosen_convention(_paper(paper_id))
     return CHOSEN
 
 

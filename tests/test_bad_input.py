@@ -10,13 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies
 
 from paperlib import validate
 from paperlib.data import DATA_DIR, DataError, load_paper
-from paperlib.models import narrowband_response as nbr
-from paperlib.models import slow_start_schedule as sched
+from paperlib.models import narrowband_response, slow_start_schedule
 from paperlib.parameters import check
 from paperlib.reproduce.p000 import what_if as p000_what_if
 from paperlib.reproduce.p004 import ledger_rows as p004_ledger_rows
@@ -119,15 +117,15 @@ def test_list_for_a_scalar_is_named_not_a_type_error():
 
 def test_schedule_refuses_more_segments_than_its_limit_before_building_it():
     with pytest.raises(ParameterError, match=r"^obj_bits: .* above the limit of 1e\+06"):
-        sched.schedule_latency_s(8e12, 12000, 1e6, 0.2, 4)  # 6.7e8 segments: used to take all 24 GB
+        slow_start_schedule.schedule_latency_s(8e12, 12000, 1e6, 0.2, 4)  # 6.7e8 segments: used to take all 24 GB
     with pytest.raises(ParameterError, match="^mtu_bits must be at least one byte"):
-        sched.schedule_latency_s(8000, 4, 1e6, 0.2, 4)
+        slow_start_schedule.schedule_latency_s(8000, 4, 1e6, 0.2, 4)
 
 
 def test_loss_loop_refuses_more_losses_than_its_limit():
     # 1e12 B in 536 B packets at p = 1 %: alpha = 1.9e7 passes of Eq. (2)'s loop (it used to hang)
     with pytest.raises(ParameterError, match="^obj_bits: the expected losses .* above the limit"):
-        nbr.response_time_s(8e12, 536 * 8, 40e3, 0.256, 0.01, 2)
+        narrowband_response.response_time_s(8e12, 536 * 8, 40e3, 0.256, 0.01, 2)
 
 
 def test_limits_are_where_stated():
@@ -146,15 +144,17 @@ def test_limits_are_where_stated():
 # --- hypothesis: malformed data files and parameter values -------------------------------------
 
 LINES = TABLE2.splitlines(keepends=True)
-mutations = st.one_of(
-    st.tuples(st.just("append"), st.text(min_size=1, max_size=30).filter(lambda s: "\n" not in s and "\r" not in s)),
-    st.tuples(st.just("duplicate"), st.integers(1, len(LINES) - 1)),
-    st.tuples(st.just("drop"), st.integers(1, len(LINES) - 1)),
-    st.tuples(st.just("cell"), st.tuples(st.integers(1, len(LINES) - 1), st.integers(0, 4),
-                                         st.sampled_from(["", "x", "28 ms", "1e3", "-1", "1,5", "NaN", "14.12 s",
-                                                          "28 KB", "0.5 %", "28 Kbps", "∞", " 7.54"]))),
-    st.tuples(st.just("bom"), st.just(None)),
-    st.tuples(st.just("header"), st.sampled_from([  # a renamed, padded, extra or swapped column
+mutations = strategies.one_of(
+    strategies.tuples(strategies.just("append"),
+                      strategies.text(min_size=1, max_size=30).filter(lambda s: "\n" not in s and "\r" not in s)),
+    strategies.tuples(strategies.just("duplicate"), strategies.integers(1, len(LINES) - 1)),
+    strategies.tuples(strategies.just("drop"), strategies.integers(1, len(LINES) - 1)),
+    strategies.tuples(strategies.just("cell"),
+                      strategies.tuples(strategies.integers(1, len(LINES) - 1), strategies.integers(0, 4),
+                                        strategies.sampled_from(["", "x", "28 ms", "1e3", "-1", "1,5", "NaN", "14.12 s",
+                                                                 "28 KB", "0.5 %", "28 Kbps", "∞", " 7.54"]))),
+    strategies.tuples(strategies.just("bom"), strategies.just(None)),
+    strategies.tuples(strategies.just("header"), strategies.sampled_from([  # a renamed, padded, extra or swapped column
         "bandwidth,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP)\n",
         "BANDWIDTH,Exp(SCTP) ,Model(SCTP),Exp(TCP),Model(TCP)\n",
         "BANDWIDTH,Exp(SCTP),Model(SCTP),Exp(TCP),Model(TCP),extra\n",
@@ -194,17 +194,19 @@ def test_malformed_table_fails_naming_what_or_leaves_the_ledger_identical(data_r
     assert rows == BASELINE, mutation
 
 
-bad_values = st.one_of(
-    st.booleans(), st.text(max_size=8), st.none(), st.floats(allow_nan=True, allow_infinity=True),
-    st.integers(-10**15, 10**15), st.lists(st.floats(-1e9, 1e9), max_size=4),
-    st.lists(st.one_of(st.booleans(), st.text(max_size=3), st.integers(-5, 5)), max_size=3),
-    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+bad_values = strategies.one_of(
+    strategies.booleans(), strategies.text(max_size=8), strategies.none(),
+    strategies.floats(allow_nan=True, allow_infinity=True),
+    strategies.integers(-10**15, 10**15), strategies.lists(strategies.floats(-1e9, 1e9), max_size=4),
+    strategies.lists(strategies.one_of(strategies.booleans(), strategies.text(max_size=3), strategies.integers(-5, 5)),
+                     max_size=3),
+    strategies.dictionaries(strategies.text(max_size=3), strategies.integers(), max_size=2),
 )
 PARAMS_004 = ["obj_size_bytes", "mtu_bytes", "rtt_s", "initial_window", "initial_windows", "rates_bps"]
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.sampled_from(PARAMS_004), bad_values)
+@given(strategies.sampled_from(PARAMS_004), bad_values)
 def test_any_parameter_value_fails_naming_it_or_runs_bounded(name, value):
     try:
         checked = check(NB004, {name: value})

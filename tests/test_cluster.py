@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 import sweep_helpers
+
 from paperlib.emulation import netns
 from paperlib.sweep import grid, run_sweep, sweep_record
 
@@ -198,7 +198,7 @@ def test_emulated_sweep_by_address_matches_the_in_process_run(cluster, tmp_path)
     same = [*points[0], "seed", "user", "object", "application"]
     pd.testing.assert_frame_equal(remote[same], here[same])
     assert list(remote.columns) == list(here.columns)
-    assert all(max(d) > min(s) for d, s in zip(remote["t_done"], remote["t_start"]))
+    assert all(max(d) > min(s) for d, s in zip(remote["t_done"], remote["t_start"], strict=True))
 
 
 # --- failures -----------------------------------------------------------------------------------------------------

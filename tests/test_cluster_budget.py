@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 import sweep_helpers
+
 from paperlib.sweep import run_sweep
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_budget.py"

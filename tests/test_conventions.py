@@ -4,7 +4,6 @@ import numpy as np
 
 from paperlib import conventions
 
-
 AXES = {"scale": [1.0, 2.0], "rounding": ["half_up", "truncate"]}
 
 

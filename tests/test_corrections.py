@@ -1,5 +1,5 @@
 """Corrections of printed numbers (paperlib.corrections): found by place, one per place, and each
-reason's arithmetic holds. Seed 000's corrections as its tables use them are in the paper's own tests."""
+reason's arithmetic holds. Paper 000's corrections as its tables use them are in the paper's own tests."""
 
 import pytest
 

@@ -11,7 +11,7 @@ REASON = netns.unavailable_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
 
 
-@pytest.mark.parametrize("rate_bps", [4e3, 10e6])  # seed 000's lowest rate, seed 004's highest
+@pytest.mark.parametrize("rate_bps", [4e3, 10e6])  # paper 000's lowest rate, paper 004's highest
 def test_rate_within_2_percent_and_delay_within_1_ms(rate_bps):
     row = accuracy.measure_point(rate_bps, delay_s=0.05, train_s=0.8, delay_probes=10)
     assert row["arrived"] == row["train_packets"]

@@ -165,11 +165,11 @@ def test_settings_reject_sctp_pins_on_tcp_and_bad_values():
 
 def test_paper_settings_pin_what_the_seeds_fix():
     s = apps.paper_settings("000", "sctp")
-    # Seed 000, Fig. 1: cwnd starts at 2 x mtu; section 4: mtu = 536 B.
+    # Paper 000, Fig. 1: cwnd starts at 2 x mtu; section 4: mtu = 536 B.
     assert (s.init_cwnd_mtus, s.mss_bytes) == (2, 536)
     assert s.argv() == ["--mss", "536", "--init-cwnd", "2"]
     assert "rto" in s.basis and "sack" in s.basis  # unpinned, and said so
-    assert apps.paper_settings("004", "sctp").init_cwnd_mtus == 2  # seed 004 Fig. 1, x = 2
+    assert apps.paper_settings("004", "sctp").init_cwnd_mtus == 2  # paper 004 Fig. 1, x = 2
     assert apps.paper_settings("002", "tcp").argv() == ["--mss", "536"]
     with pytest.raises(ParameterError, match="paper"):
         apps.paper_settings("003", "tcp")

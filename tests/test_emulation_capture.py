@@ -4,8 +4,7 @@ machine has no root, TUN or namespaces."""
 
 import pytest
 
-from paperlib.emulation import capture, netns
-from paperlib.emulation import experiments as ex
+from paperlib.emulation import capture, experiments, netns
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
@@ -19,7 +18,7 @@ def test_pcap_reader_rejects_other_files(tmp_path):
 
 
 @needs_testbed
-@pytest.mark.parametrize("protocol", ex.protocols())
+@pytest.mark.parametrize("protocol", experiments.protocols())
 def test_one_run_agrees_with_its_capture_and_the_link(protocol):
     # 20 000 B at 1 Mbit/s, RTT 0.1 s, no loss: at least the serialisation of 20 000 B (0.16 s) plus the
     # handshake and request round trips (0.2 s); the capture and the application agree within 5 ms

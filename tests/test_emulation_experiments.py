@@ -9,30 +9,29 @@ import math
 import pytest
 
 from paperlib.data import load_paper
-from paperlib.emulation import tcp_settings
-from paperlib.emulation import experiments as ex
+from paperlib.emulation import experiments, tcp_settings
 from paperlib.reproduce.p002 import emulated as p002_emulated
 from paperlib.validate import ParameterError
 
 
 def test_mean_ci_reference_point():
     # values 1, 2, 3: mean 2, sd 1, t(0.975, 2) = 4.302653, half = 4.302653 / sqrt(3) = 2.484138
-    mean, half, n = ex.mean_ci([1.0, 2.0, 3.0])
+    mean, half, n = experiments.mean_ci([1.0, 2.0, 3.0])
     assert (mean, n) == (2.0, 3) and half == pytest.approx(2.484138, abs=1e-6)
-    assert math.isinf(ex.mean_ci([5.0])[1])
+    assert math.isinf(experiments.mean_ci([5.0])[1])
 
 
 def test_diff_ci_reference_point():
     # a = 1, 2, 3 and b = 0, 0, 0: difference 2, se = sqrt(1/3), Welch dof = 2, half = 4.302653 * 0.57735 = 2.484138
-    d, half, _ = ex.diff_ci([1.0, 2.0, 3.0], [0.0, 0.0, 0.0])
+    d, half, _ = experiments.diff_ci([1.0, 2.0, 3.0], [0.0, 0.0, 0.0])
     assert d == 2.0 and half == pytest.approx(2.484138, abs=1e-6)
 
 
 def test_profiles_and_grids():
     with pytest.raises(ParameterError, match="emulation"):
-        ex.check_profile("tiny")
+        experiments.check_profile("tiny")
     p002 = load_paper("002")
-    n_proto = len(ex.protocols())
+    n_proto = len(experiments.protocols())
     # 004's grids: tests/test_reproduce_p004_emulated.py
     # 002: 8 printed columns, one shared (p = 1 %, RTT 0.256 s) -> 7 distinct points
     assert len(p002_emulated.points(p002, "reduced")) == 7 * 3 * n_proto

@@ -4,56 +4,56 @@ against their interval (paperlib.emulation.ledger_rows). Pure: no testbed."""
 import pandas as pd
 import pytest
 
-from paperlib.emulation import ledger_rows as el
+from paperlib.emulation import ledger_rows
 from paperlib.ledger import Row
 
 
 def test_verdict_decides_only_when_the_whole_interval_agrees():
     pos, neg = (lambda v: v > 0), (lambda v: v < 0)
-    assert el.verdict(0.1, 0.5, pos, neg) == "supported"
-    assert el.verdict(-0.5, -0.1, pos, neg) == "refuted"
-    assert el.verdict(-0.1, 0.5, pos, neg) == "untestable"
+    assert ledger_rows.verdict(0.1, 0.5, pos, neg) == "supported"
+    assert ledger_rows.verdict(-0.5, -0.1, pos, neg) == "refuted"
+    assert ledger_rows.verdict(-0.1, 0.5, pos, neg) == "untestable"
 
 
 def test_emulated_row_is_scored_against_the_measurement_and_counts_within_5_percent():
     old = Row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", "", "", "not_regenerable", "testbed")
-    near = el.emulated_row(old, 1.52, 0.01, 3, "half_up", "stack")  # (1.52 - 1.49) / 1.49 = 2.0% -> within 5%
-    far = el.emulated_row(Row("004", "Table II", "10 Mbps", "Exp(TCP)", "1.42", "", "", "not_regenerable", "t"),
-                          1.02, 0.01, 3, "half_up", "stack")  # -28% -> not within
-    skipped = el.not_run_row(Row("004", "Table II", "28 Kbps", "Exp(TCP)", "14.71", "", "", "not_regenerable", "t"),
-                             "off")
+    near = ledger_rows.emulated_row(old, 1.52, 0.01, 3, "half_up", "stack")  # (1.52 - 1.49) / 1.49 = 2.0% -> within 5%
+    far = ledger_rows.emulated_row(Row("004", "Table II", "10 Mbps", "Exp(TCP)", "1.42", "", "", "not_regenerable",
+                                       "t"), 1.02, 0.01, 3, "half_up", "stack")  # -28% -> not within
+    skipped = ledger_rows.not_run_row(Row("004", "Table II", "28 Kbps", "Exp(TCP)", "14.71", "", "", "not_regenerable",
+                                          "t"), "off")
     # [1.51, 1.53] misses 1.49 but within 5%; [1.01, 1.03] misses 1.42 and 28% away
     assert (near.status, far.status, skipped.status) == ("measured_close", "measured_differs", "not_regenerable")
-    assert near.reason.startswith(el.MARK) and "95% CI +/- 0.010" in near.reason
+    assert near.reason.startswith(ledger_rows.MARK) and "95% CI +/- 0.010" in near.reason
     frame = pd.DataFrame([r.__dict__ for r in (near, far, skipped)])
-    assert el.counts(frame) == (1, 3)
+    assert ledger_rows.counts(frame) == (1, 3)
 
 
 def test_band_verdict_needs_the_ci_on_one_side_of_the_band_to_refute():
     # claim "20 +/- 5 %": band [15, 25]
-    assert el.band_verdict(16.0, 24.0, 15.0, 25.0) == "supported"
-    assert el.band_verdict(2.0, 9.0, 15.0, 25.0) == "refuted"  # wholly below
-    assert el.band_verdict(26.0, 40.0, 15.0, 25.0) == "refuted"  # wholly above
-    assert el.band_verdict(10.0, 20.0, 15.0, 25.0) == "untestable"  # straddles the lower edge
+    assert ledger_rows.band_verdict(16.0, 24.0, 15.0, 25.0) == "supported"
+    assert ledger_rows.band_verdict(2.0, 9.0, 15.0, 25.0) == "refuted"  # wholly below
+    assert ledger_rows.band_verdict(26.0, 40.0, 15.0, 25.0) == "refuted"  # wholly above
+    assert ledger_rows.band_verdict(10.0, 20.0, 15.0, 25.0) == "untestable"  # straddles the lower edge
     # both ends outside the band, but the CI covers it: the data cannot tell, so no verdict
-    assert el.band_verdict(10.0, 30.0, 15.0, 25.0) == "untestable"
+    assert ledger_rows.band_verdict(10.0, 30.0, 15.0, 25.0) == "untestable"
     with pytest.raises(ValueError, match="low <= high"):
-        el.band_verdict(3.0, 1.0, 15.0, 25.0)
+        ledger_rows.band_verdict(3.0, 1.0, 15.0, 25.0)
 
 
 def test_rise_verdict_combines_the_two_intervals():
     # 2.0 +/- 0.3 -> 3.0 +/- 0.4: rise 1.0, half-width hypot(0.3, 0.4) = 0.5, CI [0.5, 1.5] above 0
-    assert el.rise_verdict(2.0, 3.0, 0.3, 0.4) == (1.0, 0.5, "supported")
-    assert el.rise_verdict(3.0, 2.0, 0.3, 0.4) == (-1.0, 0.5, "refuted")
-    assert el.rise_verdict(2.0, 2.2, 0.3, 0.4)[2] == "untestable"  # CI [-0.3, 0.7]
+    assert ledger_rows.rise_verdict(2.0, 3.0, 0.3, 0.4) == (1.0, 0.5, "supported")
+    assert ledger_rows.rise_verdict(3.0, 2.0, 0.3, 0.4) == (-1.0, 0.5, "refuted")
+    assert ledger_rows.rise_verdict(2.0, 2.2, 0.3, 0.4)[2] == "untestable"  # CI [-0.3, 0.7]
 
 
 def test_mean_difference_is_the_quadrature_of_the_points_half_widths():
     # two points: differences 1 and 2 (mean 1.5); half-widths sqrt(0.3^2 + 0.4^2) = 0.5 each,
     # so the mean's half-width is sqrt(0.5^2 + 0.5^2) / 2 = 0.3536
-    mean, half = el.mean_difference([2.0, 3.0], [0.3, 0.3], [1.0, 1.0], [0.4, 0.4])
+    mean, half = ledger_rows.mean_difference([2.0, 3.0], [0.3, 0.3], [1.0, 1.0], [0.4, 0.4])
     assert mean == pytest.approx(1.5) and half == pytest.approx(0.5**0.5 / 2)
     # relative to a scale: (2 - 1) / 2 = 0.5 with half-width 0.5 / 2 = 0.25 on one point
-    assert el.mean_difference([2.0], [0.3], [1.0], [0.4], scale=[2.0]) == pytest.approx((0.5, 0.25))
+    assert ledger_rows.mean_difference([2.0], [0.3], [1.0], [0.4], scale=[2.0]) == pytest.approx((0.5, 0.25))
     with pytest.raises(ValueError, match="one value per point"):
-        el.mean_difference([1.0, 2.0], [0.1], [1.0, 2.0], [0.1, 0.1])
+        ledger_rows.mean_difference([1.0, 2.0], [0.1], [1.0, 2.0], [0.1, 0.1])

@@ -12,9 +12,8 @@ import time
 
 import pytest
 
-from paperlib.emulation import netns
+from paperlib.emulation import netns, tcp_settings
 from paperlib.emulation.netns import Link, Testbed, TestbedError
-from paperlib.emulation import tcp_settings
 from paperlib.emulation.tcp_settings import TcpSettings, for_paper
 from paperlib.validate import ParameterError
 

@@ -11,10 +11,8 @@ import pandas as pd
 import pytest
 
 from paperlib import ledger
-from paperlib.emulation import capture, netns
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import notebook as en
-from paperlib.emulation import notebook as emu_nb
+from paperlib.emulation import capture, experiments, netns
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.figures import style
 from paperlib.validate import ParameterError
 
@@ -30,16 +28,17 @@ class _NeverRun:
 
 
 def test_off_and_unavailable_say_why_and_write_nothing(tmp_path, monkeypatch):
-    off = en.run(_NeverRun, None, "off", tmp_path)
+    off = emulation_notebook.run(_NeverRun, None, "off", tmp_path)
     assert off.not_run == "the real-stack column was not run, by choice (EMULATION=off)"
-    assert off.points == [] and off.runs.empty and list(off.runs.columns) == en.RUN_COLUMNS
+    assert off.points == [] and off.runs.empty and list(off.runs.columns) == emulation_notebook.RUN_COLUMNS
     monkeypatch.setattr(netns, "unavailable_reason", lambda: "no /dev/net/tun")
-    gone = en.run(_NeverRun, None, "reduced", tmp_path)
+    gone = emulation_notebook.run(_NeverRun, None, "reduced", tmp_path)
     assert gone.not_run == "the real-stack column was not run because this machine cannot run it: no /dev/net/tun"
-    assert en.accuracy_table([1e6], tmp_path, "reduced") is None and en.accuracy_table([1e6], tmp_path, "off") is None
+    assert emulation_notebook.accuracy_table([1e6], tmp_path, "reduced") is None
+    assert emulation_notebook.accuracy_table([1e6], tmp_path, "off") is None
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(ParameterError, match="emulation"):
-        en.run(_NeverRun, None, "tiny", tmp_path)
+        emulation_notebook.run(_NeverRun, None, "tiny", tmp_path)
 
 
 def test_verdicts_table_has_only_the_real_stack_column():
@@ -50,7 +49,7 @@ def test_verdicts_table_has_only_the_real_stack_column():
         ledger.claim_row("004", "Sec. 4", "TCP slower by 2 RTT", "", None, "untestable", "[x] CI spans zero",
                          column="emulated (real stacks)"),
     ]
-    table = en.verdicts(rows)
+    table = emulation_notebook.verdicts(rows)
     assert table.to_dict("list") == {"claim": ["within 4%", "TCP slower by 2 RTT"],
                                      "verdict on real stacks": ["refuted", "untestable"],
                                      "measure": ["mean 6.1%", "CI spans zero"]}
@@ -58,7 +57,7 @@ def test_verdicts_table_has_only_the_real_stack_column():
 
 def test_errorbars_draw_finite_means_only_in_the_emulation_style():
     fig, ax = plt.subplots()
-    en.errorbars(ax, [1, 2, 3], [1.0, math.nan, 3.0], [0.1, 0.2, math.nan], "tcp")
+    emulation_notebook.errorbars(ax, [1, 2, 3], [1.0, math.nan, 3.0], [0.1, 0.2, math.nan], "tcp")
     (bars,) = ax.containers
     line = bars.lines[0]
     assert line.get_xdata().tolist() == [1, 3] and line.get_ydata().tolist() == [1.0, 3.0]
@@ -67,9 +66,9 @@ def test_errorbars_draw_finite_means_only_in_the_emulation_style():
     assert np.asarray(barlines.get_segments())[:, :, 1].tolist() == [[0.9, 1.1], [3.0, 3.0]]
     assert line.get_color() == style("tcp", "emulation")["color"] and line.get_marker() == "D"
     assert bars.get_label() == style("tcp", "emulation")["label"]
-    en.errorbars(ax, [1], [math.nan], [math.nan], "sctp")  # nothing finite: a legend entry only
+    emulation_notebook.errorbars(ax, [1], [math.nan], [math.nan], "sctp")  # nothing finite: a legend entry only
     assert ax.get_lines()[-1].get_label() == style("sctp", "emulation")["label"]
-    en.close(fig)
+    emulation_notebook.close(fig)
     assert not plt.fignum_exists(fig.number)
 
 
@@ -82,18 +81,18 @@ def test_capture_table_is_measured_once_then_read_from_the_sweep_cache(tmp_path,
                 "capture_latency_s": 1.0, "difference_s": float(len(calls)), "packets": 40}
 
     monkeypatch.setattr(capture, "crosscheck", fake_crosscheck)
-    monkeypatch.setattr(ex, "CACHE_DIR", tmp_path / "cache")
-    monkeypatch.setattr(emu_nb, "_capture_code_version", lambda: "test")
+    monkeypatch.setattr(experiments, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(emulation_notebook, "_capture_code_version", lambda: "test")
     points = [{"protocol": p, "rate_bps": 1e5, "rep": 0, "objects": 1, "users": 1} for p in ("tcp", "sctp")]
-    first = emu_nb.capture_table(points, tmp_path / "out")
+    first = emulation_notebook.capture_table(points, tmp_path / "out")
     assert calls == [("tcp", 1), ("sctp", 1)]  # measured once per point, with the seed the notebook always used
-    again = emu_nb.capture_table(points, tmp_path / "out2")
+    again = emulation_notebook.capture_table(points, tmp_path / "out2")
     assert len(calls) == 2  # a re-execution reads the cache: no new measurement, the same table
     pd.testing.assert_frame_equal(first, again)
     assert (tmp_path / "out2" / "emulated_capture_check.csv").read_text() == \
         (tmp_path / "out" / "emulated_capture_check.csv").read_text()
-    assert emu_nb.capture_table([], tmp_path / "out3") is None  # emulation off or not run: no table
+    assert emulation_notebook.capture_table([], tmp_path / "out3") is None  # emulation off or not run: no table
 
 
 def test_capture_code_version_follows_the_capture_module():
-    assert emu_nb._capture_code_version().startswith(ex.code_version() + "+capture-")
+    assert emulation_notebook._capture_code_version().startswith(experiments.code_version() + "+capture-")

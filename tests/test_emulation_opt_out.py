@@ -10,9 +10,8 @@ import pandas as pd
 import pytest
 
 from paperlib import ledger
-from paperlib.emulation import ledger_rows as el
-from paperlib.emulation import netns
-from paperlib.emulation import notebook as en
+from paperlib.emulation import ledger_rows, netns
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.run_notebook import run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -55,9 +54,9 @@ def test_a_missing_usrsctp_header_is_found_up_front_and_names_its_package(testbe
     # the notebook's call says so before asking for a single point (_NeverRun fails if asked), writes nothing
     out = tmp_path / "out"
     out.mkdir()
-    emu = en.run(_NeverRun, None, "reduced", out)
-    assert emu.not_run == f"{el.NOT_RUN_CANNOT}: {reason}"
-    assert en.accuracy_table([1e6], out, "reduced") is None
+    emu = emulation_notebook.run(_NeverRun, None, "reduced", out)
+    assert emu.not_run == f"{ledger_rows.NOT_RUN_CANNOT}: {reason}"
+    assert emulation_notebook.accuracy_table([1e6], out, "reduced") is None
     assert list(out.iterdir()) == []
 
 
@@ -80,7 +79,7 @@ def test_root_and_tun_come_before_the_packages(testbed_host, monkeypatch):
 
 def test_off_is_a_choice_even_where_the_testbed_could_not_run(tmp_path, monkeypatch):
     monkeypatch.setattr(netns, "unavailable_reason", lambda: "no /dev/net/tun")
-    assert en.run(_NeverRun, None, "off", tmp_path).not_run == el.NOT_RUN_BY_CHOICE
+    assert emulation_notebook.run(_NeverRun, None, "off", tmp_path).not_run == ledger_rows.NOT_RUN_BY_CHOICE
 
 
 def _frame(reasons):
@@ -90,34 +89,37 @@ def _frame(reasons):
 
 def test_claims_not_run_marks_only_the_real_stack_claims():
     rows = [ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
-            el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell")]
-    assert el.claims_not_run(rows, None) == rows  # the runs happened: nothing to say
-    model, real = el.claims_not_run(rows, el.NOT_RUN_BY_CHOICE)
+            ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell")]
+    assert ledger_rows.claims_not_run(rows, None) == rows  # the runs happened: nothing to say
+    model, real = ledger_rows.claims_not_run(rows, ledger_rows.NOT_RUN_BY_CHOICE)
     assert model == rows[0] and real.status == "untestable"
-    assert real.reason == (f"{el.NOT_RUN} the real-stack column was not run, by choice (EMULATION=off); "
-                           f"{el.MARK} no emulated cell")
+    assert real.reason == (f"{ledger_rows.NOT_RUN} the real-stack column was not run, by choice (EMULATION=off); "
+                           f"{ledger_rows.MARK} no emulated cell")
 
 
 def test_summary_line_counts_run_cells_without_the_claims():
     # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%
-    frame = pd.DataFrame({"reason": [f"{el.MARK} a", f"{el.MARK} b", f"{el.MARK} claim"],
-                          "rel_error": ["0.02", "-0.10", ""], "column": ["Exp(TCP)", "Exp(SCTP)", el.REAL_STACKS]})
-    assert el.summary_line(frame) == ("1 of 2 published experimental cells within 5% of the real stacks "
-                                      "(papers 000, 002, 004; 2 cells emulated, the rest not run in this grid).")
+    frame = pd.DataFrame({"reason": [f"{ledger_rows.MARK} a", f"{ledger_rows.MARK} b", f"{ledger_rows.MARK} claim"],
+                          "rel_error": ["0.02", "-0.10", ""],
+                          "column": ["Exp(TCP)", "Exp(SCTP)", ledger_rows.REAL_STACKS]})
+    assert ledger_rows.summary_line(frame) == (
+        "1 of 2 published experimental cells within 5% of the real stacks "
+        "(papers 000, 002, 004; 2 cells emulated, the rest not run in this grid).")
 
 
 def test_summary_line_says_by_choice_or_cannot():
     # the claims re-judged on real stacks carry the reason too, and are not counted as cells
-    choice = pd.concat([_frame([f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; t"] * 3),
-                        pd.DataFrame({"reason": [f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; {el.MARK} c"],
-                                      "rel_error": [""], "column": [el.REAL_STACKS]})])
-    assert el.summary_line(choice) == ("0 of 3 published experimental cells within 5% of the real stacks: "
-                                       "the real-stack column was not run, by choice (EMULATION=off).")
-    cannot = _frame([f"{el.NOT_RUN} {el.NOT_RUN_CANNOT}: no /dev/net/tun; t"] * 2)
-    assert el.summary_line(cannot) == ("0 of 2 published experimental cells within 5% of the real stacks: "
-                                       "the real-stack column was not run because this machine cannot run it "
-                                       "(the rows' reasons say why).")
-    assert "by choice" not in el.summary_line(cannot)
+    by_choice = f"{ledger_rows.NOT_RUN} {ledger_rows.NOT_RUN_BY_CHOICE}"
+    choice = pd.concat([_frame([f"{by_choice}; t"] * 3),
+                        pd.DataFrame({"reason": [f"{by_choice}; {ledger_rows.MARK} c"],
+                                      "rel_error": [""], "column": [ledger_rows.REAL_STACKS]})])
+    assert ledger_rows.summary_line(choice) == ("0 of 3 published experimental cells within 5% of the real stacks: "
+                                                "the real-stack column was not run, by choice (EMULATION=off).")
+    cannot = _frame([f"{ledger_rows.NOT_RUN} {ledger_rows.NOT_RUN_CANNOT}: no /dev/net/tun; t"] * 2)
+    assert ledger_rows.summary_line(cannot) == ("0 of 2 published experimental cells within 5% of the real stacks: "
+                                                "the real-stack column was not run because this machine cannot run it "
+                                                "(the rows' reasons say why).")
+    assert "by choice" not in ledger_rows.summary_line(cannot)
 
 
 @pytest.mark.notebook
@@ -130,22 +132,24 @@ def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp
     run(NB004, tmp_path / "executed.ipynb", {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4],
                                               "emulation": "off", "output_dir": str(out)})
     frame = ledger.read(out / "ledger.csv")
-    not_run = frame[frame["reason"].str.startswith(el.NOT_RUN)]
-    cells, claims = not_run[not_run["column"] != el.REAL_STACKS], not_run[not_run["column"] == el.REAL_STACKS]
+    not_run = frame[frame["reason"].str.startswith(ledger_rows.NOT_RUN)]
+    real = not_run["column"] == ledger_rows.REAL_STACKS
+    cells, claims = not_run[~real], not_run[real]
     assert len(cells) == 10 and set(cells["status"]) == {"not_regenerable"}
     assert len(claims) == 2 and set(claims["status"]) == {"untestable"}
-    assert len(frame[frame["column"] == el.REAL_STACKS]) == 2  # no real-stack claim without the reason
-    assert all(r.startswith(f"{el.NOT_RUN} {el.NOT_RUN_BY_CHOICE}; ") for r in not_run["reason"])
-    assert not frame["reason"].str.contains(el.NOT_RUN_CANNOT, regex=False).any()
+    assert len(frame[frame["column"] == ledger_rows.REAL_STACKS]) == 2  # no real-stack claim without the reason
+    assert all(r.startswith(f"{ledger_rows.NOT_RUN} {ledger_rows.NOT_RUN_BY_CHOICE}; ") for r in not_run["reason"])
+    assert not frame["reason"].str.contains(ledger_rows.NOT_RUN_CANNOT, regex=False).any()
     assert not (out / "emulation_runs.csv").exists() and not (out / "emulator_accuracy.csv").exists()
-    assert el.summary_line(frame).endswith("the real-stack column was not run, by choice (EMULATION=off).")
+    assert ledger_rows.summary_line(frame).endswith("the real-stack column was not run, by choice (EMULATION=off).")
     executed = json.loads((tmp_path / "executed.ipynb").read_text())
     printed = "".join("".join(o.get("text", "")) for c in executed["cells"] for o in c.get("outputs", []))
-    assert el.NOT_RUN_BY_CHOICE in printed
+    assert ledger_rows.NOT_RUN_BY_CHOICE in printed
 
 
 def test_verdicts_table_shows_why_nothing_ran_without_the_markers():
-    rows = el.claims_not_run([el.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
-                                              "no emulated Table II cell")], el.NOT_RUN_BY_CHOICE)
-    assert en.verdicts(rows)["measure"].tolist() == [
+    claim = ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
+                                     "no emulated Table II cell")
+    rows = ledger_rows.claims_not_run([claim], ledger_rows.NOT_RUN_BY_CHOICE)
+    assert emulation_notebook.verdicts(rows)["measure"].tolist() == [
         "the real-stack column was not run, by choice (EMULATION=off); no emulated Table II cell"]

@@ -13,7 +13,7 @@ def test_kernel_and_sctp_initial_windows_agree():
 
 
 def test_each_paper_gets_its_segment_size_and_initial_window():
-    # seed 004: L_mtu = 1500 B -> MSS 1460 B, x = 2; seeds 000/002: mtu/MSS = 536 B, x = 2 and 1
+    # paper 004: L_mtu = 1500 B -> MSS 1460 B, x = 2; papers 000/002: mtu/MSS = 536 B, x = 2 and 1
     got = {p: (s.mss_bytes, s.mtu_bytes, s.initcwnd) for p, s in
            ((p, tcp_settings.for_paper(p)) for p in ("004", "000", "002"))}
     assert got == {"004": (1460, 1500, 2), "000": (536, 576, 2), "002": (536, 576, 1)}

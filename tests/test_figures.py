@@ -56,7 +56,7 @@ def test_save_figure_writes_the_stamp_byte_identically(tmp_path):
 def test_style_joins_a_kind_and_a_source():
     assert style("tcp", "model") == {"color": PROTOCOLS["tcp"]["color"], "label": "TCP, model (regenerated)",
                                      "marker": "", "linestyle": "-"}
-    # a series kind that is no protocol (seed 003's workloads) takes its colour from SERIES
+    # a series kind that is no protocol (paper 003's workloads) takes its colour from SERIES
     kw = style("specweb96_modified", "samples")
     assert kw["color"] == SERIES["specweb96_modified"]["color"] and kw["label"] == "modified SPECweb96, seeded samples"
     assert kw["linestyle"] == SOURCES["samples"]["linestyle"]

@@ -20,7 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 VENV = Path(sys.prefix)
 
-pytestmark = [pytest.mark.notebook, pytest.mark.ns3,
+pytestmark = [pytest.mark.notebook, pytest.mark.ns3, pytest.mark.slow,  # the module's make runs: about a minute
               pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")]
 
 #: What a quiet run never prints: errors, tracebacks, warnings (the kernel's TCP one among them) and cling JIT

@@ -1,8 +1,7 @@
 """Blocks and flat operands (paperlib.models.blocks)."""
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies
 
 from paperlib.models import blocks
 
@@ -17,7 +16,7 @@ def test_flat_operands_broadcast_and_keep_single_values():
     assert flat[2].ndim == 0 and flat[2] == 7.0  # one element: a single value for every point
 
 
-@given(st.integers(1, 200), st.integers(1, 50))
+@given(strategies.integers(1, 200), strategies.integers(1, 50))
 def test_slices_cover_the_range_once_in_order(size, block):
     covered = [i for s in blocks.slices(size, block) for i in range(s.start, s.stop)]
     assert covered == list(range(size))

@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies
 
 from paperlib.moments import mean_check, mean_check_columns
 
@@ -40,8 +39,8 @@ def test_bad_input_is_refused():
         mean_check([1.0, 2.0], 1.0, exact_sd=0.0)
 
 
-@given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=50).filter(lambda v: np.std(v) > 1e-3),
-       st.floats(-1e3, 1e3), st.floats(-1e3, 1e3))
+@given(strategies.lists(strategies.floats(-1e3, 1e3), min_size=2, max_size=50).filter(lambda v: np.std(v) > 1e-3),
+       strategies.floats(-1e3, 1e3), strategies.floats(-1e3, 1e3))
 def test_z_is_shift_invariant_and_signed(values, exact, shift):
     a = mean_check(values, exact)
     b = mean_check(np.asarray(values) + shift, exact + shift)

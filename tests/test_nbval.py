@@ -59,13 +59,13 @@ def test_nbval_reexecutes_every_fixture_to_the_same_outputs(tmp_path):
 
 
 def test_a_changed_number_in_a_model_fails_nbval(tmp_path):
-    """Seed 004's Eq. (5) made 1 ms slower (in the kernel only, by an IPython startup file): nbval must fail."""
+    """Paper 004's Eq. (5) made 1 ms slower (in the kernel only, by an IPython startup file): nbval must fail."""
     startup = tmp_path / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (startup / "00-mutate.py").write_text(
-        "from paperlib.models import slow_start_latency as _m\n"
-        "_orig = _m.transfer_latency_s\n"
-        "_m.transfer_latency_s = lambda *a, **k: _orig(*a, **k) + 0.001\n")
+        "from paperlib.models import slow_start_latency as _slow_start_latency\n"  # private: the kernel's namespace
+        "_orig = _slow_start_latency.transfer_latency_s\n"
+        "_slow_start_latency.transfer_latency_s = lambda *a, **k: _orig(*a, **k) + 0.001\n")
     import os
 
     os.environ["IPYTHONDIR"] = str(tmp_path / "ipython")

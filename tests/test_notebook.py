@@ -49,7 +49,7 @@ def test_every_paper_has_exactly_one_notebook():
     assert paths[:5] == ["notebooks/000_multiuser_waiting.ipynb", "notebooks/001_fifo_red_response.ipynb",
                          "notebooks/002_http_sctp_response.ipynb", "notebooks/003_specweb96_abr.ipynb",
                          "notebooks/004_slow_start_latency.ipynb"]
-    assert all(p.startswith(f"notebooks/{i}_") for i, p in zip(papers, paths))
+    assert all(p.startswith(f"notebooks/{i}_") for i, p in zip(papers, paths, strict=True))
     with pytest.raises(ParameterError, match="999"):
         notebook.notebook_path("999")
 

@@ -51,3 +51,35 @@ def test_consecutive_pieces_of_one_stream_are_joined_whatever_the_cut():
              {"output_type": "display_data", "data": {"text/plain": "x"}, "metadata": {}},
              {"output_type": "stream", "name": "stdout", "text": "d"}]
     assert [o.get("text") for o in coalesce_streams(mixed)] == ["a", "b", "c", None, "d"]
+
+
+def _bar_stream(frames: list[str], end: str = "\n") -> dict:
+    """A stderr stream as tqdm writes it: each frame after a carriage return, padded to the previous frame's width."""
+    text, width = "", 0
+    for frame in frames:
+        text += "\r" + frame + " " * max(width - len(frame), 0)
+        width = len(frame)
+    return {"output_type": "stream", "name": "stderr", "text": text + end}
+
+
+def test_a_cold_progress_bar_and_a_warm_one_leave_the_same_text():
+    from paperlib.notebook_output import normalise
+
+    # cold: every point computed, one frame per update; the 1/2 frame's timing is wider than the last one's, so
+    # tqdm pads the last frame with blanks. warm: every point read from the cache, the bar starts full.
+    cold = _bar_stream(["000 ns-3: 0%| | 0/2 [00:00<?, ?it/s]", "000 ns-3: 50%|# | 1/2 [00:09<00:09, 10.52s/it]",
+                        "000 ns-3: 100%|##| 2/2 [00:18<00:00, 9.1s/it]"])
+    warm = _bar_stream(["000 ns-3: 100%|##| 2/2 [00:00<?, ?it/s]", "000 ns-3: 100%|##| 2/2 [00:00<00:00, 3e+3it/s]"])
+    texts = [normalise({"cells": [{"metadata": {}, "outputs": [out]}]})["cells"][0]["outputs"][0]["text"]
+             for out in (cold, warm)]
+    assert texts == ["000 ns-3: 100%|##| 2/2 [elapsed]\n"] * 2
+
+
+def test_terminal_text_keeps_what_the_last_carriage_return_leaves_of_each_line():
+    from paperlib.notebook_output import terminal_text
+
+    assert terminal_text("plain\ntext  \n") == "plain\ntext  \n"  # no carriage return: untouched, blanks kept
+    assert terminal_text("\ra\rb\nc\n") == "b\nc\n"  # one line redrawn, the next one not
+    assert terminal_text("done\r") == "done"  # a trailing carriage return erases nothing
+    assert terminal_text("\rlonger frame\rshort   \rend") == "end"  # the pieces need not end with a newline
+    assert terminal_text("\r\r\n") == "\n"

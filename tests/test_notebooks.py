@@ -160,6 +160,7 @@ SMALL001 = {"bottleneck_bps": 0.5e6, "calibration_browsers": [2000, 4000, 6000],
 
 
 @pytest.mark.ns3
+@pytest.mark.slow
 def test_notebook_001_small(tmp_path):
     out, frame = run_small(NB001, SMALL001, tmp_path, (
         "table3_regenerated.csv", "calibration_fit.csv", "calibration_browsers.csv", "summary.csv", "claims.csv",

@@ -53,6 +53,19 @@ def test_package_versions_name_every_stamped_package_and_python():
     assert all(isinstance(v, str) and v for v in versions.values())
 
 
+def test_package_versions_of_named_distributions_python_and_an_absent_one():
+    import platform
+    from importlib import metadata
+
+    names = ("scipy", provenance.PYTHON, "no-such-distribution-webperf")
+    versions = provenance.package_versions(names)
+    assert list(versions) == list(names)  # in the order asked, nothing else (the sweep cache's key is this dict)
+    assert versions == {"scipy": metadata.version("scipy"), "python": platform.python_version(),
+                        "no-such-distribution-webperf": "absent"}
+    versions["scipy"] = "changed by a caller"  # a copy: the next caller sees the installed version
+    assert provenance.package_versions(names)["scipy"] == metadata.version("scipy")
+
+
 def test_stamp_columns_and_file(tmp_path):
     stamp = Stamp("000_multiuser_waiting.ipynb", {"p": 0.01, "m_values": [1, 5]})
     cols = stamp.columns()

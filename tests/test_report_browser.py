@@ -137,8 +137,9 @@ def ids_of(path: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    from paperlib.report.build import build
     from report_helpers import small_docs, small_figures
+
+    from paperlib.report.build import build
 
     root = tmp_path_factory.mktemp("browser")
     figures = small_figures(root)
@@ -268,9 +269,10 @@ def _text_without_math(html: str) -> str:
 
 
 def test_every_paper_page_opens_with_its_verdict(site, browser):
+    from report_helpers import verdicts_module
+
     from paperlib import ledger
     from paperlib.report.markdown import to_html
-    from report_helpers import verdicts_module
 
     figures, out = site
     verdicts = verdicts_module().paper_verdicts(ledger.read(figures / "ledger.csv"))
@@ -295,8 +297,9 @@ def _markdown_table(text: str) -> list[list[str]]:
 
 
 def test_index_results_table_agrees_with_the_ledger(site, browser):
-    from paperlib import ledger
     from report_helpers import verdicts_module
+
+    from paperlib import ledger
 
     figures, out = site
     v = verdicts_module()
@@ -309,4 +312,4 @@ def test_index_results_table_agrees_with_the_ledger(site, browser):
     assert shown == expected
     # one row per paper of the ledger, in paper order (000 and 004 in the small tree)
     papers = sorted(set(pd.read_csv(figures / "ledger.csv", dtype=str)["paper"]))
-    assert len(shown) == len(papers) and all(p in " ".join(row) for p, row in zip(papers, shown))
+    assert len(shown) == len(papers) and all(p in " ".join(row) for p, row in zip(papers, shown, strict=True))

@@ -6,16 +6,15 @@ tests/test_report_browser.py.
 """
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import small_docs, small_figures, verdicts_module
 
 import paperlib.report.build as report_build
 from paperlib import explore, ledger
 from paperlib.report import markdown, mathjax
 from paperlib.report.build import build, doc_page_name
-from report_helpers import small_docs, small_figures, verdicts_module
 
 
 @pytest.fixture(scope="module")
@@ -177,3 +176,18 @@ def test_two_documents_with_one_page_name_fail_naming_them(tmp_path):
     # docs/a-b.md and docs/a/b.md would both be doc-a-b.html
     with pytest.raises(ValueError, match=r"docs/a-b\.md.*docs/a/b\.md"):
         collect_docs(tmp_path)
+
+
+def test_measured_statuses_have_their_column_colour_and_link():
+    from paperlib.figures import STATUS_COLORS
+
+    frame = pd.DataFrame({"paper": ["004", "004", "004", "000"],
+                          "status": ["measured_within_ci", "measured_differs", "not_regenerable", "measured_close"]})
+    statuses = list(ledger.STATUSES)
+    table = report_build.summary_table(frame, statuses)
+    assert table.loc["004", ["measured_within_ci", "measured_close", "measured_differs", "not_regenerable"]].tolist() \
+        == [1, 0, 1, 1]
+    assert table.loc["all", "total"] == 4
+    css = report_build._status_css(statuses)
+    for status in ledger.MEASURED_STATUSES:  # each its own colour, not the fallback grey
+        assert f".badge-{status} {{ background: {STATUS_COLORS[status]}; }}" in css

@@ -1,8 +1,7 @@
 """Printed precision and the rounding rules a regenerated value is printed with (paperlib.rounding)."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies
 
 from paperlib.rounding import matches_printed, printed_decimals, printed_interval, round_to
 
@@ -34,8 +33,8 @@ def test_printed_interval_by_hand():
         printed_interval("1.0", "bankers")
 
 
-@given(st.integers(-99_999, 99_999), st.sampled_from([0, 1, 2, 3]), st.floats(0.001, 0.999),
-       st.sampled_from(["half_up", "truncate"]))
+@given(strategies.integers(-99_999, 99_999), strategies.sampled_from([0, 1, 2, 3]), strategies.floats(0.001, 0.999),
+       strategies.sampled_from(["half_up", "truncate"]))
 def test_every_value_of_the_interval_prints_as_the_print(digits, decimals, u, rule):
     printed = f"{digits / 10**decimals:.{decimals}f}"
     if rule == "truncate" and printed.startswith("-"):

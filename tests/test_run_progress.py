@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paperlib import run_progress as rp
+from paperlib import run_progress
 from paperlib.run_progress import duration, end_line, expected_seconds, main, run, start_line
 
 PY = sys.executable
@@ -64,8 +64,9 @@ def test_a_failure_shows_the_exit_status_and_the_logs_tail(tmp_path):
     code, out = _run(tmp_path, [PY, "-c", script])
     assert code == 4
     assert "[007] FAILED after " in out and "(exit status 4)" in out
-    assert f"line {99}" in out and f"line {100 - rp.TAIL_LINES}" in out  # the last TAIL_LINES lines of the log
-    assert f"line {99 - rp.TAIL_LINES}" not in out
+    # the last TAIL_LINES lines of the log
+    assert f"line {99}" in out and f"line {100 - run_progress.TAIL_LINES}" in out
+    assert f"line {99 - run_progress.TAIL_LINES}" not in out
     assert not json.loads((tmp_path / "times" / "007.json").read_text())["ok"]
 
 

@@ -14,8 +14,8 @@ def _record(times, paper, seconds, ok=True, run_id="this"):
 
 def _ledger(path, statuses, papers=None):
     papers = papers or ["000"] * len(statuses)
-    path.write_text("paper,source,row,column,published,regenerated,rel_error,status,reason\n"
-                    + "".join(f"{p},t,r{i},c,1,1,,{s},why\n" for i, (p, s) in enumerate(zip(papers, statuses))))
+    lines = "".join(f"{p},t,r{i},c,1,1,,{s},why\n" for i, (p, s) in enumerate(zip(papers, statuses, strict=True)))
+    path.write_text("paper,source,row,column,published,regenerated,rel_error,status,reason\n" + lines)
     return path
 
 
@@ -66,3 +66,13 @@ def test_summary_names_the_failed_papers(tmp_path):
     text = summary(["004"], "this", tmp_path / "missing.csv", times_dir=times)
     assert "make reproduce FAILED: 1 notebook run(s), 0 up to date; failed: 004" in text
     assert f"ledger: {tmp_path / 'missing.csv'} was not written" in text
+
+
+def test_measured_cells_are_counted_between_the_scored_and_the_not_regenerable_ones(tmp_path):
+    statuses = ["not_regenerable", "measured_differs", "reproduced", "measured_within_ci", "measured_within_ci",
+                "lone_hit", "measured_close"]
+    counts = status_counts(_ledger(tmp_path / "ledger.csv", statuses))
+    # paperlib.ledger.STATUSES: the scored results, the measured ones (within the interval, close, differs), then
+    # the cells no run produced
+    assert counts_text(counts["all"]) == ("7: 1 reproduced, 1 lone_hit, 2 measured_within_ci, 1 measured_close, "
+                                          "1 measured_differs, 1 not_regenerable")

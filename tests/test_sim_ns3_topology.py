@@ -7,10 +7,10 @@ import pytest
 from paperlib.sim import multiuser_narrowband, ns3_env, ns3_topology, tcp_loss_transfer, web_bottleneck, web_testbed
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-import test_sim_multiuser_narrowband as mu_test  # noqa: E402  (tiny parameters of each simulation's own tests)
-import test_sim_tcp_loss_transfer as tl_test  # noqa: E402
-import test_sim_web_bottleneck as wb_test  # noqa: E402
-import test_sim_web_testbed as wt_test  # noqa: E402
+import test_sim_multiuser_narrowband  # noqa: E402  (tiny parameters of each simulation's own tests)
+import test_sim_tcp_loss_transfer  # noqa: E402
+import test_sim_web_bottleneck  # noqa: E402
+import test_sim_web_testbed  # noqa: E402
 
 pytestmark = pytest.mark.ns3
 
@@ -47,10 +47,10 @@ def test_every_default_is_set_on_every_call(ns):
 
 
 @pytest.mark.parametrize("module, params", [
-    (web_testbed, {**wt_test.TINY, "sim_time_s": 6.0, "warmup_s": 1.0}),
-    (web_bottleneck, {**wb_test.PARAMS, "sim_time_s": 2.0, "warmup_s": 0.5}),
-    (tcp_loss_transfer, {**tl_test.POINT, "p": 0.0}),
-    (multiuser_narrowband, {**mu_test.POINT, "users": 2}),
+    (web_testbed, {**test_sim_web_testbed.TINY, "sim_time_s": 6.0, "warmup_s": 1.0}),
+    (web_bottleneck, {**test_sim_web_bottleneck.PARAMS, "sim_time_s": 2.0, "warmup_s": 0.5}),
+    (tcp_loss_transfer, {**test_sim_tcp_loss_transfer.POINT, "p": 0.0}),
+    (multiuser_narrowband, {**test_sim_multiuser_narrowband.POINT, "users": 2}),
 ])
 def test_each_simulation_takes_its_tcp_defaults_from_the_one_function(module, params, monkeypatch):
     calls, real = [], ns3_topology.tcp_defaults

@@ -1,8 +1,8 @@
-"""A few seconds of ns-3: the lossy-link TCP transfer of seeds 002/000 behaves as a transfer must."""
+"""A few seconds of ns-3: the lossy-link TCP transfer of papers 002/000 behaves as a transfer must."""
 
 import pytest
 
-from paperlib.sim import tcp_loss_transfer as t
+from paperlib.sim import tcp_loss_transfer
 from paperlib.validate import ParameterError
 
 pytestmark = pytest.mark.ns3
@@ -11,7 +11,7 @@ POINT = {"obj_bytes": 13_500, "rate_bps": 40_000, "rtt_s": 0.256}
 
 
 def test_loss_free_transfer_is_deterministic_and_bounded_below():
-    runs = [t.simulate({**POINT, "p": 0.0}, seed) for seed in (1, 2, 3)]
+    runs = [tcp_loss_transfer.simulate({**POINT, "p": 0.0}, seed) for seed in (1, 2, 3)]
     times = {r["response_time_s"] for r in runs}
     assert len(times) == 1  # no randomness without loss
     (lt,) = times
@@ -22,14 +22,15 @@ def test_loss_free_transfer_is_deterministic_and_bounded_below():
 
 
 def test_losses_only_delay_the_transfer():
-    clean = t.simulate({**POINT, "p": 0.0}, 1)["response_time_s"]
-    lossy = [t.simulate({**POINT, "p": 0.05}, seed)["response_time_s"] for seed in range(1, 9)]
+    clean = tcp_loss_transfer.simulate({**POINT, "p": 0.0}, 1)["response_time_s"]
+    lossy = [tcp_loss_transfer.simulate({**POINT, "p": 0.05}, seed)["response_time_s"] for seed in range(1, 9)]
     assert all(x is not None and x >= clean - 1e-9 for x in lossy)
     assert sum(lossy) / len(lossy) > clean  # at 5% loss, 8 runs of ~126 packets all but surely lose some
-    assert t.simulate({**POINT, "p": 0.05}, 4) == t.simulate({**POINT, "p": 0.05}, 4)  # seeded
+    lossy = {**POINT, "p": 0.05}
+    assert tcp_loss_transfer.simulate(lossy, 4) == tcp_loss_transfer.simulate(lossy, 4)  # seeded
 
 
 @pytest.mark.parametrize("name, value", [("p", 1.0), ("p", -0.1), ("rate_bps", 0.0), ("objects", 0)])
 def test_bad_parameters_are_named(name, value):
     with pytest.raises(ParameterError, match=name):
-        t.simulate({**POINT, "p": 0.01, name: value}, 1)
+        tcp_loss_transfer.simulate({**POINT, "p": 0.01, name: value}, 1)

@@ -1,4 +1,4 @@
-"""The C++ side of seed 001's testbed (paperlib.sim.web_browsers_cpp): defined once per process, the
+"""The C++ side of paper 001's testbed (paperlib.sim.web_browsers_cpp): defined once per process, the
 workload tables it is handed, its reset. What it does in a run is tested through
 tests/test_sim_web_testbed.py; these need the ns-3 import (shared with the other ns-3 tests)."""
 

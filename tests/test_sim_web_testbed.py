@@ -1,9 +1,9 @@
-"""Seed 001's ns-3 testbed, tiny: queue discs behave, browsers complete requests, runs are deterministic."""
+"""Paper 001's ns-3 testbed, tiny: queue discs behave, browsers complete requests, runs are deterministic."""
 
 import numpy as np
 import pytest
 
-from paperlib.sim import web_testbed as wt
+from paperlib.sim import web_testbed
 from paperlib.sweep import run_sweep
 from paperlib.validate import ParameterError
 
@@ -19,12 +19,12 @@ RED = {"queue": "red", "queue_packets": 40, "red_min_th": 3.0, "red_max_th": 15.
 
 @pytest.fixture(scope="module")
 def fifo_run():
-    return wt.simulate(TINY, 7)
+    return web_testbed.simulate(TINY, 7)
 
 
 @pytest.fixture(scope="module")
 def red_run():
-    return wt.simulate({**TINY, **RED}, 7)
+    return web_testbed.simulate({**TINY, **RED}, 7)
 
 
 def test_fifo_never_exceeds_its_limit_and_drops_only_when_full(fifo_run):
@@ -38,7 +38,8 @@ def test_red_drops_early_before_its_queue_is_full(red_run):
     r = red_run
     assert r["early_drops"] > 0  # probabilistic drops between min_th and max_th
     assert r["queue_max_packets"] < 40  # ... keep the physical queue from filling
-    assert np.mean(r["queue_samples"]) < np.mean(wt.simulate({**TINY, "queue_packets": 40}, 7)["queue_samples"])
+    longer = web_testbed.simulate({**TINY, "queue_packets": 40}, 7)
+    assert np.mean(r["queue_samples"]) < np.mean(longer["queue_samples"])
 
 
 def test_browsers_complete_requests_and_measure_them(fifo_run):
@@ -53,41 +54,42 @@ def test_browsers_complete_requests_and_measure_them(fifo_run):
 
 
 def test_long_latency_takes_longer():
-    short = wt.simulate({**TINY, "bottleneck_bps": 5e6}, 3)
-    long = wt.simulate({**TINY, "bottleneck_bps": 5e6, "latency_scale": 3.0}, 3)
+    short = web_testbed.simulate({**TINY, "bottleneck_bps": 5e6}, 3)
+    long = web_testbed.simulate({**TINY, "bottleneck_bps": 5e6, "latency_scale": 3.0}, 3)
     assert np.median(long["response_s"]) > 2 * np.median(short["response_s"])
 
 
 def test_same_seed_same_run_in_one_process(red_run):
-    assert wt.simulate({**TINY, **RED}, 7) == red_run
-    assert wt.simulate({**TINY, **RED}, 8) != red_run
+    assert web_testbed.simulate({**TINY, **RED}, 7) == red_run
+    assert web_testbed.simulate({**TINY, **RED}, 8) != red_run
 
 
 def test_sweep_caches_and_reproduces_across_processes(tmp_path):
     points = [{**TINY, "sim_time_s": 8.0, "rep": r} for r in range(2)]
-    here = run_sweep(wt.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
-    cached = run_sweep(wt.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
+    here = run_sweep(web_testbed.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
+    cached = run_sweep(web_testbed.simulate, points, cache_dir=tmp_path / "a", scheduler="synchronous", progress=False)
     assert here.equals(cached)
     assert here.loc[0, "seed"] != here.loc[1, "seed"]  # a seed per point
-    workers = run_sweep(wt.simulate, points, cache_dir=tmp_path / "b", n_workers=1, progress=False)  # a Dask worker
+    workers = run_sweep(web_testbed.simulate, points, cache_dir=tmp_path / "b", n_workers=1,
+                        progress=False)  # a Dask worker
     assert here.equals(workers)
 
 
 def test_bad_parameters_are_named():
     with pytest.raises(ParameterError, match="red_max_th"):
-        wt.simulate({**TINY, **RED, "red_max_th": 50.0}, 1)
+        web_testbed.simulate({**TINY, **RED, "red_max_th": 50.0}, 1)
     with pytest.raises(ParameterError, match="unknown testbed parameter"):
-        wt.simulate({**TINY, "queue_size": 10}, 1)
+        web_testbed.simulate({**TINY, "queue_size": 10}, 1)
     with pytest.raises(ParameterError, match="queue"):
-        wt.simulate({**TINY, "queue": "codel"}, 1)
+        web_testbed.simulate({**TINY, "queue": "codel"}, 1)
     with pytest.raises(ParameterError, match="browsers"):
-        wt.simulate({**TINY, "browsers": 0}, 1)
+        web_testbed.simulate({**TINY, "browsers": 0}, 1)
 
 
 def test_common_random_numbers_give_every_queue_the_same_workload():
-    fifo = {**wt.DEFAULTS, **TINY, "workload_seed": 11}
-    red = {**wt.DEFAULTS, **TINY, **RED, "workload_seed": 11}
-    a, b = wt.workload(fifo, 1), wt.workload(red, 2)  # different run seeds, one workload seed
+    fifo = {**web_testbed.DEFAULTS, **TINY, "workload_seed": 11}
+    red = {**web_testbed.DEFAULTS, **TINY, **RED, "workload_seed": 11}
+    a, b = web_testbed.workload(fifo, 1), web_testbed.workload(red, 2)  # different run seeds, one workload seed
     assert all(np.array_equal(a[k], b[k]) for k in a)
-    c = wt.workload({**fifo, "workload_seed": None}, 1)
+    c = web_testbed.workload({**fifo, "workload_seed": None}, 1)
     assert not np.array_equal(a["browser_start_s"], c["browser_start_s"])

@@ -6,19 +6,19 @@ Call counts come from ``tests/sweep_helpers.py``, whose functions append a line 
 named by the ``log`` parameter on every call, in whichever process they run.
 """
 
+import contextlib
 import hashlib
 import json
-import logging
 import os
 from pathlib import Path
 
 import distributed
 import pandas as pd
 import pytest
+import sweep_helpers
 from distributed.core import Status
 
-import sweep_helpers
-from paperlib.sweep import grid, longest_first, point_seed, run_sweep, sweep_record
+from paperlib.sweep import grid, local_cluster, longest_first, point_seed, run_sweep, sweep_record
 from paperlib.validate import ParameterError
 
 TESTS = Path(__file__).resolve().parent
@@ -47,8 +47,7 @@ def worker_path():
 @pytest.fixture(scope="module")
 def cluster(worker_path):
     """An already running one-worker Dask cluster, as a shared scheduler would be."""
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR) as running:
+    with local_cluster(1) as running:
         yield running
 
 
@@ -289,6 +288,25 @@ def test_default_local_cluster_returns_points_order(tmp_path, worker_path, monke
     pd.testing.assert_frame_equal(frame, here)
 
 
+def test_local_clusters_at_once_take_free_ports_without_a_warning(worker_path):
+    import socket
+    import warnings
+
+    # Dask's default HTTP port held (by this test if it is free, else by whoever holds it): a cluster that
+    # asked for it would warn "Port 8787 is already in use" and take another port.
+    with contextlib.ExitStack() as stack:
+        holder = stack.enter_context(socket.socket())
+        with contextlib.suppress(OSError):
+            holder.bind(("127.0.0.1", 8787))
+            holder.listen()
+        caught = stack.enter_context(warnings.catch_warnings(record=True))
+        warnings.simplefilter("always")
+        first, second = stack.enter_context(local_cluster(1)), stack.enter_context(local_cluster(1))
+        ports = {first.scheduler.http_server.port, second.scheduler.http_server.port}
+    assert not [str(w.message) for w in caught if "already in use" in str(w.message)]
+    assert len(ports) == 2 and 8787 not in ports
+
+
 def test_workers_capped_at_points_to_compute(tmp_path, monkeypatch):
     seen = {}
 
@@ -348,13 +366,21 @@ def test_tampered_but_valid_entry_is_recomputed_with_a_warning(tmp_path, tamper)
 
 
 def test_library_versions_key_the_cache(tmp_path, monkeypatch):
+    from importlib import metadata
+
     import paperlib.sweep as sweep
 
     log = tmp_path / "log"
     points, _, [path] = _one_entry(tmp_path, log)
-    assert json.loads(path.read_text())["versions"] == sweep.library_versions()
-    assert set(sweep.library_versions()) == {"numpy", "scipy", "ns3"}
-    monkeypatch.setattr(sweep, "library_versions", lambda: {"numpy": "9.9", "scipy": "1.0", "ns3": "absent"})
+    # the key holds the installed numpy's, scipy's and ns-3's versions and nothing else (not Python's)
+    installed = {}
+    for name in ("numpy", "scipy", "ns3"):
+        try:
+            installed[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed[name] = "absent"
+    assert json.loads(path.read_text())["versions"] == installed
+    monkeypatch.setattr(sweep, "package_versions", lambda names: {**installed, "numpy": "9.9"})
     run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
     assert len(_calls(log)) == 2  # an upgraded numpy recomputes
 

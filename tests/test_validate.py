@@ -8,13 +8,12 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies
 
 from paperlib import validate
 from paperlib.validate import ParameterError
 
-finite_positive = st.floats(1e-300, 1e300)
+finite_positive = strategies.floats(1e-300, 1e300)
 
 
 def shown(value: float) -> str:
@@ -22,14 +21,14 @@ def shown(value: float) -> str:
     return f"{re.escape(repr(float(value)))}$"
 
 
-@given(st.lists(finite_positive, min_size=1, max_size=8))
+@given(strategies.lists(finite_positive, min_size=1, max_size=8))
 def test_positive_returns_the_values_unchanged(values):
     out = validate.positive("x", values)
     assert out.dtype == float and out.tolist() == values
 
 
-@given(st.lists(finite_positive, min_size=1, max_size=8), st.integers(0, 7),
-       st.sampled_from([0.0, -1.0, -0.0, np.inf, -np.inf]))
+@given(strategies.lists(finite_positive, min_size=1, max_size=8), strategies.integers(0, 7),
+       strategies.sampled_from([0.0, -1.0, -0.0, np.inf, -np.inf]))
 def test_positive_names_the_first_bad_element(values, at, bad):
     values.insert(min(at, len(values)), bad)
     with pytest.raises(ParameterError, match=f"^rate_bps must be positive and finite, got {shown(bad)}"):

@@ -1,4 +1,4 @@
-/* The floor for `make bench`: seed 002's per-object algorithm and Table I, one pass over the points.
+/* The floor for `make bench`: paper 002's per-object algorithm and Table I, one pass over the points.
  *
  * The same arithmetic as paperlib/models/http_response_time.py (_transfer, the scalar loop, and
  * response_times_grid's totals), point by point, with no temporaries: what the machine can do for

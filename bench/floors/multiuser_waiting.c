@@ -1,4 +1,4 @@
-/* The floor for `make bench`: seed 000's Eq. (4), the mean waiting time of m users with equal packet
+/* The floor for `make bench`: paper 000's Eq. (4), the mean waiting time of m users with equal packet
  * times, W = [m(m-1)/2 tau + m(n-1)(m-1) tau] / m (Eq. (3) divided by m), in one pass.
  *
  * The same arithmetic as paperlib/models/multiuser_waiting.py (mean_waiting_time_same), element by

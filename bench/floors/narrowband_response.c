@@ -1,8 +1,8 @@
-/* The floor for `make bench`: seed 000's E(T) of one object (Eq. (2), Eq. (1), the definition of R),
+/* The floor for `make bench`: paper 000's E(T) of one object (Eq. (2), Eq. (1), the definition of R),
  * one pass over the points.
  *
  * The same arithmetic as paperlib/models/narrowband_response.py (response_time_s: _eq2 and
- * slow_start_stall_time_s, with seed 004's stall bound and stall count), point by point, with no
+ * slow_start_stall_time_s, with paper 004's stall bound and stall count), point by point, with no
  * temporaries: what the machine can do for this model. Every point runs its own loop over its
  * alpha losses. Arguments are contiguous float64 arrays of length n (already broadcast); the
  * switches of the reading are ints: n_ceil (n_mode "ceil"), a_round (a_mode "round"), log_ceil
@@ -16,7 +16,7 @@
 #define REL 1e-12
 #define THRESHOLD_MIN_PACKETS 2.0
 
-/* ST: idle time while k packets are sent in slow start from window w (seed 004 Eqs. (1), (4), (5)). */
+/* ST: idle time while k packets are sent in slow start from window w (paper 004 Eqs. (1), (4), (5)). */
 static double stall_time(double k, double mtu, double rate, double rtt, double w, int log_ceil)
 {
     if (!(k > 0))
@@ -33,7 +33,7 @@ static double stall_time(double k, double mtu, double rate, double rtt, double w
     return stalls * (rtt + s) - w * (exp2(stalls) - 1.0) * s;
 }
 
-static double xloss(double n, double p) /* seed 002's Eq. (1) */
+static double xloss(double n, double p) /* paper 002's Eq. (1) */
 {
     if (p == 0)
         return n;
@@ -58,7 +58,7 @@ void narrowband_response(size_t n_points, const double *obj, const double *mtu_a
         double remaining = n, th = INFINITY, w = w1[k], total = setup_a[k] * rtt;
         for (long i = 1; i <= alpha; i++) { /* Eq. (2), one term per loss */
             double x = xloss(remaining, p);
-            double a_th = isinf(th) ? INFINITY : 2.0 * th - 1.0; /* seed 002's Eq. (7) */
+            double a_th = isinf(th) ? INFINITY : 2.0 * th - 1.0; /* paper 002's Eq. (7) */
             int in_ss = x < a_th;
             double big_l = in_ss ? 0.0 : x - a_th;
             double stall = (i == 1 || post_ss) ? stall_time(in_ss ? x : a_th, mtu, rate, rtt, w, log_ceil) : 0.0;

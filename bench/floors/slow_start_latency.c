@@ -1,4 +1,4 @@
-/* The floor for `make bench`: seed 004 Eq. (5)/(6), corrected form, in one pass over the arrays.
+/* The floor for `make bench`: paper 004 Eq. (5)/(6), corrected form, in one pass over the arrays.
  *
  * The same arithmetic as paperlib/models/slow_start_latency.py (transfer_latency_s with
  * form="corrected"), element by element, with no temporaries: what the machine can do for this

@@ -4,9 +4,9 @@ One C program, ``c/webperf_app.c``, in two modes (server, client) and two
 transports: ``tcp`` (kernel sockets, TCP_NODELAY) and ``sctp`` (usrsctp, the
 FreeBSD SCTP stack in user space, over UDP encapsulation; Debian's
 ``libusrsctp-dev``). It imitates HTTP the way the papers' own test programs did
-(seed 000 section 4: "two Linux C server programs ... imitate HTTP over SCTP and
+(paper 000 section 4: "two Linux C server programs ... imitate HTTP over SCTP and
 HTTP over TCP", clients for "pipelining (TCP/SCTP) and multi-streaming (SCTP)";
-seed 004 section 3: five objects, "on multiple streams using round robin" for
+paper 004 section 3: five objects, "on multiple streams using round robin" for
 SCTP, "on a single stream" for TCP): a client asks for an object of N bytes and
 the server replies with N bytes, over one persistent connection (TCP) or one
 association (SCTP) per user; m users run concurrently, each with its own
@@ -16,7 +16,7 @@ This module builds the program (:func:`build_app`), writes its command lines
 (:func:`server_argv`, :func:`client_argv`), states and pins the SCTP stack's
 parameters (:class:`AppSettings`, :func:`paper_settings`) and reads its output
 (:func:`parse_client_output`, :func:`parse_server_output`). The per-user
-metrics of seed 000 are :func:`turnaround_times_s` and :func:`waiting_times_s`.
+metrics of paper 000 are :func:`turnaround_times_s` and :func:`waiting_times_s`.
 Everything about namespaces, links and kernel TCP settings lives elsewhere in
 :mod:`paperlib.emulation` (the experiments pin TCP per namespace).
 """
@@ -152,9 +152,9 @@ class AppSettings:
 
 #: What none of the three papers fixes, stated once: usrsctp's defaults are RFC 4960's.
 _SCTP_UNPINNED = {
-    "rto": "not fixed by seeds 000, 002, 004: usrsctp defaults = RFC 4960 section 15 "
+    "rto": "not fixed by papers 000, 002, 004: usrsctp defaults = RFC 4960 section 15 "
     "(RTO.Initial 3 s, RTO.Min 1 s, RTO.Max 60 s)",
-    "sack": "not fixed by seeds 000, 002, 004: usrsctp default = RFC 4960 section 6.2 "
+    "sack": "not fixed by papers 000, 002, 004: usrsctp default = RFC 4960 section 6.2 "
     "(SACK at least every second packet, delay 200 ms)",
 }
 
@@ -162,9 +162,9 @@ _SCTP_UNPINNED = {
 def paper_settings(paper: str, transport: str) -> AppSettings:
     """Return the transport settings each paper's model assumes, pinned where the seed fixes them.
 
-    Paper: seed 000 section 2 (Fig. 1: SCTP cwnd starts at 2 x mtu; section 4:
-    mtu = 536 B); seed 002 section III (MSS = 536 B; its slow-start term is
-    Kurose-Ross's, from one segment); seed 004 section 2 (Fig. 1: initial
+    Paper: 000 section 2 (Fig. 1: SCTP cwnd starts at 2 x mtu; section 4:
+    mtu = 536 B); paper 002 section III (MSS = 536 B; its slow-start term is
+    Kurose-Ross's, from one segment); paper 004 section 2 (Fig. 1: initial
     window x = 2 MTUs; section 3: L_mtu = 1500 B).
 
     Assumes: kernel TCP's initial window, congestion control and RTO are
@@ -179,22 +179,22 @@ def paper_settings(paper: str, transport: str) -> AppSettings:
     if paper == "000":
         mss, iw = 536, 2
         basis = {
-            "mss_bytes": "seed 000 section 4: mtu = 536 B, n = ceil(theta/mtu) data packets",
-            "init_cwnd_mtus": "seed 000 section 2, Fig. 1: SCTP cwnd initially 2 x mtu",
+            "mss_bytes": "paper 000 section 4: mtu = 536 B, n = ceil(theta/mtu) data packets",
+            "init_cwnd_mtus": "paper 000 section 2, Fig. 1: SCTP cwnd initially 2 x mtu",
         }
     elif paper == "002":
         mss, iw = 536, 1
         basis = {
-            "mss_bytes": "seed 002 section III: MSS = 536 B",
-            "init_cwnd_mtus": "seed 002 does not state it; its slow-start time SC is "
+            "mss_bytes": "paper 002 section III: MSS = 536 B",
+            "init_cwnd_mtus": "paper 002 does not state it; its slow-start time SC is "
             "Kurose-Ross's, which starts from one segment",
         }
     elif paper == "004":
         mss, iw = None, 2
         basis = {
-            "mss_bytes": "seed 004 section 3: L_mtu = 1500 B is the link MTU; data per "
+            "mss_bytes": "paper 004 section 3: L_mtu = 1500 B is the link MTU; data per "
             "packet is what the headers leave",
-            "init_cwnd_mtus": "seed 004 section 2, Fig. 1: initial window x = 2 MTUs",
+            "init_cwnd_mtus": "paper 004 section 2, Fig. 1: initial window x = 2 MTUs",
         }
     else:
         raise ParameterError(f"paper must be '000', '002' or '004', got {paper!r}")
@@ -565,13 +565,13 @@ def parse_server_output(text: str, source: str = "server output") -> tuple[dict,
     return settings, pd.DataFrame(conns)
 
 
-# --- metrics of seed 000 -------------------------------------------------------------------
+# --- metrics of paper 000 -------------------------------------------------------------------
 
 
 def object_latency_s(objects: pd.DataFrame) -> pd.Series:
     """Return each object's transfer latency: last byte received minus request sent (s).
 
-    Paper: seed 004 section 3 and seed 002 section III measure transfer time per
+    Paper: 004 section 3 and paper 002 section III measure transfer time per
     object from the captures; this is the application-level equivalent.
     """
     return (objects["t_done"] - objects["t_request"]).rename("latency_s")
@@ -580,11 +580,11 @@ def object_latency_s(objects: pd.DataFrame) -> pd.Series:
 def turnaround_times_s(objects: pd.DataFrame) -> pd.Series:
     """Return each user's turnaround time: his last object's arrival minus his start (s).
 
-    Paper: seed 000 section 3: all m users ask at the same time; the turnaround
+    Paper: 000 section 3: all m users ask at the same time; the turnaround
     time of a user is his finish time (Fig. 2: "the finish time of a_3"). The
     start is the user's own ``t_start``, taken before connecting, so the
     association/connection set-up is inside the turnaround as it is inside
-    E(T_sctp) (seed 000 section 3: "total time for a user to connect to a web
+    E(T_sctp) (paper 000 section 3: "total time for a user to connect to a web
     server and download an object").
     """
     users = objects.attrs.get("users")
@@ -598,7 +598,7 @@ def turnaround_times_s(objects: pd.DataFrame) -> pd.Series:
 def waiting_times_s(turnaround_s, solo_response_s) -> np.ndarray:
     """Return waiting times: turnaround minus the user's own service time (s).
 
-    Paper: seed 000 section 3 and Eqs. (4), (6): a user's waiting time is the
+    Paper: 000 section 3 and Eqs. (4), (6): a user's waiting time is the
     time spent on the other users' packets, so turnaround - waiting = n tau =
     E(T_sctp), his single-user response time (T - W = n tau per user).
 

@@ -14,8 +14,7 @@ import struct
 import tempfile
 from pathlib import Path
 
-from paperlib.emulation import experiments as ex
-from paperlib.emulation import netns
+from paperlib.emulation import experiments, netns
 
 _LINKTYPE_RAW = (101, 12, 228)
 
@@ -70,7 +69,7 @@ def crosscheck(params: dict, seed: int = 1) -> dict:
         raise ValueError("crosscheck needs users = 1 and objects = 1 (one transfer to time)")
     with tempfile.TemporaryDirectory() as tmp:
         pcap = Path(tmp) / "client.pcap"
-        result = ex.run_point_captured(params, seed, pcap)
+        result = experiments.run_point_captured(params, seed, pcap)
         packets = read_pcap(pcap)
     app = result["t_done"][0] - result["t_start"][0]
     cap = capture_latency_s(packets)

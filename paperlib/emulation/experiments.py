@@ -1,4 +1,4 @@
-"""The SCTP-vs-TCP experiments of seeds 004, 002 and 000 on real stacks through the emulated link.
+"""The SCTP-vs-TCP experiments of papers 004, 002 and 000 on real stacks through the emulated link.
 
 One sweep point is one run on a fresh testbed (:class:`paperlib.emulation.netns.Testbed`): the server
 starts in the server namespace, the client(s) in the client namespace, and the result is the

@@ -308,7 +308,7 @@ class Testbed:
         """Return the current values of sysctls ``names`` inside the namespace of ``side``."""
         proc = subprocess.run(["ip", "netns", "exec", self.namespace(side), "sysctl", "-n", *names],
                               capture_output=True, text=True, timeout=20, check=True)
-        return dict(zip(names, proc.stdout.split("\n")))
+        return dict(zip(names, proc.stdout.splitlines(), strict=True))  # sysctl -n: one line per name
 
     def provenance(self) -> dict:
         """Return the link, seed and TCP settings of this testbed (stored with a run's result)."""

@@ -1,4 +1,4 @@
-"""What the notebooks of seeds 000, 002 and 004 call for their emulated column (so each cell is one call)."""
+"""What the notebooks of papers 000, 002 and 004 call for their emulated column (so each cell is one call)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from paperlib.atomic import atomic_write_csv
-from paperlib.emulation import accuracy, capture, netns
-from paperlib.emulation import ledger_rows as el
-from paperlib.emulation import experiments as ex
 from paperlib import sweep
+from paperlib.atomic import atomic_write_csv
+from paperlib.emulation import accuracy, capture, experiments, ledger_rows, netns
 from paperlib.figures import style
 
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", "t0", "t_start", "t_done", "user"]
@@ -39,14 +37,14 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     :func:`netns.unavailable_reason` names what this machine lacks (:data:`ledger_rows.NOT_RUN_CANNOT`),
     checked before any point starts.
     """
-    profile = ex.check_profile(profile)
+    profile = experiments.check_profile(profile)
     if profile == "off":
-        return Emulated(profile, not_run=el.NOT_RUN_BY_CHOICE)
+        return Emulated(profile, not_run=ledger_rows.NOT_RUN_BY_CHOICE)
     reason = netns.unavailable_reason()
     if reason:
-        return Emulated(profile, not_run=f"{el.NOT_RUN_CANNOT}: {reason}")
+        return Emulated(profile, not_run=f"{ledger_rows.NOT_RUN_CANNOT}: {reason}")
     pts = module.points(paper, profile)
-    runs = ex.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
+    runs = experiments.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
     flat = runs.drop(columns=["link_stats", "provenance"]).copy()
     for col in ("t_start", "t_done", "user", "object"):
         flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
@@ -69,7 +67,7 @@ def _measured_table(measure, points: list[dict], code_version: str, path: Path) 
 
     Through the sweep runner and its cache, in this process: a re-executed notebook reads the same table.
     """
-    swept = sweep.run_sweep(measure, points, cache_dir=ex.CACHE_DIR, code_version=code_version,
+    swept = sweep.run_sweep(measure, points, cache_dir=experiments.CACHE_DIR, code_version=code_version,
                             scheduler="synchronous", progress=False)
     table = pd.DataFrame([json.loads(row) for row in swept["row"]])
     atomic_write_csv(path, table)
@@ -79,7 +77,7 @@ def _measured_table(measure, points: list[dict], code_version: str, path: Path) 
 def _measuring_code_version(module) -> str:
     """The experiments' code version (link emulator, namespaces, applications) and ``+<module>-<hash>``."""
     digest = hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()[:12]
-    return f"{ex.code_version()}+{module.__name__.rsplit('.', 1)[-1]}-{digest}"
+    return f"{experiments.code_version()}+{module.__name__.rsplit('.', 1)[-1]}-{digest}"
 
 
 def _accuracy_code_version() -> str:
@@ -122,7 +120,7 @@ def capture_point(params: dict, seed: int) -> dict:
 def verdicts(rows) -> pd.DataFrame:
     """Return the re-judged claims (column 'emulated (real stacks)') as a small table, their reasons without the
     bracketed markers (``[emulated on real stacks]``, ``[emulation not run]``)."""
-    sel = [r for r in rows if r.column == el.REAL_STACKS]
+    sel = [r for r in rows if r.column == ledger_rows.REAL_STACKS]
     return pd.DataFrame({"claim": [r.row for r in sel], "verdict on real stacks": [r.status for r in sel],
                          "measure": [re.sub(r"\[[^\]]*\] ", "", r.reason) for r in sel]})
 

@@ -8,11 +8,11 @@ is stored with every run's result.
 
 What each model assumes (and so what is pinned):
 
-* congestion control Reno (slow start doubling per round trip, halving on loss): seeds 000, 002, 004;
+* congestion control Reno (slow start doubling per round trip, halving on loss): papers 000, 002, 004;
 * initial window as each paper states it (:data:`INITIAL_WINDOW`), the same as usrsctp's: 2 segments
-  for seeds 004 (Fig. 1, x = 2) and 000 (Sec. 2, cwnd starts at 2 x mtu), 1 for seed 002 (none stated;
+  for papers 004 (Fig. 1, x = 2) and 000 (Sec. 2, cwnd starts at 2 x mtu), 1 for paper 002 (none stated;
   its slow-start term starts from one segment); set with ``ip route ... initcwnd``;
-* segment size: 536 B for seeds 000/002 (their mtu/MSS), 1460 B for seed 004 (L_mtu = 1500 B);
+* segment size: 536 B for papers 000/002 (their mtu/MSS), 1460 B for paper 004 (L_mtu = 1500 B);
   set with the device MTU and ``advmss`` on the route;
 * no SACK, no timestamps (the models count bare segments; timestamps would take 12 B of each);
 * minimum RTO ``rto_min`` per route (Linux's 200 ms by default; the models' timeouts are stated per
@@ -88,8 +88,8 @@ class TcpSettings:
 
 
 #: Initial window (segments) each paper states, the same for kernel TCP and usrsctp so that the two stacks
-#: differ only in what the papers compare: seed 004 Sec. 2, Fig. 1 (x = 2 MTUs); seed 000 Sec. 2 (cwnd starts
-#: at 2 x mtu); seed 002 states none, its slow-start time is Kurose-Ross's, from one segment (also
+#: differ only in what the papers compare: paper 004 Sec. 2, Fig. 1 (x = 2 MTUs); paper 000 Sec. 2 (cwnd starts
+#: at 2 x mtu); paper 002 states none, its slow-start time is Kurose-Ross's, from one segment (also
 #: :func:`paperlib.emulation.apps.paper_settings`).
 INITIAL_WINDOW = {"004": 2, "000": 2, "002": 1}
 

@@ -1,6 +1,6 @@
 """TCP over ATM: cells per segment, cell-level efficiency, and time in cells.
 
-Paper: seed 003 (slides), "Parameters": "MSS = 512 Bytes => 12 cells per
+Paper: 003 (slides), "Parameters": "MSS = 512 Bytes => 12 cells per
 segment => Maximum TCP payload = 78% of link rate = 35.1 Mbps on T3", and the
 feedback delay F of the results table, expressed in cells.
 

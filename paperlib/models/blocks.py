@@ -1,6 +1,6 @@
 """Split elementwise work over large arrays into blocks, and flatten broadcast operands.
 
-Seed 002's algorithm and seed 000's Eq. (2) run per-point loops whose vectorised steps allocate temporaries
+Paper 002's algorithm and paper 000's Eq. (2) run per-point loops whose vectorised steps allocate temporaries
 of the arrays' length: on blocks of :data:`BLOCK` elements (256 KiB per buffer) they stay in cache
 (:func:`concatenated`). :func:`flat_operands` gives each broadcast operand as a flat array or a single
 value, as the compiled closed forms take them (:mod:`paperlib.models.compiled`).
@@ -46,10 +46,10 @@ def slices(size: int, block: int | None = None) -> Iterator[slice]:
 def concatenated(fn: Callable, arrays, block: int | None = None) -> tuple[np.ndarray, ...]:
     """Return ``fn(*blocks_of_arrays)`` over consecutive blocks of the equal-length 1-D ``arrays``, each output joined.
 
-    For a per-point algorithm whose vectorised steps allocate temporaries of the arrays' length (seed 002's
+    For a per-point algorithm whose vectorised steps allocate temporaries of the arrays' length (paper 002's
     loop over losses): on blocks they stay in cache, and a block stops after its own points' last step.
     ``fn`` returns a tuple of 1-D arrays of its blocks' length.
     """
     size = len(arrays[0])
     parts = [fn(*(a[where] for a in arrays)) for where in slices(size, block)]
-    return tuple(np.concatenate(column) for column in zip(*parts))
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True))

@@ -1,6 +1,6 @@
 """The compiled path of two closed forms (``closed_forms.c``): built with gcc once per machine, loaded with ctypes.
 
-Seed 004's Eq. (5) (:func:`paperlib.models.slow_start_latency.transfer_latency_s`) and seed 000's Eq. (4)
+Paper 004's Eq. (5) (:func:`paperlib.models.slow_start_latency.transfer_latency_s`) and paper 000's Eq. (4)
 (:func:`paperlib.models.multiuser_waiting.mean_waiting_time_same`) are a few operations per point. In NumPy
 every operation, and every range check, is a pass over the arrays, so on large grids they cost several times
 what the machine needs (``make bench`` prints the ratios). ``closed_forms.c`` evaluates each formula and its

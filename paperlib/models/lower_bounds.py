@@ -29,7 +29,7 @@ class BoundViolation(ValueError):
 def transfer_latency_lower_bound_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_window, *, setup_rtts: float = 2):
     """Return the loss-free latency of one transfer (s): ``setup_rtts`` round trips, then slow start.
 
-    Paper: seeds 004 (Eq. (5)'s 2 T_r: handshake and request) and 002 (IT and the requests).
+    Paper: 004 (Eq. (5)'s 2 T_r: handshake and request) and 002 (IT and the requests).
 
     Assumes: no loss, no delayed ACK, the window grows by one segment per ACK from
     ``initial_window`` segments with no ssthresh (the fastest slow start), one connection; the
@@ -47,14 +47,14 @@ def transfer_latency_lower_bound_s(obj_bits, mtu_bits, rate_bps, rtt_s, initial_
     """
     rate, rtt = np.broadcast_arrays(np.asarray(rate_bps, dtype=float), np.asarray(rtt_s, dtype=float))
     out = np.array([schedule_latency_s(obj_bits, mtu_bits, r, t, initial_window, setup_rtts=setup_rtts)
-                    for r, t in zip(rate.ravel(), rtt.ravel())])
+                    for r, t in zip(rate.ravel(), rtt.ravel(), strict=True)])
     return out.reshape(rate.shape) if rate.ndim else float(out[0])
 
 
 def page_response_lower_bound_s(objects, obj_bits, mtu_bits, rate_bps, rtt_s, initial_window):
     """Return the loss-free response time of an HTML page with ``objects`` embedded objects (s).
 
-    Paper: seed 002, Table I (IT = "initial connection setup and HTML transfer time", then the M
+    Paper: 002, Table I (IT = "initial connection setup and HTML transfer time", then the M
     objects).
 
     Assumes: one connection (or association) for everything; set-up 1 round trip; the HTML
@@ -71,7 +71,7 @@ def page_response_lower_bound_s(objects, obj_bits, mtu_bits, rate_bps, rtt_s, in
 def mean_waiting_lower_bound_s(m, obj_bits, rate_bps):
     """Return the least mean waiting time of m users, each fetching one object over a shared link (s).
 
-    Paper: seed 000, section 3 (waiting time = time the link spends on other users' packets before
+    Paper: 000, section 3 (waiting time = time the link spends on other users' packets before
     a user's last packet; Eqs. (3)-(4)).
 
     Assumes: all m users ask at time 0, no loss, the link carries only their objects. Whatever
@@ -90,14 +90,14 @@ def mean_waiting_lower_bound_s(m, obj_bits, rate_bps):
     ms, rate = np.broadcast_arrays(validate.positive_integer("m", m), validate.positive("rate_bps", rate_bps))
     obj = float(validate.positive("obj_bits", obj_bits))
     out = np.array([round_robin_schedule(int(k), obj / r, 1)["waiting_time"].mean() for k, r in
-                    zip(ms.ravel(), rate.ravel())])
+                    zip(ms.ravel(), rate.ravel(), strict=True)])
     return out.reshape(ms.shape) if ms.ndim else float(out[0])
 
 
 def round_robin_waiting_s(m, obj_bits, mtu_bits, rate_bps) -> float:
     """Return the loss-free mean waiting time of m users under the paper's packet round-robin (s).
 
-    Paper: seed 000, Fig. 2 (a_1 b_1 c_1 d_1 a_2 ...). Each packet takes its own transmission
+    Paper: 000, Fig. 2 (a_1 b_1 c_1 d_1 a_2 ...). Each packet takes its own transmission
     time (mtu/mu, the last one of an object shorter); no idle time. Shown beside the bound of
     :func:`mean_waiting_lower_bound_s`, which holds for any order of service.
     """

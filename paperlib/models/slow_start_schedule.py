@@ -1,6 +1,6 @@
 """Brute-force slow-start schedule: every segment and every ACK, one by one.
 
-The check of seed 004's closed form (Eqs. (1)-(5)): the server sends
+The check of paper 004's closed form (Eqs. (1)-(5)): the server sends
 ``ceil(L_obj/L_mtu)`` segments (the last one short) over a link of rate mu;
 the congestion window starts at ``x`` segments and grows by one segment per
 ACK (slow start, no ssthresh, no loss); the ACK of a segment reaches the

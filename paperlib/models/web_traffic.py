@@ -1,6 +1,6 @@
-"""Browser-level web traffic after Mah (1997), as Christiansen et al. (2001) generated it: seed 001's workload.
+"""Browser-level web traffic after Mah (1997), as Christiansen et al. (2001) generated it: paper 001's workload.
 
-Seed 001 drove its testbed with Christiansen et al.'s browser program ([9] of the paper), which
+Paper 001 drove its testbed with Christiansen et al.'s browser program ([9] of the paper), which
 replays the empirical distributions Mah measured on UC Berkeley traces (B. A. Mah, "An
 Empirical Model of HTTP Network Traffic", INFOCOM 1997). A browser is an independent ON/OFF
 source:
@@ -383,7 +383,7 @@ class EmpiricalCDF:
 
     def _segments(self):
         """(lower end, upper end, probability) of the linear reading's uniform pieces, the atom first."""
-        v, c = self.values, self.cdf
+        v = self.values
         lo = np.concatenate([[v[0]], v[:-1]])
         return lo, v.astype(float), self.probs
 
@@ -454,7 +454,7 @@ def read_cdf(path: Path | str, name: str | None = None) -> EmpiricalCDF:
         if len(cells) != 3:
             raise MahDataError(f"{path}, row {i}: {len(cells)} columns, expected 3 (value count cdf)")
         parsed = []
-        for col, cell in zip(("value", "count", "cdf"), cells):
+        for col, cell in zip(("value", "count", "cdf"), cells, strict=True):
             try:
                 x = float(cell)
             except ValueError:

@@ -1,6 +1,6 @@
-"""m users fetching the same object at once over one narrowband link, TCP in ns-3: seed 000's scenario.
+"""m users fetching the same object at once over one narrowband link, TCP in ns-3: paper 000's scenario.
 
-Paper: seed 000 section 3 (m users ask the server at the same time and share its one link,
+Paper: 000 section 3 (m users ask the server at the same time and share its one link,
 Fig. 2) and section 4 (Tables 1-3: theta = 13.5 KB, mtu = 536 B, mu = 40 Kbps, rtt = 256 ms,
 p = 0.4-2 %; mu up to 3000 Kbps; rtt 55-256 ms; m = 5, 10, 20, 30). ns-3 has no SCTP, so this
 is the TCP half of the experiment.
@@ -9,7 +9,7 @@ Topology and set-up: the server -- client link of :mod:`paperlib.sim.tcp_loss_tr
 (:func:`~paperlib.sim.ns3_topology.two_node_link`: one point-to-point link of ``rate_bps``,
 one-way delay rtt/2; the client node hosts the m users) with the same TCP defaults
 (:func:`~paperlib.sim.tcp_loss_transfer.tcp_settings`: NewReno, MSS 536 B, initial window 1 as
-seed 000's TCP model, an ACK per segment, minimum RTO). Each user has its own connection; the
+paper 000's TCP model, an ACK per segment, minimum RTO). Each user has its own connection; the
 server starts all m transfers at t = 0 (each ``objects_per_user`` x ``obj_bytes``); the server's
 link is the shared bottleneck.
 
@@ -21,14 +21,14 @@ Two choices made here that the single-connection module does not need, and why:
   server's device gets a drop-tail FIFO instead (``queue="fifo"``, ``queue_limit_packets``, large
   by default so that p is the only loss) and a one-packet device queue, so the backlog sits in the
   FIFO; ``queue="fq_codel"`` keeps ns-3's default for comparison.
-* **Loss.** Seed 000's model counts losses of data packets only (alpha = ceil(np) of the n
+* **Loss.** Paper 000's model counts losses of data packets only (alpha = ceil(np) of the n
   packets). With m handshakes overlapping other users' data a time switch cannot separate them,
   so the loss model here drops each packet the client receives with probability p only if it
   carries data (size >= ``min_loss_bytes``, above any pure ACK, SYN or FIN).
 
 Measured per user: the turnaround time, i.e. the time until the user holds the last byte, plus
 half a round trip so that the clock starts, as for an HTTP client, when the user sends its SYN
-(as in :mod:`~paperlib.sim.tcp_loss_transfer`). Seed 000 section 3 defines the turnaround time
+(as in :mod:`~paperlib.sim.tcp_loss_transfer`). Paper 000 section 3 defines the turnaround time
 as the finish time and the waiting time as turnaround minus the user's own service
 n tau = E(T); the waiting time needs the single-user response time and is formed from an m = 1
 run by the caller (:mod:`paperlib.reproduce.p000.ns3`).

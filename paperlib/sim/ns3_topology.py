@@ -152,7 +152,7 @@ def dumbbell(ns, *, bottleneck_bps: float, bottleneck_delay_s: float, left: list
     net = Dumbbell(routers, lnodes, rnodes, core, keep=[bottleneck, addr])
     edges = [(lnodes.Get(i), 0, rate, delay, net.left_ip) for i, (rate, delay) in enumerate(left)]
     edges_r = [(rnodes.Get(i), 1, rate, delay, net.right_ip) for i, (rate, delay) in enumerate(right)]
-    order = [e for pair in zip(edges, edges_r) for e in pair] if interleave else edges + edges_r
+    order = [e for pair in zip(edges, edges_r, strict=True) for e in pair] if interleave else edges + edges_r
     strip = ns.TrafficControlHelper()
     for node, router, rate, delay, out in order:
         link = point_to_point(ns, rate, delay)

@@ -1,6 +1,6 @@
 """One TCP NewReno connection carrying M pipelined web objects over a lossy narrow link, in ns-3.
 
-The packet-level check of seeds 002/000's TCP model: the same scenario the
+The packet-level check of papers 002/000's TCP model: the same scenario the
 model describes (object size, MSS, link rate, RTT, random packet loss p, M
 objects sent back to back on one connection), with the initial window and the
 ACK policy the model assumes (one segment, one ACK per segment) and a minimum

@@ -1,6 +1,6 @@
-"""Bursty web clients over TCP through one bottleneck, in ns-3: seed 003's experiment re-posed.
+"""Bursty web clients over TCP through one bottleneck, in ns-3: paper 003's experiment re-posed.
 
-Seed 003 ran K x N web clients (K = 15 per server, N = 1, 2, 5, 10 servers)
+Paper 003 ran K x N web clients (K = 15 per server, N = 1, 2, 5, 10 servers)
 fetching the modified SPECweb96 workload over TCP over ATM ABR (ERICA) through
 a 45 Mbit/s T3 bottleneck. No maintained simulator has ABR/ERICA; this is the
 closest honest analogue: the same clients, workload, MSS, window and RTT, over
@@ -123,7 +123,7 @@ def _check(p: dict) -> None:
 
 def tcp_settings(p: dict) -> dict:
     """Return the run's TCP settings for :func:`paperlib.sim.ns3_topology.tcp_defaults`: NewReno, the
-    MSS, initial window and window (socket buffers) of seed 003; ns-3's defaults otherwise."""
+    MSS, initial window and window (socket buffers) of paper 003; ns-3's defaults otherwise."""
     return {"mss_bytes": int(p["mss_bytes"]), "initial_cwnd": int(p["initial_cwnd"]),
             "snd_buf_bytes": int(p["window_bytes"]), "rcv_buf_bytes": int(p["window_bytes"])}
 
@@ -142,7 +142,7 @@ def page_schedule(params: dict, seed: int) -> list[tuple[int, float, int]]:
         if len(starts) == 0:
             continue
         pages = w.sample_pages_bits(len(starts), rng).sum(axis=1) / 8
-        out.extend((c, float(t), int(round(b))) for t, b in zip(starts, pages))
+        out.extend((c, float(t), int(round(b))) for t, b in zip(starts, pages, strict=True))
     return sorted(out, key=lambda x: (x[1], x[0]))
 
 

@@ -1,4 +1,4 @@
-"""The C++ side of seed 001's testbed: browsers, web responders and the bottleneck probes.
+"""The C++ side of paper 001's testbed: browsers, web responders and the bottleneck probes.
 
 Everything that happens per packet or per connection runs in C++ (defined once per process
 with ``cppyy.cppdef``): a Python callback on the simulator costs about 50 times a C++ one, and

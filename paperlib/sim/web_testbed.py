@@ -1,4 +1,4 @@
-"""Seed 001's testbed in ns-3: browsers and responders across a router pair and one bottleneck.
+"""Paper 001's testbed in ns-3: browsers and responders across a router pair and one bottleneck.
 
 Fig. 1 of the paper: three web-requestor hosts and three web-responder hosts, an Ethernet
 switch and a router between them. Table 2 gives one latency per (requestor, responder)
@@ -18,7 +18,7 @@ disc. Every other device keeps ns-3's default 100-packet drop-tail device queue 
 disc (the FqCoDel that address assignment installs is removed); the bottleneck devices
 queue at most one packet so the backlog sits in the queue disc.
 
-Latency convention (a parameter; seed 001's choice and its reason are in
+Latency convention (a parameter; paper 001's choice and its reason are in
 ``paperlib.reproduce.p001.testbed``): ``latency_reading="rtt"`` makes Table 2's value the pair's
 base round trip (half of it on each direction of the client's access link);
 ``"one_way"`` puts the value on the path in each direction (round trip = 2 x value).

@@ -2,9 +2,9 @@
  * webperf_app: the request/response application of papers 000, 002 and 004,
  * over kernel TCP or over usrsctp (SCTP in user space, UDP encapsulation).
  *
- * Papers: seed 000 section 4 ("two Linux C server programs ... imitate HTTP
+ * Papers: 000 section 4 ("two Linux C server programs ... imitate HTTP
  * over SCTP and HTTP over TCP ... two client programs ... pipelining
- * (TCP/SCTP) and multi-streaming (SCTP)"); seed 002 section III.A; seed 004
+ * (TCP/SCTP) and multi-streaming (SCTP)"); paper 002 section III.A; paper 004
  * section 3 ("the client program for HTTP over SCTP sent five objects on
  * multiple streams using round robin; ... TCP sends five objects on a single
  * stream").

@@ -10,7 +10,6 @@ Each function builds its points with :mod:`~paperlib.reproduce.p001.testbed` and
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,7 +20,7 @@ from paperlib.data import Paper
 from paperlib.reproduce.p001 import testbed
 from paperlib.reproduce.p001.testbed import Profile
 from paperlib.sim import web_testbed
-from paperlib.sweep import run_sweep
+from paperlib.sweep import local_cluster, run_sweep
 
 if TYPE_CHECKING:
     from paperlib.reproduce.p001.claims import Evidence
@@ -59,12 +58,7 @@ def shared_cluster(scheduler=None, n_workers=None):
     if scheduler is not None:
         yield scheduler
         return
-    import dask
-    from distributed import LocalCluster
-
-    with dask.config.set({"distributed.scheduler.worker-ttl": None}), LocalCluster(
-            n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+    with local_cluster(n_workers or os.cpu_count() or 1) as cluster:
         yield cluster.scheduler_address
 
 

@@ -1,0 +1,72 @@
+"""The `slow` pytest marker: declared, on the longest tests, and never deselected by `make test`.
+
+`pytest -m "not slow"` skips the long runs (CONTRIBUTING.md); `make test` runs the whole suite, slow tests included.
+"""
+
+import ast
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"
+
+#: The longest tests of `make test`'s --durations table on a quiet 2-core machine (20 s or more each; a minute or
+#: more when the cores are shared), and the test modules whose every test waits for a long module fixture.
+LONGEST = {
+    "test_nbval.py::test_nbval_reexecutes_every_fixture_to_the_same_outputs",  # every fixture re-executed
+    "test_make_run.py",  # make reproduce's runner, sequential and overlapped, on small papers
+    "test_notebooks.py::test_notebook_003_small",  # ns-3 sweep of 003's notebook
+    "test_notebooks.py::test_notebook_001_small",  # 001's testbed calibration
+    "test_cluster.py",  # Dask schedulers and workers started from the command line
+    "test_notebook_determinism.py::test_a_cold_run_and_its_warm_rerun_write_byte_identical_files",  # two runs
+}
+
+
+def _marks(decorators) -> set[str]:
+    """Return the names of the pytest marks among ``decorators`` (``pytest.mark.slow`` -> ``slow``)."""
+    names = set()
+    for node in decorators:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Attribute) and sub.value.attr == "mark":
+                names.add(sub.attr)
+    return names
+
+
+def slow_marked() -> set[str]:
+    """Return the test modules marked slow as a whole and the slow test functions (``module::function``)."""
+    found = set()
+    for path in sorted(TESTS.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
+                if "slow" in _marks([node.value]):
+                    found.add(path.name)
+            elif isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                if "slow" in _marks(node.decorator_list):
+                    found.add(f"{path.name}::{node.name}")
+    return found
+
+
+def test_slow_is_declared_as_a_marker():
+    options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "--strict-markers" in options["addopts"].split()  # an undeclared marker is an error, not a no-op
+    assert any(m.startswith("slow:") for m in options["markers"])
+
+
+def test_the_longest_tests_are_marked_slow():
+    marked = slow_marked()
+    assert LONGEST <= marked, f"not marked slow: {sorted(LONGEST - marked)}"
+
+
+def test_make_test_runs_the_slow_tests_too():
+    makefile = (REPO / "Makefile").read_text()
+    recipe = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, flags=re.M)
+    assert recipe is not None, "Makefile: no test target"
+    [pytest_line] = [line for line in recipe.group(1).splitlines() if "pytest" in line]
+    words = shlex.split(pytest_line.strip())
+    words = words[words.index("pytest") + 1:]  # pytest's own options (python's "-m pytest" is not one)
+    assert not {"-m", "-k"} & set(words) and not any(w.startswith(("-m", "--deselect")) for w in words), pytest_line
+    options = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-m" not in options["addopts"].split(), options["addopts"]
