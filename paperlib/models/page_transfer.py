@@ -1,6 +1,6 @@
 """Transfer time of one object and of a multi-object page over today's transports, with losses.
 
-Paper: 005, built from the seed papers' equations (``docs/reconstruction-005.md`` Sec. 2 and 4): paper
+Paper: 005, built from the equations of papers 000, 002 and 004 (``docs/reconstruction-005.md`` Sec. 2 and 4): paper
 004's slow-start latency for any initial window (:mod:`paperlib.models.slow_start_latency`, Eqs.
 (1)-(5)), paper 002's per-loss terms (:mod:`paperlib.models.http_response_time`: TOdetect and the
 retransmitted packet of Eq. (12), HOB of Eq. (11), a = Np losses) and paper 000's packet round-robin
