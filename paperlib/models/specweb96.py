@@ -1,6 +1,6 @@
-"""SPECweb96 and the modified SPECweb96 workload of seed 003 (Vandalore et al., bursty WWW over ABR).
+"""SPECweb96 and the modified SPECweb96 workload of paper 003 (Vandalore et al., bursty WWW over ABR).
 
-Paper: seed 003, slides "SPECWeb96", "Problem with SPECWeb96", "Modified SPECWeb96".
+Paper 003, slides "SPECWeb96", "Problem with SPECWeb96", "Modified SPECWeb96".
 
 A workload is a set of file-size *classes*: class ``c`` is chosen with
 probability ``p_c`` and holds nine files of sizes ``base_c x 1, ..., base_c x 9``
@@ -151,7 +151,7 @@ class Workload:
 def modified_page_classes(original_probs, files_per_page: int = 5) -> tuple[tuple[float, ...], ...]:
     """Return the page composition of the modified workload: one index file, then images.
 
-    Paper: seed 003, slide "Modified SPECWeb96": "Each Web page consists of one
+    Paper 003, slide "Modified SPECWeb96": "Each Web page consists of one
     index page and 4 images. First Column: Index page (p = 1/5). Other Columns:
     p = 0.8 Probability of class n-1 in the original SPECweb96." File 1 of a
     page is the index (class 0); files 2..5 are images from classes 1..4 with
