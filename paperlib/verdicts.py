@@ -221,27 +221,30 @@ def counts_only(rows: PaperRows) -> Finding:
 def measured_agree(rows: pd.DataFrame) -> str:
     """Return how many of the published measurements among ``rows`` that were measured again agree ("" if none was).
 
-    E.g. ``"7 of 12 published measurements within 5% of today's real stacks (3 inside the 95% interval of the
-    measured mean)"``: ``measured_within_ci`` and ``measured_close`` rows, of all rows with a measured status.
+    E.g. ``"7 of 12 published measurements agree with today's real stacks (3 inside the 95% interval of the
+    measured mean, 4 outside it but within 5%)"``: ``measured_within_ci`` and ``measured_close`` rows, of all
+    rows with a measured status.
     """
     c = ledger_file.status_counts(rows["status"])
     n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
     if not n:
         return ""
-    inside = c.get("measured_within_ci", 0)
-    return (f"{inside + c.get('measured_close', 0)} of {n} published measurements within 5% of today's real "
-            f"stacks ({inside} inside the 95% interval of the measured mean)")
+    inside, close = c.get("measured_within_ci", 0), c.get("measured_close", 0)
+    return (f"{inside + close} of {n} published measurements agree with today's real stacks ({inside} inside the "
+            f"95% interval of the measured mean, {close} outside it but within 5%)")
 
 
 def measured_disagree(rows: pd.DataFrame) -> str:
     """Return how many of the published measurements among ``rows`` measured again differ ("" if none does).
 
-    E.g. ``"5 of 12 published measurements more than 5% from today's real stacks"`` (``measured_differs`` rows).
+    E.g. ``"5 of 12 published measurements differ from today's real stacks (outside the 95% interval of the
+    measured mean and more than 5% from it)"`` (``measured_differs`` rows).
     """
     c = ledger_file.status_counts(rows["status"])
     n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
     differs = c.get("measured_differs", 0)
-    return f"{differs} of {n} published measurements more than 5% from today's real stacks" if differs else ""
+    return (f"{differs} of {n} published measurements differ from today's real stacks (outside the 95% interval "
+            f"of the measured mean and more than 5% from it)") if differs else ""
 
 
 def clauses(*parts: str) -> str:
