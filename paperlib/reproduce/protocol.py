@@ -153,12 +153,16 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
             problems.append(f"{package}.{name}: missing ({err})")
             return None
 
-    for (mod_name, fn_name), reference in REFERENCES.items():
+    def function(mod_name: str, fn_name: str):
         mod = module(mod_name)
         fn = getattr(mod, fn_name, None) if mod else None
-        where = f"{package}.{mod_name}.{fn_name}"
         if mod and fn is None:
-            problems.append(f"{where}: missing")
+            problems.append(f"{package}.{mod_name}.{fn_name}: missing")
+        return fn
+
+    for (mod_name, fn_name), reference in REFERENCES.items():
+        fn = function(mod_name, fn_name)
+        where = f"{package}.{mod_name}.{fn_name}"
         if fn is None:
             continue
         problems += [f"{where}: {p}" for p in _same_parameters(fn, reference)]
@@ -171,10 +175,7 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
         elif not _returns(fn, expected):
             problems.append(f"{where}: returns {_declared(fn)}, expected {expected!r}")
 
-    explore = module("explore")
-    explorer_fn = getattr(explore, "explorer", None) if explore else None
-    if explore and explorer_fn is None:
-        problems.append(f"{package}.explore.explorer: missing")
+    explorer_fn = function("explore", "explorer")
     if explorer_fn is not None:
         required = [n for n, p in inspect.signature(explorer_fn).parameters.items()
                     if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
@@ -184,10 +185,7 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
             problems.append(f"{package}.explore.explorer: returns {_declared(explorer_fn)}, "
                             f"expected paperlib.explore.Explorer")
 
-    what_if = module("what_if")
-    check_fn = getattr(what_if, "check", None) if what_if else None
-    if what_if and check_fn is None:
-        problems.append(f"{package}.what_if.check: missing")
+    check_fn = function("what_if", "check")
     if check_fn is not None:
         positional = [n for n, p in inspect.signature(check_fn).parameters.items()
                       if p.kind not in (p.KEYWORD_ONLY, p.VAR_KEYWORD)]
@@ -208,4 +206,4 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
             if not _returns(fn, Figure):
                 problems.append(f"{package}.figures.{name}: returns {_declared(fn)}, "
                                 f"expected matplotlib.figure.Figure (saving is the caller's)")
-    return problems
+    return list(dict.fromkeys(problems))  # a missing module is reported once
