@@ -109,12 +109,11 @@ def verdict(low: float, high: float, supported, refuted) -> str:
 def rise_verdict(low_mean: float, high_mean: float, low_ci: float, high_ci: float) -> tuple[float, float, str]:
     """Return (difference, its 95% half-width, verdict) of "the value rises from the low to the high setting".
 
-    The difference is high - low; its half-width combines the two settings' independent 95% half-widths
-    (root of the sum of squares). 'supported' if the whole CI is above 0, 'refuted' if it is at most 0
-    (:func:`verdict`), else 'untestable'.
+    The difference is high - low and its half-width :func:`mean_difference`'s of that one pair (the two
+    settings' independent 95% half-widths in quadrature). 'supported' if the whole CI is above 0, 'refuted'
+    if it is at most 0 (:func:`verdict`), else 'untestable'.
     """
-    d = float(high_mean - low_mean)
-    h = float(np.hypot(high_ci, low_ci))
+    d, h = mean_difference([high_mean], [high_ci], [low_mean], [low_ci])
     return d, h, verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0)
 
 

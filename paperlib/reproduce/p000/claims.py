@@ -328,7 +328,7 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
     """Return "W grows rapidly as rtt increases" on the emulated W of Table 3.
 
     Per stack and m with at least 2 repetitions at two rtt values, W(largest rtt) - W(smallest rtt)
-    with its 95% CI (:func:`paperlib.emulation.ledger_rows.mean_difference` of the one pair): supported
+    with its 95% CI and verdict (:func:`paperlib.emulation.ledger_rows.rise_verdict`): supported
     if every CI is above 0, refuted if every one is at or below 0, else untestable.
     """
     source = REAL_STACKS_SOURCES["rtt_grows_rapidly"]
@@ -344,9 +344,9 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
             if len(g) < 2:
                 continue
             lo, hi = g.iloc[0], g.iloc[-1]
-            d, h = emulated_rows.mean_difference([hi[f"emulated W {proto} (s)"]], [hi[f"CI95 {proto} (s)"]],
-                                                 [lo[f"emulated W {proto} (s)"]], [lo[f"CI95 {proto} (s)"]])
-            verdicts.append(emulated_rows.verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0))
+            d, h, status = emulated_rows.rise_verdict(lo[f"emulated W {proto} (s)"], hi[f"emulated W {proto} (s)"],
+                                                      lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
+            verdicts.append(status)
             parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
     if not verdicts:
         return Verdict("untestable", f"{emulated_rows.MARK} no emulated Table 3 rows with at least 2 repetitions at "

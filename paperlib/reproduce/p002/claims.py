@@ -18,7 +18,7 @@ import pandas as pd
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
 from paperlib.emulation import experiments
-from paperlib.emulation.ledger_rows import MARK, REAL_STACKS, band_verdict, mean_difference, verdict
+from paperlib.emulation.ledger_rows import MARK, REAL_STACKS, band_verdict, mean_difference, rise_verdict, verdict
 from paperlib.reproduce.p002 import model_reading
 from paperlib.reproduce.p002.operating_point import Convention, model_points, operating_points
 from paperlib.reproduce.p002.tables import ROWS
@@ -274,7 +274,7 @@ def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
     """Response time rises with RTT on real stacks: Table III's lowest against highest RTT, per stack, by the CI.
 
     Each stack's rise (highest minus lowest RTT) and its 95% half-width are
-    :func:`~paperlib.emulation.ledger_rows.mean_difference` of that one pair. Supported if every emulated
+    :func:`~paperlib.emulation.ledger_rows.rise_verdict`'s (one pair). Supported if every emulated
     stack's rise has a CI above 0, refuted if every one is at most 0; the paper's "sharply" is not quantified.
     Untestable without a Table III column of at least 2 repetitions.
     """
@@ -283,9 +283,9 @@ def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
     for proto in ("TCP", "SCTP"):
         if t3[f"n {proto}"].min() > 1:
             lo, hi = t3.iloc[0], t3.iloc[-1]
-            rise, half = mean_difference([hi[f"emulated {proto} (s)"]], [hi[f"CI95 {proto} (s)"]],
-                                         [lo[f"emulated {proto} (s)"]], [lo[f"CI95 {proto} (s)"]])
-            verdicts.append(verdict(rise - half, rise + half, lambda v: v > 0, lambda v: v <= 0))
+            rise, half, status = rise_verdict(lo[f"emulated {proto} (s)"], hi[f"emulated {proto} (s)"],
+                                              lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
+            verdicts.append(status)
             parts.append(f"{proto}: RTT {lo['rtt_s']:g} -> {hi['rtt_s']:g} s adds {rise:.2f} +/- {half:.2f} s")
     if not verdicts:
         return _measured("untestable", "no emulated Table III column with at least 2 repetitions")
