@@ -57,3 +57,14 @@ def test_mean_difference_is_the_quadrature_of_the_points_half_widths():
     assert ledger_rows.mean_difference([2.0], [0.3], [1.0], [0.4], scale=[2.0]) == pytest.approx((0.5, 0.25))
     with pytest.raises(ValueError, match="one value per point"):
         ledger_rows.mean_difference([1.0, 2.0], [0.1], [1.0, 2.0], [0.1, 0.1])
+
+
+def test_measured_stack_takes_the_point_of_the_cells_own_protocol(monkeypatch):
+    monkeypatch.setattr(ledger_rows.experiments, "stack_text", lambda point: f"{point['protocol']} #{point['id']}")
+    points = [{"protocol": "tcp", "rate_bps": 1e5, "id": 1}, {"protocol": "sctp", "rate_bps": 2e5, "id": 2},
+              {"protocol": "sctp", "rate_bps": 1e5, "id": 3}]
+    # the TCP point comes first at that rate and an SCTP point at another rate second: the SCTP cell is the third
+    assert ledger_rows.measured_stack(points, "sctp", 3, "cell", rate_bps=1e5) == "sctp #3"
+    assert ledger_rows.measured_stack(points, "tcp", 3, "cell", rate_bps=1e5) == "tcp #1"
+    with pytest.raises(ValueError, match="cell: 3 sctp runs but no sctp point"):
+        ledger_rows.measured_stack(points, "sctp", 3, "cell", rate_bps=4e5)

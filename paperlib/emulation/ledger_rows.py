@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from paperlib.atomic import atomic_write_text
+from paperlib.emulation import experiments
 from paperlib.ledger import CLOSE, Row, claim_row, measured_row
 
 MARK = "[emulated on real stacks]"
@@ -65,6 +66,24 @@ def mean_difference(a_mean, a_half, b_mean, b_half, scale=None) -> tuple[float, 
                          f"{[x.shape for x in (a, ha, b, hb, s)]}")
     half = np.sqrt(ha**2 + hb**2) / s
     return float(((a - b) / s).mean()), float(np.sqrt((half**2).sum()) / a.size)
+
+
+def measured_stack(points: list[dict], protocol: str, runs: int, where: str, **at: float) -> str:
+    """Return the stack that measured a cell: :func:`experiments.stack_text` of its protocol's point.
+
+    The first of the sweep's ``points`` whose ``protocol`` is ``protocol`` and whose parameters ``at``
+    (e.g. ``rate_bps=...``) match (``np.isclose``); a cell is described by a point of its own protocol, never by
+    the other stack's. Raises ``ValueError`` naming ``where`` (the cell) and its ``runs`` when no point matches.
+    """
+    for point in points:
+        if point["protocol"] == protocol and all(np.isclose(point[k], v) for k, v in at.items()):
+            return experiments.stack_text(point)
+    raise ValueError(f"{where}: {runs} {protocol} runs but no {protocol} point at {at} among the real stacks' points")
+
+
+def protocol_not_run(protocol: str) -> str:
+    """Return why a cell of ``protocol`` has no measurement when the others ran: the application lacks it."""
+    return f"{protocol.upper()} was not run (the available application speaks {experiments.protocols()})"
 
 
 def not_run_row(old: Row, why: str) -> Row:

@@ -145,16 +145,16 @@ def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: E
             why = real_stacks.not_run or (
                 f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
                 if proto in experiments.protocols() else
-                f"{proto.upper()} was not run (the available application speaks {experiments.protocols()})")
+                emulated_rows.protocol_not_run(proto))
             new[key] = emulated_rows.not_run_row(old, why)
         else:
             pt = points[c.point]
-            measured = [q for q in real_stacks.points if q["protocol"] == proto and np.isclose(q["rtt_s"], pt.rtt_s)
-                        and np.isclose(q["loss"], pt.p) and np.isclose(q["rate_bps"], pt.rate_bps)]
+            stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 000, {' '.join(key)}",
+                                                 rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
             new[key] = emulated_rows.emulated_row(
                 old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, rule,
                 f"W = mean turnaround of the m users - mean single-user response time, Welch CI (Eqs. (4), (6)); "
-                f"{experiments.stack_text(measured[0])}", compare_as=c.compare_as)
+                f"{stack}", compare_as=c.compare_as)
     return new
 
 

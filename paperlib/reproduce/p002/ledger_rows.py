@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 
 from paperlib import units
 from paperlib.data import Paper
-from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row, classify, impossible_note, lone_hits, result_row
@@ -114,14 +112,12 @@ def measured_cells(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stac
             old = next(r for r in rows if (r.source, r.row, r.column) == key)
             n = int(measured[f"n {proto.upper()}"])
             if n == 0:
-                new[key] = emulated_rows.not_run_row(old, real_stacks.not_run or (
-                    f"{proto.upper()} was not run (the available application speaks {experiments.protocols()})"))
+                new[key] = emulated_rows.not_run_row(old, real_stacks.not_run or emulated_rows.protocol_not_run(proto))
                 continue
-            run = next(q for q in real_stacks.points if q["protocol"] == proto and np.isclose(q["rtt_s"], pt.rtt_s)
-                       and np.isclose(q["loss"], pt.p) and np.isclose(q["rate_bps"], pt.rate_bps))
+            stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 002, {' '.join(key)}",
+                                                 rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
             new[key] = emulated_rows.emulated_row(old, measured[f"emulated {proto.upper()} (s)"],
-                                                  measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding,
-                                                  experiments.stack_text(run))
+                                                  measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack)
     return emulated_rows.replace(rows, new)
 
 

@@ -8,11 +8,9 @@ write, after the emulated run).
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row, classify, lone_hits, result_row
@@ -140,15 +138,11 @@ def measured_cells(paper: Paper, rows: list[Row], conv: Convention, summary: pd.
             old = next(r for r in rows if r.source == "Table II" and r.row == t["BANDWIDTH"] and r.column == column)
             n = int(t[f"n {proto.upper()}"])
             if n == 0:
-                why = (real_stacks.not_run
-                       or f"{proto.upper()} was not run (the available application speaks {experiments.protocols()})")
+                why = real_stacks.not_run or emulated_rows.protocol_not_run(proto)
                 out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
                 continue
-            ran = [p for p in real_stacks.points if p["protocol"] == proto and np.isclose(p["rate_bps"], rates[i])]
-            if not ran:
-                raise ValueError(f"paper 004, Table II {t['BANDWIDTH']} {column}: {n} {proto} runs but no {proto} "
-                                 f"point at {rates[i]:g} bit/s among the real stacks' points")
+            stack = emulated_rows.measured_stack(real_stacks.points, proto, n,
+                                                 f"paper 004, Table II {t['BANDWIDTH']} {column}", rate_bps=rates[i])
             out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(
-                old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv.rounding,
-                experiments.stack_text(ran[0]))
+                old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack)
     return out
