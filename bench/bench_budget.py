@@ -17,6 +17,12 @@ Run with `make bench`. Two parts:
    on the two samples: the testbed's own cost estimate (:func:`paperlib.sim.web_testbed.sweep_cost`,
    simulated seconds x browsers) with the start-up separated. The same formula prints for the
    default profile, so it can be checked against part 1's 001 line on the same machine.
+3. **The floor of an overlapped cold run.** ``make reproduce`` overlaps the papers (``make -j``), so its
+   wall time is bounded below by the CPU work of the papers over the machine's cores: no schedule runs
+   faster than the cores can compute. Each paper's record in ``.cache/run-times/`` keeps the wall time
+   and the CPU time of its whole process tree (:mod:`paperlib.run_progress`); :func:`overlap_floor` sums
+   them. The sum of the walls is the sequential run (``JOBS=1``) when the records come from one; the sum
+   of the CPU over the cores is the floor of any overlapped run of the same work, whatever its schedule.
 Timings are machine-dependent and disturbed by other processes (see `uptime`).
 """
 
@@ -115,11 +121,44 @@ def plan_seconds(points: list[dict], a: float, b: float, browsers: int) -> float
     return sum((a + b * float(p["sim_time_s"])) * float(p["browsers"]) / browsers for p in points)
 
 
+def overlap_floor(times_dir: Path, cores: int) -> dict:
+    """Return the run records' walls and CPU per paper, and the floor of an overlapped run of the same work.
+
+    ``{"papers": {paper: (wall s, cpu s or None)}, "wall_s": sum of walls, "cpu_s": sum of CPU,
+    "floor_s": cpu_s / cores, "measured": whether every record has its CPU time}``: a run that overlaps
+    the papers cannot take less than ``floor_s`` on ``cores`` cores.
+    """
+    papers = {}
+    for path in sorted(Path(times_dir).glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if record.get("ok"):
+            papers[record["paper"]] = (float(record["seconds"]), record.get("cpu_seconds"))
+    cpu = [c for _, c in papers.values() if c is not None]
+    wall_s = sum(w for w, _ in papers.values())
+    cpu_s = float(sum(cpu))
+    return {"papers": papers, "wall_s": wall_s, "cpu_s": cpu_s, "floor_s": cpu_s / cores,
+            "measured": bool(papers) and len(cpu) == len(papers)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=REPO / ".cache" / "sweeps", help="the sweep cache folder")
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores of this machine")
+    parser.add_argument("--times", type=Path, default=REPO / ".cache" / "run-times",
+                        help="the papers' run records (wall and CPU seconds)")
     args = parser.parse_args()
+
+    floor = overlap_floor(args.times, args.cores)
+    print(f"cold run floor: the papers' last successful runs, from {args.times}")
+    for paper, (wall, cpu) in floor["papers"].items():
+        cpu_text = "CPU not recorded" if cpu is None else f"{cpu / 60:.1f} CPU-min ({cpu / wall:.2f} cores busy)"
+        print(f"  {paper}: {wall / 60:.1f} min wall, {cpu_text}")
+    if floor["measured"]:
+        print(f"  together: {floor['wall_s'] / 60:.1f} min one after the other, {floor['cpu_s'] / 60:.1f} CPU-min; "
+              f"an overlapped run of the same work takes at least {floor['floor_s'] / 60:.1f} min on {args.cores} "
+              f"cores ({floor['floor_s'] / floor['wall_s']:.0%} of the walls' sum)")
+    else:
+        print("  run `make reproduce` (cold) first: a record without its CPU time gives no floor")
 
     print(f"cold run per paper: each paper's sweep points on their workers, from the run records in {args.cache}/runs")
     budget = cold_budget(args.cache)

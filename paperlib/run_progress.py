@@ -6,7 +6,10 @@
   command on this machine (kept in ``.cache/run-times/<paper>.json``, or ``--times-dir``), or "first run
   here" when there is none. No number is made up: a run with other parameters has no expectation.
 * Everything the command writes (the notebook runner, the kernel, ns-3, Dask workers) goes to the log.
-* The end line gives the elapsed time. On failure the end line is followed by the log's last lines,
+* The end line gives the elapsed time. The record also keeps the CPU time (user + system) of the command and
+  every descendant it waited for (the kernel, its Dask workers and ns-3, the emulated links and
+  applications): ``cpu_seconds``, from which ``make bench`` gives the floor of an overlapped cold run
+  (the papers' CPU work over the machine's cores). On failure the end line is followed by the log's last lines,
   and the exit status is the command's.
 * ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes) and
   ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
@@ -21,6 +24,7 @@ import contextlib
 import fcntl
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -67,9 +71,19 @@ def expected_seconds(paper: str, command: list[str], times_dir: Path = TIMES_DIR
     return None
 
 
+def children_cpu_seconds() -> float:
+    """Return the user + system CPU seconds of this process's terminated, waited-for descendants so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def write_record(paper: str, command: list[str], seconds: float, ok: bool, started: float,
-                 times_dir: Path = TIMES_DIR) -> None:
+                 times_dir: Path = TIMES_DIR, cpu_seconds: float | None = None) -> None:
     """Record a finished run of ``paper``: this run's time and outcome, and the last successful time of ``command``.
+
+    ``cpu_seconds`` is the CPU time of the command's process tree (:func:`children_cpu_seconds` across
+    the run; ``None``: not measured). A descendant that outlives the command or is never waited for is
+    not counted, so it is a lower bound of the run's CPU work.
 
     ``run_id`` is the environment's ``WEBPERF_RUN_ID`` (``make reproduce`` sets one per invocation), so
     the closing summary can tell the papers run by this invocation from those that were up to date.
@@ -78,6 +92,7 @@ def write_record(paper: str, command: list[str], seconds: float, ok: bool, start
     last_ok = seconds if ok else (previous.get("last_ok_seconds") if previous.get("command") == command else None)
     record = {"paper": paper, "command": command, "seconds": round(seconds, 1), "ok": ok, "started": started,
               "run_id": os.environ.get("WEBPERF_RUN_ID"),
+              "cpu_seconds": None if cpu_seconds is None else round(cpu_seconds, 1),
               "last_ok_seconds": None if last_ok is None else round(last_ok, 1)}
     atomic_write_text(times_file(paper, times_dir), json.dumps(record, indent=1, sort_keys=True) + "\n")
 
@@ -137,6 +152,7 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
         print(start_line(paper, label, log, expected), file=out, flush=True)
         started = time.time()
         t0 = time.monotonic()
+        cpu0 = children_cpu_seconds()
         with open(log, "w") as fh:
             fh.write(f"$ {' '.join(command)}\n")
             fh.flush()
@@ -144,7 +160,8 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
                                     preexec_fn=(lambda: os.nice(nice)) if nice else None)
             returncode = _wait(proc)
         seconds = time.monotonic() - t0
-        write_record(paper, command, seconds, returncode == 0, started, times_dir)
+        write_record(paper, command, seconds, returncode == 0, started, times_dir,
+                     cpu_seconds=children_cpu_seconds() - cpu0)
         # still holding the lock: the next run's start line comes after this end line
         print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
         if returncode != 0:

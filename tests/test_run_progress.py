@@ -120,3 +120,19 @@ def test_command_line_rejects_a_niceness_out_of_range(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["007", "--log", str(tmp_path / "x.log"), "--nice", "25", "--", PY, "-c", "pass"])
     assert "--nice must be 0-19, got 25" in capsys.readouterr().err
+
+
+def test_the_record_keeps_the_cpu_time_of_the_command_and_its_children(tmp_path):
+    # the command busies a grandchild for about 0.3 s of CPU, then itself for about 0.3 s: the record counts
+    # both (waited-for descendants), and the wall time bounds neither from below on 2 cores
+    spin = "import time; t = time.process_time(); exec('while time.process_time() - t < 0.3: pass')"
+    command = [PY, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {spin!r}]); {spin}"]
+    code, _ = _run(tmp_path, command)
+    record = json.loads((tmp_path / "times" / "007.json").read_text())
+    assert code == 0
+    assert 0.6 <= record["cpu_seconds"] <= record["seconds"] + 0.5
+
+
+def test_a_record_written_without_cpu_time_says_it_was_not_measured(tmp_path):
+    run_progress.write_record("007", [PY], 1.0, True, 0.0, tmp_path)
+    assert json.loads((tmp_path / "007.json").read_text())["cpu_seconds"] is None
