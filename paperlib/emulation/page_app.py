@@ -279,6 +279,10 @@ class _H2Server(asyncio.Protocol):
 
 
 async def _h2_server(args) -> None:
+    import h2.config  # noqa: F401 - imported before listening, not while the first request waits
+    import h2.connection  # noqa: F401
+    import h2.events  # noqa: F401
+
     loop = asyncio.get_running_loop()
     server = await loop.create_server(_H2Server, str(args.address), args.port,
                                       ssl=_tls_context(True, args.cert, args.key))
