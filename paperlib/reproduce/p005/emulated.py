@@ -318,7 +318,8 @@ def run_point(params: dict, seed: int) -> dict:
             packets = capture.read_pcap(pcap)
             ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
                                       conn["realtime_first_request"])
-            flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0), "captured_packets": len(packets)}
+            flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
+                      "captured_packets": len(packets)}
         provenance = tb.provenance()
     link_stats = tb.link_stats  # the emulator's counters, read at teardown
     if sorted(o["object"] for o in objects) != list(range(len(params["objects_bytes"]))):
