@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from paperlib.emulation import netns
 from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation import netns
 from paperlib.reproduce.p005 import emulated, transports
 from paperlib.validate import ParameterError
 
