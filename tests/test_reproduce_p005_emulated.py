@@ -84,7 +84,7 @@ def _fake_runs():
             rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": 0.01, "queue_packets": 84,
                          "iw_segments": 10, "rep": k, "link_seed": 100 + k, "plt_s": plt, "ttfb_s": 0.3,
                          "handshake_rtts": 2.0 if proto == "h2" else 1.0, "provenance": {},
-                         "first_flight": {"packets": 11, "iw_checked": True} if proto == "h2" and k == 0 else None})
+                         "first_flight": {"packets": 13, "full_packets": 11, "iw_checked": True} if proto == "h2" and k == 0 else None})
     return emulated.RealStacks("reduced", runs=pd.DataFrame(rows))
 
 
@@ -164,6 +164,12 @@ def test_one_small_page_per_transport(protocol):
     assert r["ttfb_s"] <= r["plt_s"] and len(r["t_done"]) == 3 and max(r["t_done"]) == pytest.approx(r["plt_s"])
     assert r["first_flight"]["iw_checked"], r["first_flight"]
     assert r["provenance"]["link"]["loss_down"] == 0.0 and r["provenance"]["seed"] == p["link_seed"]
+    if protocol == "sctp":
+        # what the C program reports in force: the window, RFC 4960's Max.Burst 4 (not below IW 3), the
+        # default congestion control module (usrsctp's SCTP_CC_RFC2581 = 0, RFC 4960 section 7.2)
+        sctp = r["provenance"]["application_settings"]["server"]["sctp"]
+        assert (sctp["initial_cwnd_mtus"], sctp["max_burst"], sctp["cc_module"]) == (3, 4, 0)
+        assert "usrsctp module 0" in emulated.stack_text(p, r["provenance"])
     assert math.isfinite(r["wall_s"]) and np.all(np.diff(sorted(r["t_done"])) >= 0)
 
 
@@ -171,3 +177,25 @@ def test_stack_sentence_names_each_family():
     for proto, words in (("h2", "TLS 1.3"), ("h3", "aioquic"), ("sctp", "usrsctp")):
         p = {**emulated.points(None, "reduced")[0], "protocol": proto}
         assert words in emulated.stack_text(p) and emulated.stack_text(p).endswith(".")
+
+
+def test_max_burst_option_of_the_c_program():
+    from paperlib.emulation import apps
+
+    with pytest.raises(ParameterError, match="max_burst"):
+        apps.AppSettings("sctp", max_burst=-1)
+    with pytest.raises(ParameterError, match="max_burst pins usrsctp"):
+        apps.AppSettings("tcp", max_burst=4)
+    try:
+        binary = apps.build_app()
+    except apps.AppBuildError as err:
+        pytest.skip(str(err))
+    import subprocess
+
+    for args, message in ((["--transport", "sctp", "--max-burst", "-1"], "--max-burst"),
+                          (["--transport", "tcp", "--max-burst", "4"], "need --transport sctp")):
+        proc = subprocess.run([str(binary), "server", "--port", "1", *args], capture_output=True, text=True,
+                              timeout=10)
+        assert proc.returncode == apps.EXIT_USAGE and message in proc.stderr
+    assert "--max-burst N" in subprocess.run([str(binary), "--help"], capture_output=True, text=True,
+                                             timeout=10).stderr

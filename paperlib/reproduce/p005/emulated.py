@@ -81,9 +81,12 @@ SCTP_MAX_BURST = 4
 MIN_QUEUE_PACKETS = 10
 #: Server port of the HTTP families (TCP or UDP) and of SCTP.
 PORT = 8443
-#: The grids: (rates bit/s, round trips s, losses, initial windows in packets, repetitions).
+#: The grids: (rates bit/s, round trips s, losses, initial windows in packets, repetitions). The reduced one
+#: runs inside ``make reproduce`` within about 3 minutes on 2 cores: its round trip is 50 ms, because a
+#: loss-limited Reno transfer takes a time proportional to the round trip (rate ~ MSS / RTT x 1.22 / sqrt(p),
+#: Mathis et al. 1997) and at 100 ms its 3%-loss loads (about 25 s each) alone took that long.
 GRIDS = {
-    "reduced": ((10e6,), (0.1,), (0.0, 0.01, 0.03), (3, 10), 5),
+    "reduced": ((10e6,), (0.05,), (0.0, 0.01, 0.03), (3, 10), 5),
     "full": ((2e6, 10e6, 50e6), (0.02, 0.1, 0.2), (0.0, 0.005, 0.01, 0.02, 0.05), (2, 3, 4, 10), 10),
 }
 #: Columns of :func:`summary`, in order.
@@ -425,9 +428,11 @@ def stack_text(params: dict, provenance: dict | None = None) -> str:
     """Return one sentence on the stack of a run (ledger reasons): implementation and version, TLS, congestion
     control, initial window, flow control, link."""
     proto, iw = params["protocol"], params["iw_segments"]
-    versions = {}
+    versions, cc_module = {}, "?"
     if provenance:
-        versions = (provenance.get("application_settings", {}).get("client", {}) or {}).get("versions", {}) or {}
+        app = provenance.get("application_settings", {}) or {}
+        versions = (app.get("client", {}) or {}).get("versions", {}) or {}
+        cc_module = ((app.get("server", {}) or {}).get("sctp", {}) or {}).get("cc_module", "?")
     link = (f"link {params['rate_bps'] / 1e6:g} Mbit/s, RTT {params['rtt_s'] * 1e3:g} ms, loss {params['loss']:g} "
             f"(data direction), drop-tail {params['queue_packets']} packets, MTU {MTU_BYTES} B")
     if proto == "h2":
@@ -440,7 +445,7 @@ def stack_text(params: dict, provenance: dict | None = None) -> str:
                 f"{page_app.FLOW_WINDOW} B")
     else:
         impl = (f"SCTP (usrsctp over UDP, webperf_app.c, no TLS), one object per stream, RFC 4960 congestion "
-                f"control, initial cwnd {iw} MTUs, max burst {max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data "
+                f"control (usrsctp module {cc_module}), initial cwnd {iw} MTUs, max burst {max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data "
                 f"per packet, RTO and SACK at RFC 4960 defaults, receive buffer 4 MB")
     return f"{impl}; {link}."
 
@@ -450,7 +455,9 @@ def summary(real_stacks) -> pd.DataFrame:
     :data:`SUMMARY_COLUMNS`: the mean and Student-t 95% half-width
     (:func:`paperlib.emulation.experiments.mean_ci`) over repetitions of the page load time, the time to the
     first response byte and the handshake in round trips; the first flight of the (protocol, rate, rtt, iw)'s
-    capture run and whether it shows the set window; the stack in a sentence. Empty when nothing ran."""
+    capture run in full-sized packets (``full_packets`` of :func:`paperlib.emulation.capture.first_flight`: its
+    bytes over its largest packet's, rounded up; ``emulation_runs.csv`` also holds the raw packet count) and
+    whether it shows the set window; the stack in a sentence. Empty when nothing ran."""
     runs = _runs(real_stacks)
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
@@ -468,7 +475,7 @@ def summary(real_stacks) -> pd.DataFrame:
         first = grp.iloc[0].to_dict()
         rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
                      "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
-                     "first_flight_packets": None if ff is None else ff["packets"],
+                     "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
                      "stack": stack_text(first, first.get("provenance"))})
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
