@@ -84,7 +84,8 @@ def _fake_runs():
             rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": 0.01, "queue_packets": 84,
                          "iw_segments": 10, "rep": k, "link_seed": 100 + k, "plt_s": plt, "ttfb_s": 0.3,
                          "handshake_rtts": 2.0 if proto == "h2" else 1.0, "provenance": {},
-                         "first_flight": {"packets": 13, "full_packets": 11, "iw_checked": True} if proto == "h2" and k == 0 else None})
+                         "first_flight": ({"packets": 13, "full_packets": 11, "iw_checked": True}
+                                          if proto == "h2" and k == 0 else None)})
     return emulated.RealStacks("reduced", runs=pd.DataFrame(rows))
 
 

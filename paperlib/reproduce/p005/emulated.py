@@ -445,8 +445,9 @@ def stack_text(params: dict, provenance: dict | None = None) -> str:
                 f"{page_app.FLOW_WINDOW} B")
     else:
         impl = (f"SCTP (usrsctp over UDP, webperf_app.c, no TLS), one object per stream, RFC 4960 congestion "
-                f"control (usrsctp module {cc_module}), initial cwnd {iw} MTUs, max burst {max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data "
-                f"per packet, RTO and SACK at RFC 4960 defaults, receive buffer 4 MB")
+                f"control (usrsctp module {cc_module}), initial cwnd {iw} MTUs, max burst "
+                f"{max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data per packet, RTO and SACK at RFC 4960 "
+                f"defaults, receive buffer 4 MB")
     return f"{impl}; {link}."
 
 
