@@ -200,3 +200,27 @@ def test_max_burst_option_of_the_c_program():
         assert proc.returncode == apps.EXIT_USAGE and message in proc.stderr
     assert "--max-burst N" in subprocess.run([str(binary), "--help"], capture_output=True, text=True,
                                              timeout=10).stderr
+
+
+@needs_testbed
+def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_path):
+    from paperlib.emulation import experiments
+
+    if emulated.missing_reason("h2") or emulated.missing_reason("sctp"):
+        pytest.skip("h2 or the C application is missing")
+    tiny = {**emulated.points(None, "reduced")[0], "rate_bps": 50e6, "rtt_s": 0.02, "loss": 0.0,
+            "queue_packets": 100, "objects_bytes": [5000, 5000], "capture": False}
+    monkeypatch.setattr(emulated, "points", lambda paper, profile: [
+        {**tiny, "protocol": proto} for proto in ("h2", "h3", "sctp")])
+    real = emulated.missing_reason
+    monkeypatch.setattr(emulated, "missing_reason", lambda p: "aioquic is not installed" if p == "h3" else real(p))
+    monkeypatch.setattr(experiments, "CACHE_DIR", tmp_path / "cache")
+    rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
+    assert emulated.not_run_reasons(rs) == {"h3": f"{emulated_rows.NOT_RUN_CANNOT}: aioquic is not installed"}
+    s = emulated.summary(rs)
+    assert list(s.protocol) == ["h2", "sctp"] and (s.n == 1).all()
+    written = pd.read_csv(tmp_path / "emulation_runs.csv")
+    assert list(written.columns) == emulated.RUN_COLUMNS and sorted(written.protocol) == ["h2", "sctp"]
+    # a second call reads the cache: the same times
+    again = emulated.summary(emulated.run("005", "reduced", tmp_path, scheduler_links=1))
+    assert again.plt_mean_s.tolist() == s.plt_mean_s.tolist()

@@ -260,9 +260,14 @@ class _H2Server(asyncio.Protocol):
     def data_received(self, data):
         import h2.events
 
-        for event in self.conn.receive_data(data):
-            if isinstance(event, h2.events.RequestReceived):
-                self._respond(event.stream_id, _parse_path(dict(event.headers)[b":path"]))
+        try:
+            for event in self.conn.receive_data(data):
+                if isinstance(event, h2.events.RequestReceived):
+                    self._respond(event.stream_id, _parse_path(dict(event.headers)[b":path"]))
+        except Exception as err:  # noqa: BLE001 - one line on stderr, and the client sees the connection end
+            print(f"page_app: error: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
+            self.transport.close()
+            return
         self.transport.write(self.conn.data_to_send())
 
     def _respond(self, stream_id: int, size: int) -> None:
@@ -410,7 +415,12 @@ class _H3ServerHandler:
         from aioquic.h3.events import HeadersReceived
 
         if isinstance(event, HeadersReceived):
-            size = _parse_path(dict(event.headers)[b":path"])
+            try:
+                size = _parse_path(dict(event.headers)[b":path"])
+            except (KeyError, ValueError) as err:  # one line on stderr; the client sees the connection end
+                print(f"page_app: error: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
+                self.proto.close()
+                return
             h3 = self.proto.h3
             h3.send_headers(event.stream_id, [(b":status", b"200"), (b"content-length", str(size).encode())])
             h3.send_data(event.stream_id, bytes(size), end_stream=True)

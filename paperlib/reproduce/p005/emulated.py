@@ -95,8 +95,9 @@ SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", 
                    "first_flight_packets", "iw_checked", "stack"]
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
-#: What each family needs beyond the testbed: the Python package it imports (None: the C application).
-PACKAGE = {"h2": "h2", "h3": "aioquic", "sctp": None}
+#: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
+#: ``cryptography`` makes the certificate (a dependency of aioquic, named for HTTP/2 alone).
+PACKAGES = {"h2": ("h2", "cryptography"), "h3": ("aioquic", "cryptography"), "sctp": ()}
 #: Columns of ``emulation_runs.csv``.
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
                "objects", "page_bytes", "plt_s", "ttfb_s", "handshake_rtts", "first_flight_packets",
@@ -362,9 +363,11 @@ def missing_reason(protocol: str) -> str | None:
     """Return why ``protocol`` cannot run on this machine beyond the testbed (a package not installed, the C
     application not buildable), or None."""
     transports.check_protocol(protocol)
-    package = PACKAGE[protocol]
-    if package is not None:
-        return None if importlib.util.find_spec(package) is not None else f"{package} is not installed"
+    for package in PACKAGES[protocol]:
+        if importlib.util.find_spec(package) is None:
+            return f"{package} is not installed"
+    if PACKAGES[protocol]:
+        return None
     try:
         apps.build_app()
     except apps.AppBuildError as err:
