@@ -29,8 +29,8 @@ Settings (the same for every family where the stacks allow it):
 * packets of 1500 bytes on the wire for all three (TCP MSS 1460 B, QUIC datagrams of 1472 B, SCTP data of
   1444 B per packet: 1500 less 56 B of IPv4, UDP, SCTP common and DATA chunk headers);
 * flow control never binds: HTTP/2's and QUIC's windows are ``page_app.FLOW_WINDOW`` (1 GiB), the TCP
-  client's initial receive window 64 segments with Linux's autotuning above (``tcp_rmem`` up to 6 MB),
-  usrsctp's receive buffer 4 MB; the largest page is 2.4 MB.
+  client's initial receive window 64 segments with Linux's autotuning above (up to ``tcp_rmem``'s maximum,
+  recorded with each run), usrsctp's receive buffer 4 MB; the largest page is 2.4 MB.
 
 The link (:func:`points`): rate, round-trip propagation ``rtt_s`` (one-way delay rtt_s / 2), random loss
 ``loss`` on the data direction only (server -> client), a drop-tail queue of about one bandwidth-delay
@@ -324,7 +324,8 @@ def run_point(params: dict, seed: int) -> dict:
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
                       "captured_packets": len(packets)}
-        provenance = tb.provenance()
+        # the TCP client's receive buffer limit (flow control must not bind): recorded, not set
+        provenance = {**tb.provenance(), "client_tcp_rmem": tb.sysctl_values("client", ["net.ipv4.tcp_rmem"])}
     link_stats = tb.link_stats  # the emulator's counters, read at teardown
     if sorted(o["object"] for o in objects) != list(range(len(params["objects_bytes"]))):
         raise RuntimeError(f"the {proto} client reported objects {sorted(o['object'] for o in objects)[:5]}..., "
