@@ -1,0 +1,226 @@
+"""Paper 005 on real stacks (paperlib.reproduce.p005.emulated): its grids, the shared link seeds, the tables it
+hands to the package, bad input, and one small emulated page per transport (a few seconds each; skipped with
+the reason where the machine cannot run the testbed or lacks a transport's package)."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation import netns
+from paperlib.reproduce.p005 import emulated, transports
+from paperlib.validate import ParameterError
+
+REASON = netns.unavailable_reason()
+needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+
+
+def test_interface_names_come_from_transports():
+    assert emulated.PROTOCOLS is transports.PROTOCOLS and emulated.HANDSHAKE_STACK is transports.HANDSHAKE_STACK
+    assert emulated.PAPER == "005"
+
+
+def test_grid_sizes():
+    # reduced: 3 protocols x 1 rate x 1 RTT x 3 losses x 2 IWs x 5 reps = 90 runs, one capture run per
+    # (protocol, rate, RTT, IW) = 3 x 2 = 6; full: 3 x 3 x 3 x 5 x 4 x 10 = 5400 runs, 3 x 3 x 3 x 4 = 108 captures
+    for profile, runs, captures in (("reduced", 90, 6), ("full", 5400, 108)):
+        pts = emulated.points(None, profile)
+        assert len(pts) == runs and sum(p["capture"] for p in pts) == captures
+        assert all(p["loss"] == 0.0 and p["rep"] == 0 for p in pts if p["capture"])
+    assert emulated.points(None, "off") == []
+    with pytest.raises(ParameterError, match="emulation"):
+        emulated.points(None, "tiny")
+
+
+def test_page_is_the_median_desktop_homepage_in_bytes():
+    sizes = emulated.page_bytes()
+    bits = transports.real_stack_page().object_bits
+    assert len(sizes) == transports.real_stack_page().objects
+    # each size is round(bits / 8), so the page differs from bits / 8 by at most half a byte per object
+    assert abs(sum(sizes) - bits.sum() / 8) <= 0.5 * len(sizes)
+
+
+def test_queue_is_one_bdp_with_a_floor_of_one_initial_window():
+    # 10 Mbit/s x 0.1 s / 8 / 1500 B = 83.3 packets -> 84; 2 Mbit/s x 0.02 s -> 3.3 -> 4, raised to IW10's 10;
+    # 50 Mbit/s x 0.2 s -> 833.3 -> 834
+    assert emulated.queue_packets(10e6, 0.1) == 84
+    assert emulated.queue_packets(2e6, 0.02) == 10
+    assert emulated.queue_packets(50e6, 0.2) == 834
+    with pytest.raises(ParameterError, match="rate_bps"):
+        emulated.queue_packets(0.0, 0.1)
+
+
+def test_link_seed_is_shared_by_protocols_and_windows_only():
+    pts = emulated.points(None, "reduced")
+    by_link = {}
+    for p in pts:
+        by_link.setdefault((p["rate_bps"], p["rtt_s"], p["loss"], p["rep"]), set()).add(p["link_seed"])
+    assert all(len(seeds) == 1 for seeds in by_link.values())  # every protocol and IW at a link point: one seed
+    assert len({s for seeds in by_link.values() for s in seeds}) == len(by_link)  # distinct across link points
+
+
+def test_bad_point_names_the_field():
+    p = emulated.points(None, "reduced")[0]
+    for field, value in (("protocol", "quic"), ("loss", 1.0), ("iw_segments", 0), ("objects_bytes", [0])):
+        with pytest.raises(ParameterError, match=field):
+            emulated.check_point({**p, field: value})
+    with pytest.raises(ParameterError, match="lacks 'link_seed'"):
+        emulated.check_point({k: v for k, v in p.items() if k != "link_seed"})
+
+
+def test_sctp_burst_limit_is_at_least_the_window():
+    # RFC 4960 Max.Burst is 4: kept for IW 2..4, raised to the window for IW 10
+    assert [emulated.sctp_settings(iw).max_burst for iw in (2, 3, 4, 10)] == [4, 4, 4, 10]
+    assert "--max-burst" in emulated.sctp_settings(10).argv()
+
+
+def _fake_runs():
+    """Two protocols, one link point, 3 reps each (plt, ttfb, handshake rtts), h2's first rep captured."""
+    rows = []
+    for proto, plts in (("h2", [3.0, 4.0, 5.0]), ("h3", [2.0, 2.0, 2.0])):
+        for k, plt in enumerate(plts):
+            rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": 0.01, "queue_packets": 84,
+                         "iw_segments": 10, "rep": k, "link_seed": 100 + k, "plt_s": plt, "ttfb_s": 0.3,
+                         "handshake_rtts": 2.0 if proto == "h2" else 1.0, "provenance": {},
+                         "first_flight": ({"packets": 13, "full_packets": 11, "iw_checked": True}
+                                          if proto == "h2" and k == 0 else None)})
+    return emulated.RealStacks("reduced", runs=pd.DataFrame(rows))
+
+
+def test_summary_means_and_intervals():
+    s = emulated.summary(_fake_runs())
+    assert list(s.columns) == emulated.SUMMARY_COLUMNS and list(s.protocol) == ["h2", "h3"]
+    h2 = s.iloc[0]
+    # h2: plt 3, 4, 5 -> mean 4, sd 1, half = t(0.975, 2) / sqrt(3) = 4.302653 / 1.732051 = 2.484138
+    assert h2.plt_mean_s == 4.0 and h2.plt_half_s == pytest.approx(2.484138, abs=1e-6) and h2.n == 3
+    assert h2.first_flight_packets == 11 and h2.iw_checked
+    h3 = s.iloc[1]
+    # h3: three equal values -> half-width 0; no capture run -> no first flight
+    assert h3.plt_half_s == 0.0 and h3.handshake_rtts_mean == 1.0 and pd.isna(h3.first_flight_packets)
+    assert "HTTP/3 over QUIC" in h3.stack and "RTT 100 ms" in h3.stack
+
+
+def test_paired_matches_repetitions_on_the_same_link_seed():
+    p = emulated.paired(_fake_runs(), "h2", "h3")
+    assert list(p.columns) == emulated.PAIRED_COLUMNS
+    assert p.plt_a_s.tolist() == [3.0, 4.0, 5.0] and p.plt_b_s.tolist() == [2.0, 2.0, 2.0]
+    # feeds the ledger's interval: mean of h2 - h3 = 2
+    assert emulated_rows.mean_difference(p.plt_a_s, [0.0] * 3, p.plt_b_s, [0.0] * 3)[0] == 2.0
+    with pytest.raises(ParameterError, match="protocol"):
+        emulated.paired(_fake_runs(), "h2", "tcp")
+    with pytest.raises(ParameterError, match="two protocols"):
+        emulated.paired(_fake_runs(), "h2", "h2")
+
+
+def test_nothing_run_gives_empty_tables_and_reasons(tmp_path):
+    off = emulated.run("005", "off", tmp_path)
+    assert emulated.not_run_reasons(off) == {p: emulated_rows.NOT_RUN_BY_CHOICE for p in transports.PROTOCOLS}
+    assert list(emulated.summary(off).columns) == emulated.SUMMARY_COLUMNS and emulated.summary(off).empty
+    assert emulated.paired(off, "h2", "sctp").empty
+    assert emulated.not_run_reasons(_fake_runs()) == {}
+    with pytest.raises(ParameterError, match="real_stacks"):
+        emulated.summary(object())
+
+
+def test_a_missing_package_is_named(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "aioquic" else real(name, *a))
+    assert emulated.missing_reason("h3") == "aioquic is not installed"
+
+
+def test_code_version_hashes_the_page_app_and_c_app(monkeypatch, tmp_path):
+    from paperlib.emulation import apps, page_app
+
+    before = emulated.code_version()
+    c_copy = tmp_path / "webperf_app.c"
+    c_copy.write_bytes(apps.APP_SOURCE.read_bytes() + b"\n")
+    monkeypatch.setattr(apps, "APP_SOURCE", c_copy)
+    assert emulated.code_version() != before
+    monkeypatch.undo()
+    py_copy = tmp_path / "page_app.py"
+    py_copy.write_bytes(open(page_app.__file__, "rb").read() + b"\n")
+    monkeypatch.setattr(page_app, "__file__", str(py_copy))
+    assert emulated.code_version() != before
+
+
+@needs_testbed
+@pytest.mark.parametrize("protocol", transports.PROTOCOLS)
+def test_one_small_page_per_transport(protocol):
+    why = emulated.missing_reason(protocol)
+    if why:
+        pytest.skip(why)
+    # 50 Mbit/s, RTT 40 ms, no loss, IW 3; three objects of 20 kB (60 kB, more than 3 + 2 packets of 1.5 kB)
+    p = {**emulated.points(None, "reduced")[0], "protocol": protocol, "rate_bps": 50e6, "rtt_s": 0.04,
+         "loss": 0.0, "queue_packets": 200, "iw_segments": 3, "objects_bytes": [20000, 20000, 20000],
+         "capture": True}
+    r = emulated.run_point(p, seed=0)
+    # the page cannot load faster than its handshake (h2: 2 RTT; h3, sctp: at least 1) plus one round trip and
+    # 60 kB at 50 Mbit/s (9.6 ms)
+    h = {"h2": 2, "h3": 1, "sctp": 1}[protocol]
+    assert r["handshake_rtts"] >= h and r["plt_s"] > (h + 1) * 0.04 + 60000 * 8 / 50e6
+    assert r["ttfb_s"] <= r["plt_s"] and len(r["t_done"]) == 3 and max(r["t_done"]) == pytest.approx(r["plt_s"])
+    assert r["first_flight"]["iw_checked"], r["first_flight"]
+    assert r["provenance"]["link"]["loss_down"] == 0.0 and r["provenance"]["seed"] == p["link_seed"]
+    if protocol == "sctp":
+        # what the C program reports in force: the window, RFC 4960's Max.Burst 4 (not below IW 3), the
+        # default congestion control module (usrsctp's SCTP_CC_RFC2581 = 0, RFC 4960 section 7.2)
+        sctp = r["provenance"]["application_settings"]["server"]["sctp"]
+        assert (sctp["initial_cwnd_mtus"], sctp["max_burst"], sctp["cc_module"]) == (3, 4, 0)
+        assert "usrsctp module 0" in emulated.stack_text(p, r["provenance"])
+    assert math.isfinite(r["wall_s"]) and np.all(np.diff(sorted(r["t_done"])) >= 0)
+
+
+def test_stack_sentence_names_each_family():
+    for proto, words in (("h2", "TLS 1.3"), ("h3", "aioquic"), ("sctp", "usrsctp")):
+        p = {**emulated.points(None, "reduced")[0], "protocol": proto}
+        assert words in emulated.stack_text(p) and emulated.stack_text(p).endswith(".")
+
+
+def test_max_burst_option_of_the_c_program():
+    from paperlib.emulation import apps
+
+    with pytest.raises(ParameterError, match="max_burst"):
+        apps.AppSettings("sctp", max_burst=-1)
+    with pytest.raises(ParameterError, match="max_burst pins usrsctp"):
+        apps.AppSettings("tcp", max_burst=4)
+    try:
+        binary = apps.build_app()
+    except apps.AppBuildError as err:
+        pytest.skip(str(err))
+    import subprocess
+
+    for args, message in ((["--transport", "sctp", "--max-burst", "-1"], "--max-burst"),
+                          (["--transport", "tcp", "--max-burst", "4"], "need --transport sctp")):
+        proc = subprocess.run([str(binary), "server", "--port", "1", *args], capture_output=True, text=True,
+                              timeout=10)
+        assert proc.returncode == apps.EXIT_USAGE and message in proc.stderr
+    assert "--max-burst N" in subprocess.run([str(binary), "--help"], capture_output=True, text=True,
+                                             timeout=10).stderr
+
+
+@needs_testbed
+def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_path):
+    from paperlib.emulation import experiments
+
+    if emulated.missing_reason("h2") or emulated.missing_reason("sctp"):
+        pytest.skip("h2 or the C application is missing")
+    tiny = {**emulated.points(None, "reduced")[0], "rate_bps": 50e6, "rtt_s": 0.02, "loss": 0.0,
+            "queue_packets": 100, "objects_bytes": [5000, 5000], "capture": False}
+    monkeypatch.setattr(emulated, "points", lambda paper, profile: [
+        {**tiny, "protocol": proto} for proto in ("h2", "h3", "sctp")])
+    real = emulated.missing_reason
+    monkeypatch.setattr(emulated, "missing_reason", lambda p: "aioquic is not installed" if p == "h3" else real(p))
+    monkeypatch.setattr(experiments, "CACHE_DIR", tmp_path / "cache")
+    rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
+    assert emulated.not_run_reasons(rs) == {"h3": f"{emulated_rows.NOT_RUN_CANNOT}: aioquic is not installed"}
+    s = emulated.summary(rs)
+    assert list(s.protocol) == ["h2", "sctp"] and (s.n == 1).all()
+    written = pd.read_csv(tmp_path / "emulation_runs.csv")
+    assert list(written.columns) == emulated.RUN_COLUMNS and sorted(written.protocol) == ["h2", "sctp"]
+    # a second call reads the cache: the same times
+    again = emulated.summary(emulated.run("005", "reduced", tmp_path, scheduler_links=1))
+    assert again.plt_mean_s.tolist() == s.plt_mean_s.tolist()
