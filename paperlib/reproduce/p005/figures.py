@@ -41,7 +41,8 @@ def _protocols(frame: pd.DataFrame) -> list[str]:
 
 
 def _path_title(rate_bps: float, rtt_s: float) -> str:
-    return f"{rate_bps / 1e6:g} Mbit/s, T_r = {rtt_s * 1e3:g} ms"
+    rate = f"{rate_bps / 1e6:g} Mbit/s" if rate_bps >= 1e6 else f"{rate_bps / 1e3:g} kbit/s"
+    return f"{rate}, T_r = {rtt_s * 1e3:g} ms"
 
 
 def plt_vs_loss(model: pd.DataFrame, measured: pd.DataFrame | None = None) -> Figure:
@@ -146,11 +147,12 @@ def narrowband(table: pd.DataFrame) -> Figure:
     values = table.plt_s.to_numpy(float)
     if values.min() > 0 and values.max() / values.min() > 20:
         ax.set_yscale("log")
+        ax.set_ylim(values.min() / 3, values.max() * 2)  # bars grow from below the smallest
     setting = ""
     if {"rate_bps", "rtt_s"} <= set(table.columns) and len(table[["rate_bps", "rtt_s"]].drop_duplicates()) == 1:
         setting = f" ({_path_title(float(table.rate_bps.iloc[0]), float(table.rtt_s.iloc[0]))})"
     ax.set(ylabel="page load time (s)",
-           title=f"Papers 000 and 002's narrowband setting{setting}: their page and today's")
+           title=f"Papers 000 and 002's narrowband setting{setting}:\ntheir page and today's")
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend(fontsize=7)
     return fig
