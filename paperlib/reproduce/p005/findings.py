@@ -79,9 +79,28 @@ def _losses_per_packet(page_bits: np.ndarray, mss_bits: float, loss: np.ndarray,
     return np.ceil(n_total * loss * (1 - 1e-12)) / n_total
 
 
+def protocol_times(page: web_page.WebPage, protocol: str, rate_bps, rtt_s, loss, iw_segments, *, mss_bits,
+                   loss_cost: str = "printed", order: str = "round_robin", a_mode: str = "mean",
+                   handshake_stacks: dict | None = None) -> dict[str, np.ndarray]:
+    """Return ``plt_s``, ``mean_object_s``, ``ttfb_s``, ``handshake_rtts`` of one protocol, broadcast over the inputs.
+
+    The arrays of :func:`transport_times` (same definitions) without the grid and the frame: ``rate_bps``,
+    ``rtt_s``, ``loss`` and ``iw_segments`` broadcast together (numpy rules), e.g. one axis an array and the
+    others numbers (the explorer). Arguments as :func:`transport_times`.
+    """
+    bits = _page_bits(page)
+    mss = validate.scalar("mss_bits", mss_bits, validate.positive)
+    validate.probability("loss", loss)
+    h, plt_s, mean_s, ttfb_s = _times(bits, transports.check_protocol(protocol), rate_bps, rtt_s, loss,
+                                      iw_segments, mss_bits=mss, loss_cost=loss_cost, order=order, a_mode=a_mode,
+                                      handshake_stacks=handshake_stacks)
+    return {"plt_s": plt_s, "mean_object_s": mean_s, "ttfb_s": ttfb_s, "handshake_rtts": h}
+
+
 def _times(page_bits, protocol, rate, rtt, loss, iw, *, mss_bits, loss_cost, order, a_mode, handshake_stacks):
-    """Return (h, PLT, mean object time, TTFB) of ``protocol`` on flat grid arrays (one value per point)."""
+    """Return (h, PLT, mean object time, TTFB) of ``protocol`` on grid arrays (broadcast together)."""
     h = _handshake_rtts(protocol, handshake_stacks)
+    loss = np.asarray(loss, dtype=float)
     reading = {"blocking": transports.BLOCKING[protocol], "loss_cost": loss_cost, "order": order, "a_mode": a_mode}
     times = page_transfer.object_completion_s(page_bits, mss_bits, rate, rtt, loss, iw, h, **reading)
     last = int(np.argmax(page_transfer.last_packet_positions(page_transfer.packets_per_object(page_bits, mss_bits),
@@ -90,9 +109,13 @@ def _times(page_bits, protocol, rate, rtt, loss, iw, *, mss_bits, loss_cost, ord
     # one-packet page (c = n = 1) at the page's losses per packet a/N ("mean": a/N is the loss itself) is
     # T = L(1) + (a/N)(D + H): (h + 1) T_r + MSS/R (paper 004's Eq. (5) for one segment: alpha = 1, gamma = 0)
     # plus the expected delay of the first packet's own losses, in both blocking readings.
+    # T is linear in a/N, and a/N may reach 1 ("ceil" on a small page), where the one-packet page has no loss
+    # probability: evaluate it at 0 and at one half, and take the line's value at a/N.
     per_packet = _losses_per_packet(page_bits, mss_bits, loss, a_mode)
-    first = page_transfer.object_completion_s([mss_bits], mss_bits, rate, rtt, per_packet, iw, h,
-                                              **{**reading, "a_mode": "mean"})[..., 0]
+    one = {**reading, "a_mode": "mean"}
+    loss_free = page_transfer.object_completion_s([mss_bits], mss_bits, rate, rtt, 0.0, iw, h, **one)[..., 0]
+    half = page_transfer.object_completion_s([mss_bits], mss_bits, rate, rtt, 0.5, iw, h, **one)[..., 0]
+    first = loss_free + per_packet * (half - loss_free) / 0.5
     return h, times[..., last], times.mean(axis=-1), first
 
 
