@@ -84,6 +84,11 @@ def test_iw_gain_is_zero_when_the_page_fits_or_the_path_is_filled():
     # 1 Mbit/s, T_r = 0.01 s: 1 + R T_r/MSS = 1.83 < 2, beta = floor(log2 0.92) + 1 = 0 for x = 2 and 10: no stall
     filled = findings.iw_gain(FIG1, 1e6, 0.01, iw_old=(2,), mss_bits=S)
     assert filled.gain.iloc[0] == pytest.approx(0.0, abs=1e-15)
+    # T_r = 0.018 s: 1 + R T_r/MSS = 2.5 > 2, beta = floor(log2 1.25) + 1 = 1, gamma = min(alpha - 1 = 2, 1) = 1:
+    # x = 2: 0.168 + (0.018 + 0.012) - 2 x 0.012 = 0.174 s; x = 10: beta = floor(log2 0.25) + 1 < 0, 0.168 s.
+    # With h2's 3 x 0.018 = 0.054 s: 0.228 against 0.222 s, gain 1 - 0.222/0.228 = 0.026316
+    stalls = findings.iw_gain(FIG1, 1e6, 0.018, iw_old=(2,), mss_bits=S)
+    assert stalls.gain.iloc[0] == pytest.approx(1 - 0.222 / 0.228, abs=1e-12)
 
 
 def test_iw_gain_rows_follow_the_grid_and_the_old_windows():

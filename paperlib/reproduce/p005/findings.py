@@ -176,7 +176,7 @@ def iw_gain(page: web_page.WebPage, rate_bps, rtt_s, *, iw_old=IW_OLD, iw_new: i
     (``docs/reconstruction-005.md`` Sec. 6.2). One row per rate x RTT x old window; columns ``rate_bps``,
     ``rtt_s``, ``bdp_bits`` (rate x T_r), ``iw_old``, ``plt_old_s``, ``plt_new_s`` (``plt_s`` of
     :func:`transport_times`), ``gain`` = 1 - plt_new/plt_old and ``saved_s`` = plt_old - plt_new. The gain is
-    0 where the old window already fills the path (1 + R T_r/MSS <= x_old: no slow-start stall with either
+    0 where the old window already fills the path (1 + R T_r/MSS < x_old: no slow-start stall with either
     window) or the whole page fits the old window, and below 1 (the handshake and the request take (h + 1) T_r
     with any window).
 
