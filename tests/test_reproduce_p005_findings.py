@@ -45,6 +45,10 @@ def test_ttfb_adds_the_first_packets_expected_loss_delay():
     # "ceil": a = ceil(6 x 0.1) = 1 of N = 6 packets, a/N = 1/6 -> 0.212 + 0.162/6 = 0.239 s
     ceil = findings.transport_times(page, ["h3"], 1e6, 0.1, 0.1, 10, a_mode="ceil", **kw)
     assert ceil.ttfb_s.iloc[0] == pytest.approx(0.239, abs=1e-12)
+    # printed reading: D = 1.5 T_r + MSS/R = 0.162 s, H = HOB = MSS/R = 0.012 s (002's continuous y - b = 1);
+    # h2 (h = 2), p = 0.1: 0.312 + 0.1 x 0.174 = 0.3294 s
+    printed = findings.transport_times(page, ["h2"], 1e6, 0.1, 0.1, 10, mss_bits=S)
+    assert printed.ttfb_s.iloc[0] == pytest.approx(0.3294, abs=1e-12)
     # one packet, "ceil": a = ceil(0.3) = 1 = N, every draw loses it once: 0.212 + 0.162 = 0.374 s, TTFB and PLT alike
     single = findings.transport_times(page_of(1), ["h3"], 1e6, 0.1, 0.3, 10, a_mode="ceil", **kw).iloc[0]
     assert single.ttfb_s == pytest.approx(0.374, abs=1e-12) and single.plt_s == pytest.approx(0.374, abs=1e-12)
