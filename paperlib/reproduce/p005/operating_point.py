@@ -6,8 +6,8 @@
 * :data:`FIXED`: the readings of the page model no printed anchor decides, each fixed by a stated reason
   (:data:`FIXED_REASONS`), never by agreement with the real stacks;
 * :class:`Convention`: one reading (the searched axes and the fixed ones); :func:`chosen_convention`;
-* :func:`operating_point`: the page, the segment size and the papers' windows and links, read from the data;
-* :func:`page_load_s`: a transport family's page load time under a convention (the model curves).
+* :func:`operating_point`: the page, the segment size and the windows, read from the data;
+  :func:`model_keywords`: the keywords every model call of :mod:`~paperlib.reproduce.p005.findings` takes.
 
 The search ties: the model's median page, counted in KB with the same ``kilo`` that turned the Almanac's KB
 into bits, weighs the same under both readings, so no printed number depends on ``kilo`` and the a-priori
@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from paperlib import conventions, units
-from paperlib.data import Paper, load_paper
-from paperlib.models import handshake, page_transfer, web_page
+from paperlib.data import Paper
+from paperlib.models import web_page
 from paperlib.reproduce.p005 import transports
 
 PAPER = "005"
@@ -79,33 +79,30 @@ class OperatingPoint:
     page_type: str
     #: Segment size (bits): the MSS at which RFC 6928's two limits meet, 14600 B / 10 = 1460 B.
     mss_bits: float
-    #: The windows of the papers (segments): 004's Fig. 1 x = 2, RFC 2960's 3 at a 1500 B MTU, and
-    #: Dukkipati's "at most four" (text_values dukkipati_iw_old_segments).
-    papers_windows: tuple[int, ...]
-    #: Today's window (segments): RFC 6928's 10 (initial_windows.csv).
+    #: Dukkipati's old window, "at most four segments" (text_values dukkipati_iw_old_segments): the window the
+    #: ~10% gain is measured against.
+    dukkipati_iw_old: int
+    #: Today's window (segments): RFC 6928's 10 (initial_windows.csv), Dukkipati's proposal.
     iw_new: int
-    #: The grid of the IW10 comparison with Dukkipati's headline, fixed beforehand: paper 004's five
-    #: Table II rates (bit/s) at its printed T_r (s), the papers' own link settings.
-    gain_rates_bps: np.ndarray
-    gain_rtt_s: float
 
 
 def operating_point(paper: Paper) -> OperatingPoint:
-    """Return paper 005's operating point, read from ``data/005`` (and paper 004's Table II grid)."""
+    """Return paper 005's operating point, read from ``data/005``."""
     windows = paper.tables["initial_windows"].cells.set_index("protocol")
     tcp = windows.loc["TCP"]
     mss_bytes = float(tcp["byte_limit"]) / float(tcp["segments"])
-    old = int(paper.text_value("dukkipati_iw_old_segments").value)
     new = int(paper.text_value("dukkipati_iw_proposed_segments").value)
     if new != int(tcp["segments"]):
         raise ValueError(f"paper 005: Dukkipati's proposed window {new} is not RFC 6928's {tcp['segments']}")
-    p004 = load_paper("004")
-    rates = np.array([units.parse_quantity(label).to_si() for label in p004.tables["table2"].cells["BANDWIDTH"]])
-    rtt = p004.text_value("rtt")
     device, page_type, _ = transports.REAL_STACK_PAGE
-    return OperatingPoint(device=device, page_type=page_type, mss_bits=units.bytes_to_bits(mss_bytes),
-                          papers_windows=tuple(range(2, old + 1)), iw_new=new,
-                          gain_rates_bps=rates, gain_rtt_s=float(units.to_si(rtt.value, rtt.unit)))
+    return OperatingPoint(device=device, page_type=page_type, mss_bits=float(units.bytes_to_bits(mss_bytes)),
+                          dukkipati_iw_old=int(paper.text_value("dukkipati_iw_old_segments").value), iw_new=new)
+
+
+def model_keywords(conv: Convention, point: OperatingPoint) -> dict[str, object]:
+    """Return the model's keywords under ``conv`` at ``point`` (``mss_bits``, ``loss_cost``, ``order``, ``a_mode``):
+    what every call of :mod:`~paperlib.reproduce.p005.findings` takes."""
+    return {"mss_bits": point.mss_bits, **conv.reading()}
 
 
 def model_page(conv: Convention, device: str = "desktop", page_type: str = "homepage") -> web_page.WebPage:
@@ -149,21 +146,6 @@ def chosen_convention(paper: Paper, search: pd.DataFrame | None = None) -> Conve
     """
     search = convention_search(paper) if search is None else search
     return Convention.from_choice({**conventions.choose(search, CONVENTION_AXES), **FIXED})
-
-
-def page_load_s(page: web_page.WebPage, protocol: str, rate_bps, rtt_s, loss, iw_segments, conv: Convention,
-                mss_bits: float) -> np.ndarray:
-    """Return the model's page load time (s) of ``page`` over one transport family, broadcast over the arguments.
-
-    Paper: 005's page model, :func:`paperlib.models.page_transfer.last_object_time_s` with the family's
-    handshake and blocking reading (:mod:`~paperlib.reproduce.p005.transports`) and ``conv``'s reading: the
-    completion of the object whose last packet leaves last (the page load time for ``h2``; a lower bound of
-    the expected one for ``h3`` and ``sctp``, docs/reconstruction-005.md Sec. 4).
-    """
-    transports.check_protocol(protocol)
-    h = handshake.handshake_rtts(transports.HANDSHAKE_STACK[protocol])
-    return page_transfer.last_object_time_s(page.object_bits, mss_bits, rate_bps, rtt_s, loss, iw_segments, h,
-                                            blocking=transports.BLOCKING[protocol], **conv.reading())
 
 
 def chosen_text(search: pd.DataFrame, conv: Convention) -> str:
