@@ -26,6 +26,8 @@ PROTOCOLS = {
     "fifo": {"color": "#7570b3", "label": "FIFO"},
     "red": {"color": "#e7298a", "label": "RED"},
     "abr": {"color": "#e6ab02", "label": "ATM ABR/ERICA"},
+    "h2": {"color": "#a6761d", "label": "HTTP/2"},  # paper 005: HTTP/2 over TLS 1.3 over TCP
+    "h3": {"color": "#386cb0", "label": "HTTP/3"},  # paper 005: HTTP/3 over QUIC
 }
 
 #: Other series kinds a paper's figures tell apart: colour and label (paper 003's two workloads and the
