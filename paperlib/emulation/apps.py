@@ -89,6 +89,9 @@ class AppSettings:
     rto_initial_ms, rto_min_ms, rto_max_ms : usrsctp RTO defaults (ms)
     sack_delay_ms : usrsctp delayed-SACK timer (ms, 0 = no delay)
     sack_freq : usrsctp packets per SACK
+    max_burst : usrsctp ``sctp_max_burst_default``, packets sent per send opportunity (RFC 4960
+        section 6.1 (D): Max.Burst, default 4; 0 = no limit); an initial window above it goes out
+        whole only with the limit raised to at least that window
     basis : a sentence per parameter: which seed fixes it, or why the default stands
     """
 
@@ -100,6 +103,7 @@ class AppSettings:
     rto_max_ms: int | None = None
     sack_delay_ms: int | None = None
     sack_freq: int | None = None
+    max_burst: int | None = None
     basis: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self):
@@ -113,6 +117,7 @@ class AppSettings:
             "rto_max_ms": (1, 600000),
             "sack_delay_ms": (0, 500),
             "sack_freq": (1, 1000),
+            "max_burst": (0, 1000),
         }
         for name, (lo, hi) in limits.items():
             value = getattr(self, name)
@@ -137,6 +142,7 @@ class AppSettings:
             "rto_max_ms": "--rto-max-ms",
             "sack_delay_ms": "--sack-delay-ms",
             "sack_freq": "--sack-freq",
+            "max_burst": "--max-burst",
         }
         out: list[str] = []
         for name, flag in flags.items():

@@ -106,7 +106,7 @@ def _c_app_runs(tb: Testbed, params: dict, seed: int, bound_s: float) -> list[di
     return records
 
 
-def _start_capture(tb: Testbed, pcap: Path) -> subprocess.Popen:
+def start_capture(tb: Testbed, pcap: Path) -> subprocess.Popen:
     """Start tcpdump on the client's TUN device (headers only, written per packet); return once it listens."""
     import select
 
@@ -118,7 +118,8 @@ def _start_capture(tb: Testbed, pcap: Path) -> subprocess.Popen:
     return dump
 
 
-def _stop_capture(dump: subprocess.Popen) -> None:
+def stop_capture(dump: subprocess.Popen) -> None:
+    """Stop a capture of :func:`start_capture` (after 0.2 s, so the last packets are written)."""
     time.sleep(0.2)
     dump.terminate()
     dump.wait(timeout=10)
@@ -165,13 +166,13 @@ def run_point_captured(params: dict, seed: int, pcap: Path | None) -> dict:
     bound = time_bound_s(params)
     started = time.monotonic()
     with Testbed(link, seed=seed, tcp=tcp) as tb:
-        dump = _start_capture(tb, pcap) if pcap is not None else None
+        dump = start_capture(tb, pcap) if pcap is not None else None
         if _c_apps is not None:
             records = _c_app_runs(tb, params, seed, bound)
         else:
             records = _standin_runs(tb, params, bound)
         if dump is not None:
-            _stop_capture(dump)
+            stop_capture(dump)
         provenance = tb.provenance()
     app_settings = records.pop()["settings"]
     expected = params["objects"] * params["users"]

@@ -81,7 +81,7 @@ struct config {
     int connections; /* server: exit after this many connections ended (0 = never) */
     int mss;         /* 0 = stack default */
     /* usrsctp pins; -1 = leave the stack default */
-    long init_cwnd, rto_initial_ms, rto_min_ms, rto_max_ms, sack_delay_ms, sack_freq;
+    long init_cwnd, rto_initial_ms, rto_min_ms, rto_max_ms, sack_delay_ms, sack_freq, max_burst;
 };
 
 static struct config cfg;
@@ -132,7 +132,7 @@ static void usage(void)
         "                          [--users M] [--streams] [--pipeline] [--seed N] [--start-jitter S]\n"
         "                          [--udp-port U] [--server-udp-port U] [--timeout S] [--mss B] [sctp pins]\n"
         "sctp pins: --init-cwnd MTUS --rto-initial-ms MS --rto-min-ms MS --rto-max-ms MS\n"
-        "           --sack-delay-ms MS --sack-freq N\n",
+        "           --sack-delay-ms MS --sack-freq N --max-burst N (packets per send opportunity, 0 = none)\n",
         stderr);
 }
 
@@ -189,7 +189,7 @@ static void parse_objects(const char *s)
 enum {
     O_TRANSPORT = 256, O_SERVER, O_BIND, O_PORT, O_UDP_PORT, O_SERVER_UDP_PORT, O_OBJECTS,
     O_USERS, O_STREAMS, O_PIPELINE, O_SEED, O_JITTER, O_TIMEOUT, O_CONNECTIONS, O_MSS,
-    O_INIT_CWND, O_RTO_INITIAL, O_RTO_MIN, O_RTO_MAX, O_SACK_DELAY, O_SACK_FREQ, O_HELP
+    O_INIT_CWND, O_RTO_INITIAL, O_RTO_MIN, O_RTO_MAX, O_SACK_DELAY, O_SACK_FREQ, O_MAX_BURST, O_HELP
 };
 
 static void parse_args(int argc, char **argv)
@@ -216,6 +216,7 @@ static void parse_args(int argc, char **argv)
         {"rto-max-ms", required_argument, 0, O_RTO_MAX},
         {"sack-delay-ms", required_argument, 0, O_SACK_DELAY},
         {"sack-freq", required_argument, 0, O_SACK_FREQ},
+        {"max-burst", required_argument, 0, O_MAX_BURST},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
     memset(&cfg, 0, sizeof cfg);
@@ -227,7 +228,7 @@ static void parse_args(int argc, char **argv)
     cfg.udp_port = -1;
     cfg.server_udp_port = 9899;
     cfg.init_cwnd = cfg.rto_initial_ms = cfg.rto_min_ms = cfg.rto_max_ms = -1;
-    cfg.sack_delay_ms = cfg.sack_freq = -1;
+    cfg.sack_delay_ms = cfg.sack_freq = cfg.max_burst = -1;
 
     if (argc < 2)
         bad_arg("missing mode: first argument must be 'server' or 'client'");
@@ -283,6 +284,7 @@ static void parse_args(int argc, char **argv)
             cfg.sack_delay_ms = parse_long("--sack-delay-ms", optarg, 0, 500);
             break;
         case O_SACK_FREQ: cfg.sack_freq = parse_long("--sack-freq", optarg, 1, 1000); break;
+        case O_MAX_BURST: cfg.max_burst = parse_long("--max-burst", optarg, 0, 1000); break;
         case O_HELP: usage(); exit(0);
         case '?':
         default:
@@ -301,8 +303,8 @@ static void parse_args(int argc, char **argv)
         if (cfg.streams)
             bad_arg("--streams needs --transport sctp (TCP has one byte stream)");
         if (cfg.init_cwnd >= 0 || cfg.rto_initial_ms >= 0 || cfg.rto_min_ms >= 0 ||
-            cfg.rto_max_ms >= 0 || cfg.sack_delay_ms >= 0 || cfg.sack_freq >= 0)
-            bad_arg("--init-cwnd/--rto-*/--sack-* pin usrsctp and need --transport sctp "
+            cfg.rto_max_ms >= 0 || cfg.sack_delay_ms >= 0 || cfg.sack_freq >= 0 || cfg.max_burst >= 0)
+            bad_arg("--init-cwnd/--rto-*/--sack-*/--max-burst pin usrsctp and need --transport sctp "
                     "(kernel TCP is pinned per namespace by the caller)");
     }
     if (cfg.transport == T_SCTP && cfg.udp_port < 0)
@@ -543,6 +545,10 @@ static void sctp_stack_init(void)
         usrsctp_sysctl_set_sctp_delayed_sack_time_default((uint32_t)cfg.sack_delay_ms);
     if (cfg.sack_freq >= 0)
         usrsctp_sysctl_set_sctp_sack_freq_default((uint32_t)cfg.sack_freq);
+    /* RFC 4960 6.1 (D) and 7.2.4: at most Max.Burst packets per send opportunity (default 4); an
+       initial window above it is only sent whole if the limit is raised with it. */
+    if (cfg.max_burst >= 0)
+        usrsctp_sysctl_set_sctp_max_burst_default((uint32_t)cfg.max_burst);
     /* Generous buffers so a whole object is one message that never blocks on the socket. */
     usrsctp_sysctl_set_sctp_sendspace(4u * 1024u * 1024u);
     usrsctp_sysctl_set_sctp_recvspace(4u * 1024u * 1024u);

@@ -1,0 +1,502 @@
+"""Paper 005 on real stacks: today's page over HTTP/2, HTTP/3 and SCTP through the emulated link.
+
+What runs (``docs/real-stacks-005.md``). One sweep point is one page load on a fresh
+:class:`paperlib.emulation.netns.Testbed`: the client opens one connection, sends every request of the page
+(:func:`paperlib.reproduce.p005.transports.real_stack_page`, 71 objects, object sizes in bytes =
+round(bits / 8)) at once and waits for every response; the server answers every object.
+
+* ``h2``: HTTP/2 over TLS 1.3 over Linux TCP (:mod:`paperlib.emulation.page_app`: ``h2`` and Python's
+  ``ssl``);
+* ``h3``: HTTP/3 over QUIC (:mod:`paperlib.emulation.page_app`: ``aioquic``);
+* ``sctp``: the C program ``paperlib/emulation/c/webperf_app.c`` over usrsctp, one object per stream,
+  every request at once (no TLS: the request/response imitation of papers 000 and 004).
+
+Settings (the same for every family where the stacks allow it):
+
+* congestion control Reno-family everywhere, because the papers' models are Reno slow start: Linux
+  ``reno`` per namespace, aioquic's ``reno`` (NewReno, RFC 9002 section 7), usrsctp's default module
+  (RFC 4960 section 7.2; its number is printed in the settings line as ``cc_module``);
+* the initial window ``iw_segments`` set on each: Linux ``initcwnd`` per route, aioquic's
+  ``K_INITIAL_WINDOW`` in the server process (:mod:`paperlib.emulation.page_app`), usrsctp's
+  ``sctp_initial_cwnd`` with its burst limit raised to ``max(iw, 4)`` (RFC 4960 section 6.1 (D): Max.Burst
+  4 would otherwise cut an initial window above 4 packets); checked on a packet capture of one run per
+  (protocol, iw) (:func:`paperlib.emulation.capture.first_flight`);
+* today's TCP (:class:`TodayTcp`): Linux's defaults but for congestion control and the initial window --
+  SACK and timestamps on, RACK and tail-loss probes on (``tcp_recovery = 1``, ``tcp_early_retrans = 3``),
+  F-RTO on, delayed ACKs (no ``quickack``), minimum RTO 200 ms -- because paper 005 asks what today's
+  transports do; the papers' own runs (000, 002, 004) turn SACK, timestamps and RACK off to match their
+  models;
+* packets of 1500 bytes on the wire for all three (TCP MSS 1460 B, QUIC datagrams of 1472 B, SCTP data of
+  1444 B per packet: 1500 less 56 B of IPv4, UDP, SCTP common and DATA chunk headers);
+* flow control never binds: HTTP/2's and QUIC's windows are ``page_app.FLOW_WINDOW`` (1 GiB), the TCP
+  client's initial receive window 64 segments with Linux's autotuning above (``tcp_rmem`` up to 6 MB),
+  usrsctp's receive buffer 4 MB; the largest page is 2.4 MB.
+
+The link (:func:`points`): rate, round-trip propagation ``rtt_s`` (one-way delay rtt_s / 2), random loss
+``loss`` on the data direction only (server -> client), a drop-tail queue of about one bandwidth-delay
+product (:func:`queue_packets`), MTU 1500 B. The link's loss seed is :func:`link_seed` of (rate, rtt, loss,
+rep), the same for every protocol and initial window at that point, so the transports meet the same
+pseudo-random loss process (not the same lost packets: their packets differ); the sweep's per-point seed
+is not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import json
+import math
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from paperlib import sweep, validate
+from paperlib.atomic import atomic_write_csv
+from paperlib.emulation import apps, capture, experiments, netns, page_app
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.netns import Link, Testbed
+from paperlib.emulation.notebook import Emulated
+from paperlib.emulation.tcp_settings import TcpSettings
+from paperlib.reproduce.p005 import transports
+from paperlib.reproduce.p005.transports import HANDSHAKE_STACK, PROTOCOLS  # noqa: F401 - re-exported
+
+PAPER = "005"
+#: The link's MTU (bytes); every family's packets fill it.
+MTU_BYTES = 1500
+#: TCP's segment (MSS, bytes): the MTU less 20 B IPv4 and 20 B TCP headers.
+TCP_MSS_BYTES = MTU_BYTES - 40
+#: SCTP's data per packet (bytes): the MTU less 56 B (IPv4 20, UDP 8, SCTP common 12, DATA chunk 16).
+SCTP_DATA_BYTES = MTU_BYTES - 56
+#: RFC 4960 section 15's Max.Burst (packets); usrsctp's is raised to the initial window when that is larger.
+SCTP_MAX_BURST = 4
+#: The largest initial window of the grids (packets, RFC 6928's IW10): the queue holds at least one.
+MIN_QUEUE_PACKETS = 10
+#: Server port of the HTTP families (TCP or UDP) and of SCTP.
+PORT = 8443
+#: The grids: (rates bit/s, round trips s, losses, initial windows in packets, repetitions).
+GRIDS = {
+    "reduced": ((10e6,), (0.1,), (0.0, 0.01, 0.03), (3, 10), 5),
+    "full": ((2e6, 10e6, 50e6), (0.02, 0.1, 0.2), (0.0, 0.005, 0.01, 0.02, 0.05), (2, 3, 4, 10), 10),
+}
+#: Columns of :func:`summary`, in order.
+SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
+                   "ttfb_mean_s", "ttfb_half_s", "handshake_rtts_mean", "handshake_rtts_half",
+                   "first_flight_packets", "iw_checked", "stack"]
+#: Columns of :func:`paired`, in order.
+PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
+#: What each family needs beyond the testbed: the Python package it imports (None: the C application).
+PACKAGE = {"h2": "h2", "h3": "aioquic", "sctp": None}
+#: Columns of ``emulation_runs.csv``.
+RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
+               "objects", "page_bytes", "plt_s", "ttfb_s", "handshake_rtts", "first_flight_packets",
+               "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"]
+
+
+@dataclass(frozen=True)
+class TodayTcp(TcpSettings):
+    """Linux TCP as a server today runs it, with Reno and a set initial window (see the module docstring).
+
+    Differs from :class:`TcpSettings` (the papers' pins) in SACK, timestamps and delayed ACKs (fields)
+    and in loss recovery (:meth:`sysctls`: RACK with tail-loss probes and F-RTO at Linux's defaults).
+    """
+
+    sack: bool = True
+    timestamps: bool = True
+    quickack: bool = False
+
+    def sysctls(self) -> dict[str, str]:
+        """Return :meth:`TcpSettings.sysctls` with Linux's default loss recovery (RACK, TLP, F-RTO)."""
+        return {**super().sysctls(), "net.ipv4.tcp_recovery": "1", "net.ipv4.tcp_early_retrans": "3",
+                "net.ipv4.tcp_frto": "2"}
+
+
+@dataclass
+class RealStacks(Emulated):
+    """The runs of :func:`run` (an :class:`~paperlib.emulation.notebook.Emulated`) and, per protocol left out
+    while the others ran, why (``missing``)."""
+
+    missing: dict = field(default_factory=dict)
+
+
+# --- the grid -----------------------------------------------------------------------------------
+
+
+def page_bytes() -> list[int]:
+    """Return the object sizes (bytes) of the page the real stacks carry: round(bits / 8) of
+    :func:`transports.real_stack_page`."""
+    return [int(round(b / 8)) for b in transports.real_stack_page().object_bits]
+
+
+def queue_packets(rate_bps: float, rtt_s: float) -> int:
+    """Return the drop-tail queue (packets): one bandwidth-delay product in MTU-sized packets, rounded up,
+    and at least :data:`MIN_QUEUE_PACKETS` (so a queue alone never drops part of a first flight)."""
+    bdp = validate.positive("rate_bps", rate_bps) * validate.positive("rtt_s", rtt_s) / 8 / MTU_BYTES
+    return max(math.ceil(bdp - 1e-9), MIN_QUEUE_PACKETS)
+
+
+def link_seed(rate_bps: float, rtt_s: float, loss: float, rep: int) -> int:
+    """Return the emulated link's loss seed at (rate, rtt, loss, rep): the same for every protocol and initial
+    window there (:func:`paperlib.sweep.point_seed` of those four values and the paper)."""
+    return sweep.point_seed({"paper": PAPER, "link": [float(rate_bps), float(rtt_s), float(loss), int(rep)]})
+
+
+def points(paper, profile: str) -> list[dict]:
+    """Return the sweep points of ``profile`` ("reduced", "full"; "off": none).
+
+    One point per (protocol, rate, rtt, loss, iw, rep), in that order. ``capture`` is True on the first
+    repetition at the grid's lowest loss, one per (protocol, rate, rtt, iw): the run whose packet capture
+    checks the initial window. ``paper`` is accepted for the common signature and not read (the page is
+    :func:`page_bytes`).
+    """
+    experiments.check_profile(profile)
+    if profile == "off":
+        return []
+    rates, rtts, losses, iws, reps = GRIDS[profile]
+    sizes = page_bytes()
+    return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=float(loss),
+                 queue_packets=queue_packets(rate, rtt), iw_segments=int(iw), rep=k,
+                 link_seed=link_seed(rate, rtt, loss, k), objects_bytes=sizes,
+                 capture=bool(k == 0 and loss == min(losses)))
+            for proto in PROTOCOLS for rate in rates for rtt in rtts for loss in losses for iw in iws
+            for k in range(reps)]
+
+
+def check_point(params: dict) -> dict:
+    """Return ``params`` if it is a point of this module, else raise a ParameterError naming the field."""
+    if not isinstance(params, dict):
+        raise validate.ParameterError(f"params must be a dict, got {type(params).__name__}")
+    for name in ("protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
+                 "objects_bytes"):
+        if name not in params:
+            raise validate.ParameterError(f"params lacks {name!r}")
+    transports.check_protocol(params["protocol"])
+    validate.positive("rate_bps", params["rate_bps"])
+    validate.positive("rtt_s", params["rtt_s"])
+    for name, lo, hi in (("iw_segments", 1, 100), ("rep", 0, 10**6), ("queue_packets", 1, 60000)):
+        v = params[name]
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+            raise validate.ParameterError(f"{name} must be a whole number in [{lo}, {hi}], got {v!r}")
+    loss = params["loss"]
+    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not 0 <= loss < 1:
+        raise validate.ParameterError(f"loss must be a probability in [0, 1), got {loss!r}")
+    sizes = params["objects_bytes"]
+    if (not isinstance(sizes, (list, tuple)) or not 1 <= len(sizes) <= page_app.MAX_OBJECTS
+            or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 1 for s in sizes)
+            or sum(sizes) > page_app.MAX_PAGE_BYTES):
+        raise validate.ParameterError(f"objects_bytes must list 1 to {page_app.MAX_OBJECTS} sizes of at least "
+                                      f"1 byte summing to at most {page_app.MAX_PAGE_BYTES}")
+    return params
+
+
+# --- one run ------------------------------------------------------------------------------------
+
+
+def time_bound_s(params: dict) -> float:
+    """Return one run's wall-time bound: 6 x the loss-free transfer time, 40 round trips and 60 s
+    (:func:`paperlib.emulation.experiments.time_bound_s`'s rule)."""
+    ideal = sum(params["objects_bytes"]) * 8 / params["rate_bps"]
+    return 6 * ideal + 40 * params["rtt_s"] + 60
+
+
+def sctp_settings(iw: int) -> apps.AppSettings:
+    """Return usrsctp's settings for initial window ``iw`` (packets): data per packet, the window and a burst
+    limit of at least the window; RTO and SACK at usrsctp's RFC 4960 defaults."""
+    return apps.AppSettings("sctp", mss_bytes=SCTP_DATA_BYTES, init_cwnd_mtus=int(iw),
+                            max_burst=max(int(iw), SCTP_MAX_BURST),
+                            basis={"init_cwnd_mtus": "paper 005's initial window (RFC 6928 IW10 and the papers' "
+                                                     "old windows)",
+                                   "max_burst": "RFC 4960 section 6.1 (D) Max.Burst 4, raised to the initial window",
+                                   "mss_bytes": "1500-byte packets like TCP's and QUIC's"})
+
+
+def _read_line(stream, timeout_s: float) -> str:
+    ready, _, _ = select.select([stream], [], [], timeout_s)
+    return stream.readline() if ready else ""
+
+
+def _page_app(*args: str) -> list[str]:
+    return [sys.executable, "-m", "paperlib.emulation.page_app", *args]
+
+
+def _run_http(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict, list[dict], dict]:
+    """Run page_app's server and client; return (connection times, objects, settings)."""
+    proto = params["protocol"]
+    cert, key = page_app.make_certificate(tmp, netns.SERVER_IP)
+    common = ["--protocol", proto, "--port", str(PORT), "--address", netns.SERVER_IP, "--cert", str(cert)]
+    srv_args = ["server", *common, "--key", str(key), "--timeout", repr(bound + 30)]
+    if proto == "h3":
+        srv_args += ["--iw", str(params["iw_segments"])]
+    srv = tb.popen("server", _page_app(*srv_args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = _read_line(srv.stdout, 20)
+    if not line.strip():
+        srv.kill()
+        raise RuntimeError(f"the {proto} server did not start: {srv.stderr.read()[-500:].strip()}")
+    server_settings = json.loads(line)
+    sizes = ",".join(str(s) for s in params["objects_bytes"])
+    client = tb.popen("client", _page_app("client", *common, "--objects", sizes, "--timeout", repr(bound)),
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = client.communicate(timeout=bound + 15)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise RuntimeError(f"the {proto} client did not finish within {bound:.0f} s") from None
+    if client.returncode != 0:
+        raise RuntimeError(f"the {proto} client failed ({client.returncode}): {err.strip()[-500:]}")
+    recs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    conn = next(r for r in recs if r["type"] == "conn")
+    objects = [r for r in recs if r["type"] == "object"]
+    settings = {"server": server_settings, "client": next(r for r in recs if r["type"] == "settings")}
+    return conn, objects, settings
+
+
+def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict], dict]:
+    """Run the C application over usrsctp; return (connection times, objects, settings)."""
+    app = apps.build_app()
+    settings = sctp_settings(params["iw_segments"])
+    srv = tb.popen("server", apps.server_argv("sctp", PORT, app=app, bind=netns.SERVER_IP, timeout=bound + 30,
+                                              settings=settings),
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = _read_line(srv.stdout, 20)
+    if not line.strip():
+        srv.kill()
+        raise RuntimeError(f"the sctp server did not start: {srv.stderr.read()[-500:].strip()}")
+    argv = apps.client_argv("sctp", netns.SERVER_IP, PORT, list(params["objects_bytes"]), streams=True,
+                            pipeline=True, seed=int(params["link_seed"]) % (2**31 - 1), timeout=bound, app=app,
+                            settings=settings)
+    client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = client.communicate(timeout=bound + 15)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise RuntimeError(f"the sctp client did not finish within {bound:.0f} s") from None
+    if client.returncode != 0:
+        raise RuntimeError(f"the sctp client failed ({client.returncode}): {err.strip()[-500:]}")
+    frame = apps.parse_client_output(out)
+    user = frame.attrs["users"].iloc[0]
+    conn = {"t_connect_start": float(user["t_start"]), "t_handshake_done": float(user["t_connected"]),
+            "t_first_request": float(frame["t_request"].min()), "realtime_first_request": None}
+    objects = frame[["object", "stream", "bytes", "t_request", "t_first_byte", "t_done"]].to_dict("records")
+    return conn, objects, {"server": json.loads(line), "client": frame.attrs["settings"],
+                           "pinned": settings.provenance()}
+
+
+def run_point(params: dict, seed: int) -> dict:
+    """Load the page once on a fresh testbed (the sweep's function); return the run's measures.
+
+    ``params``: a point of :func:`points`. ``seed`` (the sweep's per-point seed) is not used: the link's
+    loss seed is ``params["link_seed"]`` (:func:`link_seed`), shared by the protocols. Returns per-object
+    times (seconds from the connection's start), ``plt_s`` (connection start -> last byte of the last
+    object), ``ttfb_s`` (-> first response byte), ``handshake_rtts`` ((first request sent - connection
+    start) / ``rtt_s``), the first flight of the capture run (else None) and the run's provenance.
+    """
+    check_point(params)
+    proto, iw, rtt = params["protocol"], int(params["iw_segments"]), float(params["rtt_s"])
+    link = Link(rate_bps=float(params["rate_bps"]), delay_s=rtt / 2, loss_down=float(params["loss"]),
+                queue_packets=int(params["queue_packets"]), mtu_bytes=MTU_BYTES)
+    tcp = TodayTcp(congestion_control="reno", initcwnd=iw, mss_bytes=TCP_MSS_BYTES)
+    bound = time_bound_s(params)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="p005-") as tmp, Testbed(link, seed=int(params["link_seed"]),
+                                                                      tcp=tcp) as tb:
+        pcap = Path(tmp) / "client.pcap"
+        dump = experiments.start_capture(tb, pcap) if params.get("capture") else None
+        if proto == "sctp":
+            conn, objects, settings = _run_sctp(tb, params, bound)
+        else:
+            conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+        flight = None
+        if dump is not None:
+            experiments.stop_capture(dump)
+            packets = capture.read_pcap(pcap)
+            ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
+                                      conn["realtime_first_request"])
+            flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0), "captured_packets": len(packets)}
+        provenance = tb.provenance()
+    link_stats = tb.link_stats  # the emulator's counters, read at teardown
+    if sorted(o["object"] for o in objects) != list(range(len(params["objects_bytes"]))):
+        raise RuntimeError(f"the {proto} client reported objects {sorted(o['object'] for o in objects)[:5]}..., "
+                           f"expected {len(params['objects_bytes'])}")
+    objects.sort(key=lambda o: o["object"])
+    t0 = conn["t_connect_start"]
+    return {
+        "plt_s": max(o["t_done"] for o in objects) - t0,
+        "ttfb_s": min(o["t_first_byte"] for o in objects) - t0,
+        "handshake_rtts": (conn["t_first_request"] - t0) / rtt,
+        "handshake_done_s": conn["t_handshake_done"] - t0,
+        "t_first_byte": [o["t_first_byte"] - t0 for o in objects],
+        "t_done": [o["t_done"] - t0 for o in objects],
+        "first_flight": flight,
+        "link_stats": link_stats,
+        "provenance": {**provenance, "application_settings": settings},
+        "wall_s": time.monotonic() - started,
+    }
+
+
+# --- the sweep ----------------------------------------------------------------------------------
+
+
+def code_version() -> str:
+    """Return the cache's code version: the experiments' (emulator, namespaces, applications) and a hash of
+    this module, :mod:`page_app`, :mod:`capture`, :mod:`transports` and the C application."""
+    files = [Path(inspect.getsourcefile(m)) for m in (sys.modules[__name__], page_app, capture, transports)]
+    files.append(Path(apps.APP_SOURCE))
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.read_bytes())
+    return f"{experiments.code_version()}+p005-{digest.hexdigest()[:12]}"
+
+
+def missing_reason(protocol: str) -> str | None:
+    """Return why ``protocol`` cannot run on this machine beyond the testbed (a package not installed, the C
+    application not buildable), or None."""
+    transports.check_protocol(protocol)
+    package = PACKAGE[protocol]
+    if package is not None:
+        return None if importlib.util.find_spec(package) is not None else f"{package} is not installed"
+    try:
+        apps.build_app()
+    except apps.AppBuildError as err:
+        return str(err)
+    return None
+
+
+def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> RealStacks:
+    """Run :func:`points` through the sweep runner (or say why not) and write ``out/emulation_runs.csv``.
+
+    Nothing runs with ``profile`` "off" (by choice) or when :func:`netns.unavailable_reason` names what the
+    machine lacks; a protocol whose package is missing (:func:`missing_reason`) is left out with its reason
+    (:func:`not_run_reasons`) and the others run. ``scheduler_links`` testbeds run at once (default
+    :data:`paperlib.emulation.experiments.PARALLEL_LINKS`).
+    """
+    profile = experiments.check_profile(profile)
+    if profile == "off":
+        return RealStacks(profile, not_run=emulated_rows.NOT_RUN_BY_CHOICE)
+    reason = netns.unavailable_reason()
+    if reason:
+        return RealStacks(profile, not_run=f"{emulated_rows.NOT_RUN_CANNOT}: {reason}")
+    missing = {p: f"{emulated_rows.NOT_RUN_CANNOT}: {why}" for p in PROTOCOLS
+               if (why := missing_reason(p)) is not None}
+    pts = [p for p in points(paper, profile) if p["protocol"] not in missing]
+    if not pts:
+        return RealStacks(profile, not_run="; ".join(f"{p}: {w}" for p, w in missing.items()), missing=missing)
+    n = scheduler_links or experiments.PARALLEL_LINKS
+    runs = sweep.run_sweep(run_point, pts, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
+                           scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
+                           progress=True, desc=f"{PAPER} real stacks ({profile})")
+    atomic_write_csv(Path(out) / "emulation_runs.csv", runs_table(runs))
+    return RealStacks(profile, pts, runs, missing=missing)
+
+
+def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return the runs as the flat table ``emulation_runs.csv`` holds (:data:`RUN_COLUMNS`)."""
+    rows = []
+    for r in runs.to_dict("records"):
+        ff = r.get("first_flight") or {}
+        rows.append({**{k: r[k] for k in ("protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments",
+                                          "rep", "link_seed", "plt_s", "ttfb_s", "handshake_rtts", "wall_s")},
+                     "objects": len(r["objects_bytes"]), "page_bytes": int(sum(r["objects_bytes"])),
+                     "first_flight_packets": ff.get("packets"), "first_flight_full_packets": ff.get("full_packets"),
+                     "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked")})
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+# --- results ------------------------------------------------------------------------------------
+
+_KEY = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments"]
+
+
+def _runs(real_stacks) -> pd.DataFrame:
+    runs = getattr(real_stacks, "runs", None)
+    if runs is None:
+        raise validate.ParameterError(f"real_stacks must be the result of run(), got {type(real_stacks).__name__}")
+    return runs
+
+
+def stack_text(params: dict, provenance: dict | None = None) -> str:
+    """Return one sentence on the stack of a run (ledger reasons): implementation and version, TLS, congestion
+    control, initial window, flow control, link."""
+    proto, iw = params["protocol"], params["iw_segments"]
+    versions = {}
+    if provenance:
+        versions = (provenance.get("application_settings", {}).get("client", {}) or {}).get("versions", {}) or {}
+    link = (f"link {params['rate_bps'] / 1e6:g} Mbit/s, RTT {params['rtt_s'] * 1e3:g} ms, loss {params['loss']:g} "
+            f"(data direction), drop-tail {params['queue_packets']} packets, MTU {MTU_BYTES} B")
+    if proto == "h2":
+        impl = (f"HTTP/2 (h2 {versions.get('h2', '?')}) over TLS 1.3 ({versions.get('openssl', 'OpenSSL')}) over "
+                f"Linux TCP reno, initcwnd {iw}, MSS {TCP_MSS_BYTES} B, SACK, timestamps and RACK on, delayed ACKs, "
+                f"TLS records up to 16 KB, windows {page_app.FLOW_WINDOW} B")
+    elif proto == "h3":
+        impl = (f"HTTP/3 over QUIC (aioquic {versions.get('aioquic', '?')}, TLS 1.3), NewReno, initial window {iw} "
+                f"datagrams of {page_app.QUIC_DATAGRAM_BYTES} B, paced, max_data and max_stream_data "
+                f"{page_app.FLOW_WINDOW} B")
+    else:
+        impl = (f"SCTP (usrsctp over UDP, webperf_app.c, no TLS), one object per stream, RFC 4960 congestion "
+                f"control, initial cwnd {iw} MTUs, max burst {max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data "
+                f"per packet, RTO and SACK at RFC 4960 defaults, receive buffer 4 MB")
+    return f"{impl}; {link}."
+
+
+def summary(real_stacks) -> pd.DataFrame:
+    """Return one row per (protocol, rate_bps, rtt_s, loss, iw_segments), sorted, columns
+    :data:`SUMMARY_COLUMNS`: the mean and Student-t 95% half-width
+    (:func:`paperlib.emulation.experiments.mean_ci`) over repetitions of the page load time, the time to the
+    first response byte and the handshake in round trips; the first flight of the (protocol, rate, rtt, iw)'s
+    capture run and whether it shows the set window; the stack in a sentence. Empty when nothing ran."""
+    runs = _runs(real_stacks)
+    if runs is None or not len(runs):
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    flights = {}
+    for r in runs.to_dict("records"):
+        if r.get("first_flight"):
+            flights[(r["protocol"], r["rate_bps"], r["rtt_s"], r["iw_segments"])] = r["first_flight"]
+    rows = []
+    for key, grp in runs.groupby(_KEY, sort=True):
+        ff = flights.get((key[0], key[1], key[2], key[4]))
+        row = dict(zip(_KEY, key, strict=True))
+        plt_m, plt_h, n = experiments.mean_ci(grp["plt_s"])
+        tt_m, tt_h, _ = experiments.mean_ci(grp["ttfb_s"])
+        hs_m, hs_h, _ = experiments.mean_ci(grp["handshake_rtts"])
+        first = grp.iloc[0].to_dict()
+        rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
+                     "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
+                     "first_flight_packets": None if ff is None else ff["packets"],
+                     "iw_checked": None if ff is None else bool(ff["iw_checked"]),
+                     "stack": stack_text(first, first.get("provenance"))})
+    out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    out["protocol"] = pd.Categorical(out["protocol"], categories=list(PROTOCOLS), ordered=True)
+    out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)
+    out["protocol"] = out["protocol"].astype(str)
+    return out
+
+
+def paired(real_stacks, a: str, b: str) -> pd.DataFrame:
+    """Return the page load times of protocols ``a`` and ``b`` on the same link seed, one row per (rate_bps,
+    rtt_s, loss, iw_segments, rep) both ran, columns :data:`PAIRED_COLUMNS`."""
+    transports.check_protocol(a)
+    transports.check_protocol(b)
+    if a == b:
+        raise validate.ParameterError(f"a and b must be two protocols, got {a!r} twice")
+    runs = _runs(real_stacks)
+    if not len(runs):
+        return pd.DataFrame(columns=PAIRED_COLUMNS)
+    key = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "link_seed"]
+    left = runs[runs.protocol == a][key + ["plt_s"]].rename(columns={"plt_s": "plt_a_s"})
+    right = runs[runs.protocol == b][key + ["plt_s"]].rename(columns={"plt_s": "plt_b_s"})
+    both = left.merge(right, on=key, how="inner").sort_values(key[:5]).reset_index(drop=True)
+    return both[PAIRED_COLUMNS]
+
+
+def not_run_reasons(real_stacks) -> dict[str, str]:
+    """Return protocol -> why it did not run ({} when all ran)."""
+    if getattr(real_stacks, "not_run", None):
+        missing = getattr(real_stacks, "missing", {}) or {}
+        return {p: missing.get(p, real_stacks.not_run) for p in PROTOCOLS}
+    return dict(getattr(real_stacks, "missing", {}) or {})
