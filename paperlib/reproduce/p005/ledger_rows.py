@@ -84,7 +84,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
         return rows
     from paperlib.reproduce.p005 import emulated
 
-    summary = emulated.summary(real_stacks)
+    summary = (emulated.summary(real_stacks) if real_stacks.runs is not None
+               else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
     measured = measured_rows(rows, conv, summary, real_stacks)
     judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary))
     return (emulated_rows.replace(rows, measured) + dukkipati_on_real_stacks(rows, summary, real_stacks)
@@ -220,9 +221,11 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
         out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(old, mean, half, n, "half_up", stack,
                                                                             unit=unit)
 
+    missing = getattr(real_stacks, "missing", {}) or {}
+
     def skip(old: Row, protocol: str):
-        out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(
-            old, real_stacks.not_run or emulated_rows.protocol_not_run(protocol))
+        why = real_stacks.not_run or missing.get(protocol) or f"{protocol} has no cell run at least twice"
+        out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
 
     for old in rows:
         if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
@@ -237,7 +240,7 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
             put(old, mean, half, int(cells.n.sum()), _stack(cells), "round trips")
         elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
             family = MEASURED_WINDOWS[old.row]
-            cells = ran[(ran.protocol == family) & (ran.iw_segments == 10)]
+            cells = ran[(ran.protocol == family) & (ran.iw_segments == 10) & ran.first_flight_packets.notna()]
             if not len(cells):
                 skip(old, family)
                 continue
@@ -259,7 +262,9 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
                f"the real stacks' IW10-vs-IW3 gain comes from {RUN_THAT_WOULD}")
     got = claims.iw_gain_on_real_stacks(summary)
     if got is None:
-        return [emulated_rows.not_run_row(base, real_stacks.not_run or emulated_rows.protocol_not_run("h2"))]
+        missing = getattr(real_stacks, "missing", {}) or {}
+        why = real_stacks.not_run or missing.get("h2") or "h2 has no IW3 and IW10 cells run at least twice"
+        return [emulated_rows.not_run_row(base, why)]
     mean, half, n = got
     return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up",
                                        "h2 at 10 Mbit/s, 100 ms, 1 - PLT(IW10)/PLT(IW3) averaged over the losses run",
@@ -267,7 +272,7 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
 
 
 def _stack(cells: pd.DataFrame) -> str:
-    stacks = sorted({str(s) for s in cells.stack})
+    stacks = sorted({str(s) for s in cells["stack"]})
     return "; ".join(stacks)
 
 
