@@ -1,4 +1,4 @@
-"""Paper 005's claims: claims.csv's four and the package's questions, on the model and on a hand-made real-stack table."""
+"""Paper 005's claims: claims.csv's four and the package's questions, on the model and a hand-made real-stack table."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ and the real stacks' grid.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +59,7 @@ def check(*, output_dir=None, emulation="off", device="desktop", rates_bps=None,
 
     Parameters
     ----------
-    output_dir : the folder the notebook writes (a string), or ``None`` (checked by
+    output_dir : the folder the notebook writes (a string or a path), or ``None`` (checked by
         :func:`paperlib.notebook.open_paper` too)
     emulation : the real stacks' profile (:data:`paperlib.emulation.experiments.PROFILES`)
     device : ``"desktop"`` or ``"mobile"``: the Almanac's page of the what-if grid
@@ -70,7 +71,7 @@ def check(*, output_dir=None, emulation="off", device="desktop", rates_bps=None,
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter (strict types: a boolean or a
     string is not a number; lists at most :data:`MAX_GRID` long, the grid at most :data:`MAX_CELLS` cells).
     """
-    if output_dir is not None and not isinstance(output_dir, str):
+    if output_dir is not None and not isinstance(output_dir, (str, os.PathLike)):
         raise validate.ParameterError(f"output_dir must be a folder name (a string), got {output_dir!r:.200}")
     q = {"output_dir": output_dir, "emulation": experiments.check_profile(emulation),
          "device": validate.choice("device", device, web_page.DEVICES),
