@@ -71,6 +71,7 @@ STATUS_COLORS = {
     "measured_close": "#5ab4ac",
     "measured_differs": "#d8b365",
     "not_regenerable": "#878787",
+    "input": "#bababa",
     "supported": "#4575b4",
     "refuted": "#d73027",
     "untestable": "#b2abd2",

@@ -8,7 +8,8 @@ writes them with :func:`write_partial` to ``figures/<paper>/ledger.csv``;
 Statuses: :data:`STATUS_MEANINGS` (one line each; ``data/README.md`` "Ledger statuses" and the
 report read the same text). The rules that pick a status are in code here: :func:`classify`
 (``reproduced`` / ``close`` / ``differs``), :func:`result_row` (``typo``, ``lone_hit``,
-``not_regenerable``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone hit). A published
+``not_regenerable``), :func:`input_row` (``input``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone
+hit). A published
 time below its loss-free physical bound keeps its status and its ``reason`` starts with
 :data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``).
 """
@@ -57,6 +58,9 @@ STATUS_MEANINGS: dict[str, str] = {
                        "real-stack cell outside the grid that ran, or measured fewer than two times); regenerated "
                        "holds the best honest figure, if any, and the reason says what it is and which run would "
                        "produce it",
+    "input": "a number this paper takes as given (one of paper 005's anchors: a measurement of today's web or a "
+             "protocol constant), not a result to reproduce; regenerated is the value as the package reads and "
+             "uses it, and the reason says where it is used",
     "supported": "a stated claim that holds under the criterion its reason states",
     "refuted": "a stated claim that fails under the criterion its reason states",
     "untestable": "a stated claim that cannot be checked here (its evidence is absent from the seed, or it needs "
@@ -64,7 +68,8 @@ STATUS_MEANINGS: dict[str, str] = {
 }
 #: The statuses of a published measurement that was measured again here (:func:`measured_row`).
 MEASURED_STATUSES = ("measured_within_ci", "measured_close", "measured_differs")
-RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + ("not_regenerable",)
+RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + ("not_regenerable",
+                                                                                                "input")
 CLAIM_STATUSES = ("supported", "refuted", "untestable")
 STATUSES = RESULT_STATUSES + CLAIM_STATUSES
 CLOSE = 0.05
@@ -229,6 +234,18 @@ def result_row(
         status = "lone_hit"
         reason = f"{lone_hit}; {reason}" if reason else lone_hit
     return Row(paper, source, row, column, published, format_value(regenerated, decimals), rel, status, reason)
+
+
+def input_row(paper: str, source: str, row: str, column: str, published: str, used: float | None, *,
+              reason: str) -> Row:
+    """Return the ledger row of a number the paper takes as given (status ``input``, :data:`STATUS_MEANINGS`).
+
+    ``used`` is the value as the package reads and uses it (``None``: the row is text only); ``reason`` says
+    where it is used and must not be empty. It is not scored: ``rel_error`` stays empty.
+    """
+    if not reason.strip():
+        raise LedgerError(f"{source} {row} {column}: an input row needs a reason (where the number is used)")
+    return Row(paper, source, row, column, published, format_value(used), "", "input", reason)
 
 
 def measured_status(published: float, mean: float, half: float, n: int) -> str:

@@ -213,7 +213,7 @@ def counts_only(rows: PaperRows) -> Finding:
     """
     c = rows.counts()
     measured = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
-    results = sum(c.get(s, 0) for s in ledger_file.RESULT_STATUSES) - measured
+    results = sum(c.get(s, 0) for s in ledger_file.RESULT_STATUSES) - measured - c.get("input", 0)
     good = c.get("reproduced", 0) + c.get("close", 0)
     return Finding(f"{good} of {results} published numbers reproduced or within 5%",
                    f"{c.get('differs', 0)} differ, {c.get('not_regenerable', 0)} not regenerable",

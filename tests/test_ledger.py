@@ -167,3 +167,12 @@ def test_measured_row_keeps_the_cell_and_scores_it():
     row = ledger.measured_row(old, 1.52, 0.01, 3, rule="half_up", reason="measured")
     # (1.52 - 1.49) / 1.49 = 2.01%; the interval [1.51, 1.53] misses 1.49
     assert (row.status, row.regenerated, row.rel_error) == ("measured_close", "1.5200", "0.0201")
+
+
+def test_an_input_row_is_never_scored_and_says_where_it_is_used():
+    row = ledger.input_row("004", "text", "fig1_initial_window", "x", "2", 2.0, reason="Eq. (1)'s window")
+    # the value as used, two more decimals than none printed (format_value's default 4), no rel_error
+    assert (row.status, row.regenerated, row.rel_error) == ("input", "2.0000", "")
+    assert "input" in ledger.RESULT_STATUSES and "input" not in ledger.CLAIM_STATUSES
+    with pytest.raises(ledger.LedgerError, match="needs a reason"):
+        ledger.input_row("004", "text", "x", "x", "2", 2.0, reason=" ")

@@ -1,0 +1,440 @@
+"""Paper 005's claims: the four of ``data/005/claims.csv`` and the package's own questions, one function each.
+
+The questions (issue 25) are the package's, not published data: their text is in their registration here
+(:meth:`TransportClaims.question`), never in ``data/005``. Two of them re-ask papers 000's and 002's
+SCTP-over-TCP claims as HTTP/3-over-HTTP/2 on today's page; their text quotes ``data/000/claims.csv`` and
+``data/002/claims.csv`` by id.
+
+Every claim function takes an :class:`Evidence` and returns one verdict on the page model; when the evidence
+carries the real stacks' summary (:func:`paperlib.reproduce.p005.emulated.summary`), the same function returns
+its judgement on them instead (column :data:`REAL_STACKS`), decided only where the 95% interval
+(:func:`paperlib.emulation.ledger_rows.mean_difference`) decides it; where model and real stacks disagree,
+the reason says by how much.
+
+The model side is judged at the real stacks' link (:data:`LINK`, :data:`LOSSES`, the reduced grid of
+``emulated``) and on the IW10 heat map's grid (:func:`~paperlib.reproduce.p005.findings.heatmap_grid`),
+both fixed before any verdict was computed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from paperlib import ledger
+from paperlib.claims import ClaimError, ClaimRegistry, Verdict
+from paperlib.data import Paper, load_paper
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.reproduce.p005 import findings, operating_point, transports
+from paperlib.reproduce.p005.operating_point import Convention, OperatingPoint
+
+#: The ledger's ``column`` of a claim judged on the real stacks.
+REAL_STACKS = emulated_rows.REAL_STACKS
+#: The ledger's ``source`` of the package's own questions.
+QUESTION_SOURCE = "paper 005 question (issue 25)"
+#: The real stacks' link (the reduced grid of ``emulated.points``): 10 Mbit/s, RTT 100 ms.
+LINK = {"rate_bps": 10e6, "rtt_s": 0.1}
+#: The real stacks' losses and windows (the same grid).
+LOSSES = (0.0, 0.01, 0.03)
+IW_REAL = (3, 10)
+#: Band of a saving of one round trip: a measured saving that rounds to 1 round trip.
+ONE_RTT_BAND = (0.5, 1.5)
+#: Band of paper 002's "20% on average": the values that print as 20 at one significant figure.
+TWENTY_PERCENT_BAND = (15.0, 25.0)
+
+
+class TransportClaims(ClaimRegistry):
+    """A :class:`~paperlib.claims.ClaimRegistry` of ``claims.csv``'s claims plus questions registered with their text.
+
+    :meth:`check_against` matches the functions with ``claims.csv`` leaving the questions out;
+    :meth:`rows` judges ``claims.csv``'s claims in its order, then the questions in registration order
+    (``row`` = the question's text, ``source`` = :data:`QUESTION_SOURCE` unless the verdict names one).
+    """
+
+    def __init__(self, paper_id: str):
+        super().__init__(paper_id)
+        self.questions: dict[str, str] = {}
+
+    def question(self, claim_id: str, text: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
+        """Register the decorated function as the judge of the package's question ``claim_id`` worded ``text``."""
+        if not text.strip():
+            raise ClaimError(f"paper {self.paper_id}: question {claim_id!r} needs its text")
+
+        def register(fn: Callable[..., Verdict]) -> Callable[..., Verdict]:
+            self.claim(claim_id)(fn)
+            self.questions[claim_id] = text
+            return fn
+
+        return register
+
+    def check_against(self, paper: Paper) -> None:
+        """Raise :class:`ClaimError` unless ``claims.csv``'s ids and the non-question functions match one to one."""
+        ids = list(paper.claims.cells["id"])
+        clash = [i for i in self.questions if i in ids]
+        if clash:
+            raise ClaimError(f"paper {self.paper_id}: questions {clash} are also claims of data/{self.paper_id}"
+                             f"/claims.csv; a question's text lives in its registration only")
+        missing = [i for i in ids if i not in self.functions]
+        extra = [i for i in self.functions if i not in ids and i not in self.questions]
+        if missing or extra:
+            raise ClaimError(f"paper {self.paper_id}: data/{self.paper_id}/claims.csv ids without a function: "
+                             f"{missing}; functions without a claim in the data or a question: {extra}")
+
+    def rows(self, paper: Paper, *args, source: str | None = None, **kwargs) -> list[ledger.Row]:
+        """Return the rows of ``claims.csv``'s claims (:meth:`ClaimRegistry.rows`), then of every question."""
+        out = super().rows(paper, *args, source=source, **kwargs)
+        for claim_id, text in self.questions.items():
+            for v in self.judge(claim_id, *args, **kwargs):
+                out.append(ledger.claim_row(paper.paper, v.source or QUESTION_SOURCE, text, "", v.regenerated,
+                                            v.status, v.reason, column=v.column))
+        return out
+
+
+CLAIMS = TransportClaims("005")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What paper 005's claims are judged on: the paper, its convention and operating point.
+
+    ``real_stacks`` (:func:`paperlib.reproduce.p005.emulated.summary`'s table: one row per protocol, rate_bps,
+    rtt_s, loss, iw_segments with ``n``, ``plt_mean_s``, ``plt_half_s``, ``handshake_rtts_mean``,
+    ``handshake_rtts_half``, ...) switches every claim to its judgement on the real stacks.
+    """
+
+    paper: Paper
+    conv: Convention
+    point: OperatingPoint
+    real_stacks: pd.DataFrame | None = None
+
+    @property
+    def keywords(self) -> dict[str, object]:
+        """Return the model's keywords (:func:`operating_point.model_keywords`)."""
+        return operating_point.model_keywords(self.conv, self.point)
+
+    @property
+    def page(self):
+        """Return the page of the model and of the real stacks (:func:`transports.real_stack_page`, KB of ``conv``)."""
+        return operating_point.model_page(self.conv, self.point.device, self.point.page_type)
+
+
+@functools.lru_cache(maxsize=8)
+def _heatmap_gain(conv: Convention, point: OperatingPoint) -> pd.DataFrame:
+    rates, rtts = findings.heatmap_grid()
+    page = operating_point.model_page(conv, point.device, point.page_type)
+    return findings.iw_gain(page, rates, rtts, iw_old=findings.IW_OLD, iw_new=point.iw_new, protocol="h2",
+                            **operating_point.model_keywords(conv, point))
+
+
+def heatmap_gain(ev: Evidence) -> pd.DataFrame:
+    """Return :func:`findings.iw_gain` of ``h2`` at loss 0 over the heat map's grid, every old window (cached)."""
+    return _heatmap_gain(ev.conv, ev.point)
+
+
+def link_times(ev: Evidence, *, same_handshake: bool = False) -> pd.DataFrame:
+    """Return :func:`findings.transport_times` of every family at :data:`LINK` over :data:`LOSSES` x :data:`IW_REAL`.
+
+    ``same_handshake``: every family gets ``h3``'s handshake, so that only the blocking reading differs.
+    """
+    stacks = {p: transports.HANDSHAKE_STACK["h3"] for p in transports.PROTOCOLS} if same_handshake else None
+    return findings.transport_times(ev.page, transports.PROTOCOLS, LINK["rate_bps"], LINK["rtt_s"], list(LOSSES),
+                                    list(IW_REAL), handshake_stacks=stacks, **ev.keywords)
+
+
+def _model(t: pd.DataFrame, protocol: str, iw: int, column: str = "plt_s") -> pd.Series:
+    sel = t[(t.protocol == protocol) & (t.iw_segments == iw)]
+    return sel.set_index("loss")[column]
+
+
+def _stacks(table: pd.DataFrame, protocol: str, iw: int) -> pd.DataFrame:
+    """Return the real stacks' rows of ``protocol`` at window ``iw`` run at least twice, by loss."""
+    sel = table[(table.protocol == protocol) & (table.iw_segments == iw) & (table.n >= 2)]
+    return sel.set_index("loss").sort_index()
+
+
+def _not_run(what: str) -> Verdict:
+    return Verdict("untestable", f"{emulated_rows.MARK} {what} has no cell run at least twice, so no interval",
+                   column=REAL_STACKS)
+
+
+def iw_gain_on_real_stacks(table: pd.DataFrame, protocol: str = "h2") -> tuple[float, float, int] | None:
+    """Return the real stacks' mean relative gain of IW10 over IW3 (1 - PLT10/PLT3) over the losses both ran,
+    its 95% half-width (:func:`emulated_rows.mean_difference` scaled by PLT3) and the number of losses, or None."""
+    old, new = _stacks(table, protocol, IW_REAL[0]), _stacks(table, protocol, IW_REAL[1])
+    both = old.index.intersection(new.index)
+    if not len(both):
+        return None
+    o, n = old.loc[both], new.loc[both]
+    mean, half = emulated_rows.mean_difference(o.plt_mean_s, o.plt_half_s, n.plt_mean_s, n.plt_half_s,
+                                               scale=o.plt_mean_s)
+    return mean, half, len(both)
+
+
+def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]):
+    """Return, at the highest loss both ran, (loss, excess, half) of h2's PLT minus ``b``'s beyond their gap at loss 0.
+
+    The gap at loss 0 holds the handshake and everything else the two stacks do not share; what a loss adds
+    to it is the head-of-line blocking: (PLT_h2 - PLT_b)(p) - (PLT_h2 - PLT_b)(0), its half-width the four
+    half-widths in quadrature (:func:`emulated_rows.mean_difference` of the two gaps). None if not run.
+    """
+    a_rows, b_rows = _stacks(table, "h2", iw), _stacks(table, b, iw)
+    both = a_rows.index.intersection(b_rows.index)
+    if 0.0 not in both or len(both) < 2:
+        return None
+    top = float(max(both))
+    gap_top = emulated_rows.mean_difference([a_rows.plt_mean_s[top]], [a_rows.plt_half_s[top]],
+                                            [b_rows.plt_mean_s[top]], [b_rows.plt_half_s[top]])
+    gap_zero = emulated_rows.mean_difference([a_rows.plt_mean_s[0.0]], [a_rows.plt_half_s[0.0]],
+                                             [b_rows.plt_mean_s[0.0]], [b_rows.plt_half_s[0.0]])
+    excess, half = emulated_rows.mean_difference([gap_top[0]], [gap_top[1]], [gap_zero[0]], [gap_zero[1]])
+    return top, excess, half
+
+
+# --- data/005/claims.csv -------------------------------------------------------------------------------------
+
+@CLAIMS.claim("dukkipati_largest_high_rtt_bdp")
+def dukkipati_largest_high_rtt_bdp(ev: Evidence) -> Verdict:
+    """Judge "the benefit is largest in high-RTT and high-BDP networks" on the heat map's grid (IW10 over IW4).
+
+    Model: supported if the mean gain over the cells above the grid's median RTT exceeds that below it, and
+    likewise for the bandwidth-delay product; refuted if both are at most; untestable if they split.
+    Real stacks: untestable (one rate and one RTT).
+    """
+    if ev.real_stacks is not None:
+        return Verdict("untestable", f"{emulated_rows.MARK} the real stacks run one link (10 Mbit/s, 100 ms): "
+                       "no RTT or BDP to compare", column=REAL_STACKS)
+    g = heatmap_gain(ev)
+    g = g[g.iw_old == ev.point.dukkipati_iw_old]
+    by_rtt = (g[g.rtt_s > g.rtt_s.median()].gain.mean(), g[g.rtt_s < g.rtt_s.median()].gain.mean())
+    by_bdp = (g[g.bdp_bits > g.bdp_bits.median()].gain.mean(), g[g.bdp_bits < g.bdp_bits.median()].gain.mean())
+    up = [hi > lo for hi, lo in (by_rtt, by_bdp)]
+    status = "supported" if all(up) else "refuted" if not any(up) else "untestable"
+    return Verdict(status, f"model (h2, loss 0, the median desktop homepage), IW10 over IW{ev.point.dukkipati_iw_old} "
+                   f"on the heat map's {g.rate_bps.nunique()} x {g.rtt_s.nunique()} grid: mean gain {by_rtt[0]:.1%} "
+                   f"above the median RTT against {by_rtt[1]:.1%} below; {by_bdp[0]:.1%} above the median BDP "
+                   f"against {by_bdp[1]:.1%} below", regenerated=100 * by_bdp[0])
+
+
+@CLAIMS.claim("dukkipati_low_bandwidth_improves")
+def dukkipati_low_bandwidth_improves(ev: Evidence) -> Verdict:
+    """Judge "low-bandwidth networks also improve" at the heat map's lowest rate (IW10 over IW4).
+
+    Model: supported if the mean gain over the RTTs at the grid's lowest rate is above 0, refuted if it is 0
+    (a larger window is never slower in the model, so it cannot be negative). Real stacks: untestable.
+    """
+    if ev.real_stacks is not None:
+        return Verdict("untestable", f"{emulated_rows.MARK} the real stacks run one link (10 Mbit/s): no low "
+                       "bandwidth", column=REAL_STACKS)
+    g = heatmap_gain(ev)
+    low = g[(g.iw_old == ev.point.dukkipati_iw_old) & (g.rate_bps == g.rate_bps.min())]
+    mean = float(low.gain.mean())
+    return Verdict("supported" if mean > 0 else "refuted",
+                   f"model (h2, loss 0) at {low.rate_bps.iloc[0] / 1e6:g} Mbit/s, the heat map's lowest rate: IW10 "
+                   f"over IW{ev.point.dukkipati_iw_old} gains {mean:.1%} on average over RTTs "
+                   f"{low.rtt_s.min() * 1e3:g}-{low.rtt_s.max() * 1e3:g} ms (from {low.gain.min():.1%} to "
+                   f"{low.gain.max():.1%})", regenerated=100 * mean)
+
+
+@CLAIMS.claim("dukkipati_iw_at_least_ten")
+def dukkipati_iw_at_least_ten(ev: Evidence) -> Verdict:
+    """Judge "the initial window should be at least ten segments": IW10 against the papers' windows.
+
+    Model: supported if IW10 is never slower than 2, 3 or 4 segments on the heat map's grid and faster on
+    part of it (the model's losses do not depend on the window, so it cannot show a cost of a larger one:
+    Dukkipati's +0.5% retransmissions are outside it). Real stacks: the relative gain of IW10 over IW3
+    (:func:`iw_gain_on_real_stacks`): supported if its 95% interval is above 0, refuted if at most 0.
+    """
+    if ev.real_stacks is not None:
+        got = iw_gain_on_real_stacks(ev.real_stacks)
+        if got is None:
+            return _not_run("IW3 or IW10 over h2")
+        mean, half, n = got
+        status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
+        return Verdict(status, f"{emulated_rows.MARK} h2, 1 - PLT(IW10)/PLT(IW3) averaged over {n} losses: "
+                       f"{mean:.1%} +/- {half:.1%} (95% CI)", regenerated=100 * mean, column=REAL_STACKS)
+    g = heatmap_gain(ev)
+    worst, faster = float(g.gain.min()), float((g.gain > 0).mean())
+    status = "supported" if worst >= 0 and faster > 0 else "refuted"
+    return Verdict(status, f"model (h2, loss 0): IW10 against IW {', '.join(map(str, findings.IW_OLD))} on the heat "
+                   f"map's grid: never slower (least gain {worst:.1%}), faster in {faster:.0%} of the cells; the "
+                   "model's losses do not depend on the window, so a cost of a larger window cannot show",
+                   regenerated=100 * float(g.gain.mean()))
+
+
+@CLAIMS.claim("langley_deployed_at_scale")
+def langley_deployed_at_scale(ev: Evidence) -> Verdict:
+    """Judge Langley et al.'s deployment claim: untestable here (a fact of Google's traffic, not of a model)."""
+    return Verdict("untestable", "a statement about Google's deployment and traffic: no model or emulated link "
+                   "measures it; the Almanac's protocol shares (input rows) are today's context",
+                   column=REAL_STACKS if ev.real_stacks is not None else "claim")
+
+
+# --- the package's own questions ------------------------------------------------------------------------------
+
+@CLAIMS.question("iw10_gain", "An initial window of 10 segments shortens today's median page over HTTP/2 "
+                 "against the papers' window of 3 segments at 10 Mbit/s and 100 ms")
+def iw10_gain(ev: Evidence) -> Verdict:
+    """Judge IW10 against IW3 at :data:`LINK` over :data:`LOSSES`: the model's mean relative gain, or the real
+    stacks' with its interval (supported above 0, refuted at most 0, untestable if the interval straddles)."""
+    t = link_times(ev)
+    old, new = _model(t, "h2", IW_REAL[0]), _model(t, "h2", IW_REAL[1])
+    model = float((1 - new / old).mean())
+    if ev.real_stacks is None:
+        return Verdict("supported" if model > 0 else "refuted",
+                       f"model (h2, losses {list(LOSSES)}): 1 - PLT(IW10)/PLT(IW3) = {model:.1%} on average",
+                       regenerated=100 * model)
+    got = iw_gain_on_real_stacks(ev.real_stacks)
+    if got is None:
+        return _not_run("IW3 or IW10 over h2")
+    mean, half, n = got
+    status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
+    return Verdict(status, f"{emulated_rows.MARK} h2, 1 - PLT(IW10)/PLT(IW3) over {n} losses: {mean:.1%} +/- "
+                   f"{half:.1%} (95% CI); the model gives {model:.1%} ({100 * (mean - model):+.1f} points)",
+                   regenerated=100 * mean, column=REAL_STACKS)
+
+
+@CLAIMS.question("quic_handshake_saving", "HTTP/3 over QUIC sends its request one round trip before HTTP/2 over "
+                 "TCP + TLS 1.3 (RFC 9000 against RFCs 9293 and 8446)")
+def quic_handshake_saving(ev: Evidence) -> Verdict:
+    """Judge the saving in round trips: the RFC count (``handshake_rtts.csv``) on the model side; on the real
+    stacks the measured handshake round trips of h2 minus h3 over the cells both ran, with its interval:
+    supported inside :data:`ONE_RTT_BAND`, refuted wholly outside."""
+    t = link_times(ev)
+    h = t.groupby("protocol").handshake_rtts.first()
+    model = float(h["h2"] - h["h3"])
+    if ev.real_stacks is None:
+        return Verdict("supported" if ONE_RTT_BAND[0] <= model < ONE_RTT_BAND[1] else "refuted",
+                       f"RFC message flows (data/005/handshake_rtts.csv): TCP + TLS 1.3 {h['h2']:g} round trips, "
+                       f"QUIC {h['h3']:g}: saving {model:g}", regenerated=model)
+    table = ev.real_stacks[ev.real_stacks.n >= 2]
+    keys = ["rate_bps", "rtt_s", "loss", "iw_segments"]
+    a = table[table.protocol == "h2"].set_index(keys)
+    b = table[table.protocol == "h3"].set_index(keys)
+    both = a.index.intersection(b.index)
+    if not len(both):
+        return _not_run("h2 or h3")
+    mean, half = emulated_rows.mean_difference(a.loc[both].handshake_rtts_mean, a.loc[both].handshake_rtts_half,
+                                               b.loc[both].handshake_rtts_mean, b.loc[both].handshake_rtts_half)
+    status = emulated_rows.band_verdict(mean - half, mean + half, *ONE_RTT_BAND)
+    return Verdict(status, f"{emulated_rows.MARK} measured handshake round trips, h2 - h3 over {len(both)} cells: "
+                   f"{mean:.2f} +/- {half:.2f} (95% CI); the RFC count {model:g} "
+                   f"({mean - model:+.2f} round trips)", regenerated=mean, column=REAL_STACKS)
+
+
+def _blocking(ev: Evidence, b: str) -> Verdict:
+    """Judge "``b`` loads the page faster than h2 once packets are lost, beyond the handshake" (see the questions)."""
+    t = link_times(ev, same_handshake=True)
+    a_m, b_m = _model(t, "h2", IW_REAL[1]), _model(t, b, IW_REAL[1])
+    top = max(LOSSES)
+    model = float(a_m[top] - b_m[top])
+    cross = findings.crossover_loss(ev.page, LINK["rate_bps"], LINK["rtt_s"], list(LOSSES), a="h2", b=b,
+                                    iw_segments=IW_REAL[1],
+                                    handshake_stacks={p: transports.HANDSHAKE_STACK["h3"] for p in ("h2", b)},
+                                    **ev.keywords)
+    if ev.real_stacks is None:
+        return Verdict("supported" if model > 0 else "refuted",
+                       f"model, same handshake for both, IW10: at loss {top:.0%} h2's PLT exceeds {b}'s by "
+                       f"{model:.3f} s; the smallest loss of {list(LOSSES)} where {b} is faster: {cross:g}",
+                       regenerated=model)
+    got = blocking_excess_on_real_stacks(ev.real_stacks, b)
+    if got is None:
+        return _not_run(f"h2 or {b} at loss 0 and a higher loss")
+    loss, excess, half = got
+    status = emulated_rows.verdict(excess - half, excess + half, lambda v: v > 0, lambda v: v <= 0)
+    return Verdict(status, f"{emulated_rows.MARK} IW10, (PLT_h2 - PLT_{b}) at loss {loss:.0%} minus the same at loss "
+                   f"0 (the handshake and the stacks' other differences): {excess:.3f} +/- {half:.3f} s (95% CI); the "
+                   f"model gives {model:.3f} s ({excess - model:+.3f} s)", regenerated=excess, column=REAL_STACKS)
+
+
+@CLAIMS.question("h3_beats_h2_loss", "Once packets are lost, HTTP/3's independent streams load today's median page "
+                 "faster than HTTP/2's one TCP byte stream, beyond the handshake and beyond the interval")
+def h3_beats_h2_loss(ev: Evidence) -> Verdict:
+    """Judge the head-of-line blocking of h2 against h3 at the highest loss (:func:`blocking_excess_on_real_stacks`)."""
+    return _blocking(ev, "h3")
+
+
+@CLAIMS.question("sctp_streams_same", "SCTP's streams show the same effect as HTTP/3's: once packets are lost they "
+                 "load today's median page faster than HTTP/2 (papers 000 and 002's claim, re-asked)")
+def sctp_streams_same(ev: Evidence) -> Verdict:
+    """Judge the head-of-line blocking of h2 against SCTP streams, as :func:`h3_beats_h2_loss`."""
+    return _blocking(ev, "sctp")
+
+
+def _quoted(paper_id: str, claim_id: str) -> str:
+    return str(load_paper(paper_id).claim(claim_id)["claim"])
+
+
+def _mean_response(ev: Evidence) -> tuple[float, str]:
+    """Return the model's mean over :data:`LOSSES` of (h2 - h3)/h2 of the mean object time at IW10, and its text."""
+    t = link_times(ev)
+    a, b = _model(t, "h2", IW_REAL[1], "mean_object_s"), _model(t, "h3", IW_REAL[1], "mean_object_s")
+    rel = float(((a - b) / a).mean())
+    return rel, f"model mean object time (the papers' mean response time), IW10, losses {list(LOSSES)}"
+
+
+def _real_relative(ev: Evidence) -> tuple[float, float, int] | None:
+    a, b = _stacks(ev.real_stacks, "h2", IW_REAL[1]), _stacks(ev.real_stacks, "h3", IW_REAL[1])
+    both = a.index.intersection(b.index)
+    if not len(both):
+        return None
+    mean, half = emulated_rows.mean_difference(a.loc[both].plt_mean_s, a.loc[both].plt_half_s,
+                                               b.loc[both].plt_mean_s, b.loc[both].plt_half_s,
+                                               scale=a.loc[both].plt_mean_s)
+    return mean, half, len(both)
+
+
+@CLAIMS.question("h3_less_than_h2_000", "Paper 000's sctp_less_than_tcp re-asked as HTTP/3 against HTTP/2 on "
+                 f"today's median page: \"{_quoted('000', 'sctp_less_than_tcp')}\"")
+def h3_less_than_h2_000(ev: Evidence) -> Verdict:
+    """Judge 000's "SCTP waits less than TCP" as h3 against h2: supported if h3 is faster (the real stacks:
+    the interval of (PLT_h2 - PLT_h3)/PLT_h2 above 0), refuted if not."""
+    rel, what = _mean_response(ev)
+    if ev.real_stacks is None:
+        return Verdict("supported" if rel > 0 else "refuted", f"{what}: h3 shorter by {rel:.1%} on average",
+                       regenerated=100 * rel, source="data/000/claims.csv sctp_less_than_tcp")
+    got = _real_relative(ev)
+    if got is None:
+        return _not_run("h2 or h3 at IW10")
+    mean, half, n = got
+    status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
+    return Verdict(status, f"{emulated_rows.MARK} (PLT_h2 - PLT_h3)/PLT_h2 at IW10 over {n} losses: {mean:.1%} +/- "
+                   f"{half:.1%} (95% CI); the model's mean-object-time figure {rel:.1%}", regenerated=100 * mean,
+                   column=REAL_STACKS, source="data/000/claims.csv sctp_less_than_tcp")
+
+
+@CLAIMS.question("h3_less_20pct_002", "Paper 002's sctp_less_20pct re-asked as HTTP/3 against HTTP/2 on today's "
+                 f"median page: \"{_quoted('002', 'sctp_less_20pct')}\"")
+def h3_less_20pct_002(ev: Evidence) -> Verdict:
+    """Judge 002's "SCTP is faster by 20% on average" as h3 against h2: supported inside
+    :data:`TWENTY_PERCENT_BAND`, refuted outside (the real stacks: by the interval, :func:`band_verdict`)."""
+    rel, what = _mean_response(ev)
+    band = TWENTY_PERCENT_BAND
+    if ev.real_stacks is None:
+        status = "supported" if band[0] <= 100 * rel < band[1] else "refuted"
+        return Verdict(status, f"{what}: h3 shorter by {rel:.1%} on average; 20% printed to one significant "
+                       f"figure is [{band[0]:g}%, {band[1]:g}%)", regenerated=100 * rel,
+                       source="data/002/claims.csv sctp_less_20pct")
+    got = _real_relative(ev)
+    if got is None:
+        return _not_run("h2 or h3 at IW10")
+    mean, half, n = got
+    status = emulated_rows.band_verdict(100 * (mean - half), 100 * (mean + half), *band)
+    return Verdict(status, f"{emulated_rows.MARK} (PLT_h2 - PLT_h3)/PLT_h2 at IW10 over {n} losses: {mean:.1%} +/- "
+                   f"{half:.1%} (95% CI) against [{band[0]:g}%, {band[1]:g}%); the model's mean-object-time figure "
+                   f"{rel:.1%}", regenerated=100 * mean, column=REAL_STACKS,
+                   source="data/002/claims.csv sctp_less_20pct")
+
+
+def dukkipati_gain(ev: Evidence) -> pd.DataFrame:
+    """Return the model's mean IW10 gain (%) over each of the papers' windows on the heat map's grid (h2, loss 0).
+
+    Columns ``iw_old``, ``mean gain (%)``, ``least (%)``, ``most (%)``: the ledger's comparison with Dukkipati's
+    ~10% (text value ``dukkipati_latency_gain``), on a grid fixed before the comparison (findings.heatmap_grid).
+    """
+    g = heatmap_gain(ev)
+    out = g.groupby("iw_old").gain.agg(["mean", "min", "max"]) * 100
+    return out.rename(columns={"mean": "mean gain (%)", "min": "least (%)", "max": "most (%)"}).reset_index()
+

@@ -1,0 +1,281 @@
+"""Every ledger row of paper 005: each anchor of ``data/005`` and each claim (the four of claims.csv, the questions).
+
+:func:`ledger_rows` is the one entry point (the protocol's, :mod:`paperlib.reproduce.protocol`). Anchors the
+package only uses are ``input`` rows (:func:`paperlib.ledger.input_row`: the value as used, and where); the
+anchors it can check are scored:
+
+* the printed median page weight against the model's median page (``close``/``differs`` with its reason: the
+  sum of per-type medians is not the median page);
+* Dukkipati's ~10% against the model's mean IW10 gain over IW4 on the heat map's grid (fixed beforehand,
+  :func:`paperlib.reproduce.p005.findings.heatmap_grid`), and against the real stacks' IW10-vs-IW3 gain;
+* the handshake round trips of the three families and the initial windows of TCP and QUIC against the real
+  stacks' measurements (``handshake_rtts``, ``first_flight_packets``); without a run, ``not_regenerable``
+  naming the run that would produce them.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from paperlib import ledger
+from paperlib.data import Paper
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated
+from paperlib.ledger import Row, input_row, result_row
+from paperlib.models import handshake
+from paperlib.reproduce.p005 import claims, operating_point, tables, transports
+from paperlib.reproduce.p005.claims import CLAIMS, Evidence
+from paperlib.reproduce.p005.operating_point import Convention, OperatingPoint
+
+PAPER = operating_point.PAPER
+#: What would produce a real-stack cell that did not run.
+RUN_THAT_WOULD = ("the real stacks' run of this notebook (emulation 'reduced' or 'full', make reproduce) on a "
+                  "machine that can run them")
+#: Where each input anchor is used (the reason of its ``input`` row), by table.
+USED = {
+    "requests_per_page": "a knot of the request-count quantile function (paperlib.models.web_page."
+                         "requests_quantile); p50 is the number of objects of the model's median page",
+    "requests_by_type": "the content types' shares of the model's page (paperlib.models.web_page.content_mix)",
+    "bytes_by_type": "with requests_by_type, the mean object size of its type in the model's page "
+                     "(paperlib.models.web_page.content_mix; homepage rows build the page, inner-page rows "
+                     "the what-if page_type)",
+    "page_weight_lighthouse": "context beside the median page weight (the notebook's page table); the model does "
+                              "not use it",
+    "protocol_share": "context: why HTTP/2 and HTTP/3 are the families compared; the model does not use it",
+}
+#: The handshake rows each family measures (the others the real stacks do not run: TLS 1.2, 0-RTT).
+MEASURED_HANDSHAKES = {stack: family for family, stack in transports.HANDSHAKE_STACK.items()}
+#: The initial-window rows (initial_windows.csv's ``protocol``) and the family whose first flight checks them.
+MEASURED_WINDOWS = {"TCP": "h2", "QUIC": "h3"}
+
+
+def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
+                real_stacks: Emulated | None = None) -> list[Row]:
+    """Return every ledger row of paper 005: the anchors, Dukkipati's results, the claims and questions.
+
+    Parameters
+    ----------
+    paper : paper 005's data (:func:`paperlib.data.load_paper`)
+    search : :func:`~paperlib.reproduce.p005.operating_point.convention_search`'s frame for ``paper``, if the
+        caller has it; ``None`` runs it
+    simulations : must be ``None``: paper 005 has no ns-3 run (the parameter is the protocol's)
+    real_stacks : the real stacks' runs (:func:`paperlib.emulation.notebook.run` of
+        :mod:`paperlib.reproduce.p005.emulated`), or ``None``
+
+    Without ``real_stacks`` the measured anchors are ``not_regenerable`` (the RFC's count or constant as the
+    model uses it, and the run that would measure it) and every claim is judged on the model. With them the
+    same rows, the measured anchors scored against the real stacks (or saying why they did not run), and each
+    claim judged again on them (column ``emulated (real stacks)``).
+
+    Raises :class:`paperlib.validate.ParameterError` naming ``simulations`` if it is given.
+    """
+    if simulations is not None:
+        from paperlib.validate import ParameterError
+
+        raise ParameterError(f"simulations: paper 005 has no ns-3 run, so there is nothing to pass; got "
+                             f"{type(simulations).__name__}")
+    search = operating_point.convention_search(paper) if search is None else search
+    conv = operating_point.chosen_convention(paper, search)
+    point = operating_point.operating_point(paper)
+    ev = Evidence(paper, conv, point)
+    rows = (input_rows(paper) + page_weight_rows(paper, conv) + handshake_rows(paper) + window_rows(paper, point)
+            + text_value_rows(paper, ev) + CLAIMS.rows(paper, ev))
+    if real_stacks is None:
+        return rows
+    from paperlib.reproduce.p005 import emulated
+
+    summary = (emulated.summary(real_stacks) if real_stacks.runs is not None
+               else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
+    measured = measured_rows(rows, conv, summary, real_stacks)
+    judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary))
+    return (emulated_rows.replace(rows, measured) + dukkipati_on_real_stacks(rows, summary, real_stacks)
+            + emulated_rows.claims_not_run(
+        [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run))
+
+
+def _source(table: str) -> str:
+    return f"data/005/{table}.csv"
+
+
+def input_rows(paper: Paper) -> list[Row]:
+    """Return one ``input`` row per number of the tables the package only uses (:data:`USED`)."""
+    rows: list[Row] = []
+    for table, used in USED.items():
+        cells = paper.tables[table].cells
+        label_columns = [c for c in cells.columns if c not in ("printed", "value", "source", "location", "quote")]
+        for _, cell in cells.iterrows():
+            rows.append(input_row(PAPER, _source(table), " ".join(str(cell[c]) for c in label_columns), "value",
+                                  str(cell["value"]), float(cell["value"]), reason=f"{cell['source']}: {used}"))
+    return rows
+
+
+def page_weight_rows(paper: Paper, conv: Convention) -> list[Row]:
+    """Return the printed median page weights scored against the model's median homepage (KB of ``conv``)."""
+    table = tables.page_table(paper, conv)
+    rows = []
+    for _, t in table.iterrows():
+        rows.append(result_row(
+            PAPER, _source("page_weight"), f"{t['device']} median", "page weight (KB)",
+            f"{t['printed median page (KB)']:g}", t["model page (KB)"], rule=conv.rounding,
+            reason=(f"the model's median {t['device']} homepage ({t['model objects']} objects, the per-type mean "
+                    "object sizes of bytes_by_type / requests_by_type; paperlib.models.web_page.median_page): the "
+                    "sum of per-type medians is not the median of page weights, so a gap is a finding of the page "
+                    f"model, not an error ({conv.describe()})")))
+    return rows
+
+
+def handshake_rows(paper: Paper) -> list[Row]:
+    """Return the handshake round trips: the RFC count as the model uses it; the three families' to be measured."""
+    rows = []
+    for stack, label in handshake.STACKS.items():
+        h = handshake.handshake_rtts(stack)
+        family = MEASURED_HANDSHAKES.get(stack)
+        if family is None:
+            rows.append(input_row(PAPER, _source("handshake_rtts"), label, "rtts", f"{h:g}", h,
+                                  reason="the RFC message-flow count (data/005/README.md); the real stacks do not "
+                                         "run this handshake; shown in the notebook's handshake table"))
+            continue
+        rows.append(result_row(PAPER, _source("handshake_rtts"), label, "rtts", f"{h:g}", h, rule="half_up",
+                               not_regenerable=True,
+                               reason=(f"regenerated is the RFC message-flow count the model uses for {family} "
+                                       f"({transports.LABEL[family]}); the measured round trips come from "
+                                       f"{RUN_THAT_WOULD}")))
+    return rows
+
+
+def window_rows(paper: Paper, point: OperatingPoint) -> list[Row]:
+    """Return the initial-window constants (input) and the windows at the model's segment (to be measured)."""
+    cells = paper.tables["initial_windows"].cells
+    rows = []
+    mss_bytes = point.mss_bits / 8
+    for _, w in cells.iterrows():
+        for column in ("segments", "byte_limit", "floor_segments"):
+            rows.append(input_row(PAPER, _source("initial_windows"), w["protocol"], column, str(w[column]),
+                                  float(w[column]), reason=f"{w['source']}: a constant of the initial-window rule "
+                                  "(paperlib.models.handshake.tcp_initial_window_bits / quic_initial_window_bits)"))
+        family = MEASURED_WINDOWS[w["protocol"]]
+        segments = float(tables.initial_window_table((mss_bytes,)).iloc[0][
+            "TCP IW (segments)" if w["protocol"] == "TCP" else "QUIC IW (datagrams)"])
+        rows.append(result_row(PAPER, _source("initial_windows"), w["protocol"], "first flight (packets)",
+                               str(w["segments"]), segments, rule="half_up", not_regenerable=True,
+                               reason=(f"regenerated is the rule's window at {mss_bytes:g} B segments, in whole "
+                                       f"segments; the packets of {family}'s first flight at IW10 come from "
+                                       f"{RUN_THAT_WOULD}")))
+    return rows
+
+
+def text_value_rows(paper: Paper, ev: Evidence) -> list[Row]:
+    """Return Dukkipati's and Langley's numbers: the latency gain scored on the model, the rest inputs or not run."""
+    rows = []
+    tv = paper.text_values.cells.set_index("id")
+    gain = claims.dukkipati_gain(ev).set_index("iw_old")
+    old = ev.point.dukkipati_iw_old
+    for ident, row in tv.iterrows():
+        source, label = f"text: {row['location']}", row["quantity"]
+        number = row["number"] if str(row["number"]).strip() else row["printed"]
+        if ident == "dukkipati_latency_gain":
+            others = "; ".join(f"over IW{k}: {v:.2f}%" for k, v in gain["mean gain (%)"].items() if k != old)
+            rows.append(result_row(
+                PAPER, source, ident, row["quantity"], row["printed"], float(gain.loc[old, "mean gain (%)"]),
+                rule="half_up",
+                reason=(f"the model's mean IW10 gain over IW{old} (Dukkipati's old window), 1 - PLT10/PLT{old}, "
+                        f"HTTP/2, loss 0, the median desktop homepage, over the heat map's grid fixed beforehand "
+                        f"(findings.heatmap_grid: 0.5-100 Mbit/s x 10-400 ms, log spaced); {others}; Dukkipati "
+                        "measured the latency of single HTTP responses on Google's traffic, not a page")))
+        elif ident == "dukkipati_retx_increase":
+            rows.append(result_row(PAPER, source, ident, label, row["printed"], None, rule="half_up",
+                                   not_regenerable=True,
+                                   reason=("the model's losses do not depend on the window, so it has no "
+                                           "retransmission increase to give; the real stacks' retransmissions are "
+                                           "not counted")))
+        else:
+            rows.append(input_row(PAPER, source, ident, label, row["printed"], float(number),
+                                  reason=_text_use(ident)))
+    return rows
+
+
+def _text_use(ident: str) -> str:
+    return {
+        "dukkipati_iw_old_segments": "the old window the IW10 gain is measured against (operating_point."
+                                     "dukkipati_iw_old; the claims on Dukkipati's results)",
+        "dukkipati_iw_old_kb": "context: the same window in bytes; the model counts it in segments",
+        "dukkipati_iw_proposed_segments": "the new window (operating_point.iw_new), checked equal to RFC 6928's 10",
+        "dukkipati_iw_proposed_kb": "context: the same window in bytes; the model counts it in segments",
+        "langley_internet_share": "context: a measurement of Google's traffic share; the model does not use it",
+    }.get(ident, "an anchor of data/005 the package takes as given")
+
+
+def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
+                  real_stacks: Emulated) -> dict[tuple[str, str, str], Row]:
+    """Return the measured anchors of ``rows`` scored against the real stacks, by (source, row, column).
+
+    Handshakes: the family's ``handshake_rtts_mean`` over its cells run at least twice (their mean and the mean
+    of their half-widths in quadrature, :func:`emulated_rows.mean_difference` against 0); first flights: the
+    family's ``first_flight_packets`` at IW10 (every repetition's count, its half-width 0 when they agree).
+    A cell not run says why.
+    """
+    out: dict[tuple[str, str, str], Row] = {}
+    ran = summary[summary.n >= 2]
+
+    def put(old: Row, mean, half, n, stack, unit):
+        out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(old, mean, half, n, "half_up", stack,
+                                                                            unit=unit)
+
+    missing = getattr(real_stacks, "missing", {}) or {}
+
+    def skip(old: Row, protocol: str):
+        why = real_stacks.not_run or missing.get(protocol) or f"{protocol} has no cell run at least twice"
+        out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
+
+    for old in rows:
+        if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
+            family = MEASURED_HANDSHAKES[next(s for s, label in handshake.STACKS.items() if label == old.row)]
+            cells = ran[ran.protocol == family]
+            if not len(cells):
+                skip(old, family)
+                continue
+            zeros = [0.0] * len(cells)
+            mean, half = emulated_rows.mean_difference(cells.handshake_rtts_mean, cells.handshake_rtts_half, zeros,
+                                                       zeros)
+            put(old, mean, half, int(cells.n.sum()), _stack(cells), "round trips")
+        elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
+            family = MEASURED_WINDOWS[old.row]
+            cells = ran[(ran.protocol == family) & (ran.iw_segments == 10) & ran.first_flight_packets.notna()]
+            if not len(cells):
+                skip(old, family)
+                continue
+            flights = cells.first_flight_packets.astype(float)
+            half = 0.0 if flights.nunique() == 1 else float(flights.max() - flights.min()) / 2
+            put(old, float(flights.mean()), half, int(cells.n.sum()), _stack(cells) + f"; iw_checked "
+                f"{bool(cells.iw_checked.all())}", "packets")
+    return out
+
+
+def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks: Emulated) -> list[Row]:
+    """Return Dukkipati's ~10% scored against the real stacks' IW10-vs-IW3 gain (column ``emulated (real stacks)``).
+
+    The gain is :func:`claims.iw_gain_on_real_stacks` (its 95% interval); IW3, not Dukkipati's IW4, because the
+    real stacks' grid runs 3 and 10. Not run: the row says why.
+    """
+    old = next(r for r in rows if r.row == "dukkipati_latency_gain")
+    base = Row(old.paper, old.source, old.row, emulated_rows.REAL_STACKS, old.published, "", "", "not_regenerable",
+               f"the real stacks' IW10-vs-IW3 gain comes from {RUN_THAT_WOULD}")
+    got = claims.iw_gain_on_real_stacks(summary)
+    if got is None:
+        missing = getattr(real_stacks, "missing", {}) or {}
+        why = real_stacks.not_run or missing.get("h2") or "h2 has no IW3 and IW10 cells run at least twice"
+        return [emulated_rows.not_run_row(base, why)]
+    mean, half, n = got
+    return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up",
+                                       "h2 at 10 Mbit/s, 100 ms, 1 - PLT(IW10)/PLT(IW3) averaged over the losses run",
+                                       unit="%")]
+
+
+def _stack(cells: pd.DataFrame) -> str:
+    stacks = sorted({str(s) for s in cells["stack"]})
+    return "; ".join(stacks)
+
+
+def claim_rows(rows: list[Row]) -> list[Row]:
+    """Return the claim rows of ``rows`` (statuses supported, refuted, untestable)."""
+    return [r for r in rows if r.status in ledger.CLAIM_STATUSES]

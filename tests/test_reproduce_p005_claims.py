@@ -1,0 +1,75 @@
+"""Paper 005's claims: claims.csv's four and the package's questions, on the model and a hand-made real-stack table."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from paperlib.claims import ClaimError, Verdict
+from paperlib.data import load_paper
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.reproduce.p005 import claims, operating_point
+
+
+@pytest.fixture(scope="module")
+def ev():
+    paper = load_paper("005")
+    return claims.Evidence(paper, operating_point.chosen_convention(paper), operating_point.operating_point(paper))
+
+
+def test_the_registry_matches_claims_csv_and_keeps_questions_apart(ev):
+    claims.CLAIMS.check_against(ev.paper)
+    assert set(claims.CLAIMS.questions) == {"iw10_gain", "quic_handshake_saving", "h3_beats_h2_loss",
+                                            "sctp_streams_same", "h3_less_than_h2_000", "h3_less_20pct_002"}
+    # the re-asked claims quote papers 000 and 002 from their own data
+    assert load_paper("002").claim("sctp_less_20pct")["claim"] in claims.CLAIMS.questions["h3_less_20pct_002"]
+    reg = claims.TransportClaims("005")
+    reg.question("dukkipati_iw_at_least_ten", "a question that is a claim")(lambda e: Verdict("untestable", "x"))
+    with pytest.raises(ClaimError, match="also claims"):
+        reg.check_against(ev.paper)
+
+
+def test_model_verdicts(ev):
+    rows = {r.row: r for r in claims.CLAIMS.rows(ev.paper, ev)}
+    q = claims.CLAIMS.questions
+    # RFC counts: TCP + TLS 1.3 2 round trips, QUIC 1: a saving of 1, inside [0.5, 1.5)
+    assert rows[q["quic_handshake_saving"]].status == "supported"
+    assert rows[q["quic_handshake_saving"]].regenerated == "1.0000"
+    # independent streams never slower than one byte stream at the same handshake (docs Sec. 4)
+    assert rows[q["h3_beats_h2_loss"]].status == "supported"
+    assert rows[ev.paper.claim("langley_deployed_at_scale")["claim"]].status == "untestable"
+    assert len(rows) == 4 + len(q)
+
+
+def _table(plt3, plt10, half=0.05, n=5):
+    """A hand-made real-stack summary: h2 and h3 at 10 Mbit/s, 100 ms, losses 0 and 3%, IW 3 and 10."""
+    rows = []
+    for proto, extra in (("h2", 0.0), ("h3", -0.1)):
+        for loss in (0.0, 0.03):
+            for iw, plt in ((3, plt3), (10, plt10)):
+                hold = 0.5 if (proto == "h2" and loss) else 0.0
+                rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": loss, "iw_segments": iw,
+                             "n": n, "plt_mean_s": plt + extra + hold, "plt_half_s": half, "ttfb_mean_s": 0.3,
+                             "ttfb_half_s": 0.01, "handshake_rtts_mean": 2.0 if proto == "h2" else 1.0,
+                             "handshake_rtts_half": 0.02, "first_flight_packets": iw, "iw_checked": True,
+                             "stack": proto})
+    return pd.DataFrame(rows)
+
+
+def test_real_stack_verdicts_follow_the_interval(ev):
+    real = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.7))
+    v = claims.CLAIMS.judge("iw10_gain", real)[0]
+    # h2: (3.0 - 2.7)/3.0 = 10% at loss 0, (3.5 - 3.2)/3.5 = 8.57% at 3%: mean 9.29%; half-widths
+    # sqrt(0.05^2 + 0.05^2)/3.0 and /3.5 in quadrature over 2 points: sqrt(0.02357^2 + 0.02020^2)/2 = 1.55%
+    assert (v.status, v.column) == ("supported", emulated_rows.REAL_STACKS)
+    assert v.regenerated == pytest.approx(100 * (0.1 + 0.3 / 3.5) / 2)
+    # an interval that straddles 0 decides nothing
+    wide = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.99, half=0.5))
+    assert claims.CLAIMS.judge("iw10_gain", wide)[0].status == "untestable"
+    # the measured handshake saving 2.0 - 1.0 = 1 with half sqrt(2) 0.02 / 1 ... inside [0.5, 1.5]
+    assert claims.CLAIMS.judge("quic_handshake_saving", real)[0].status == "supported"
+    # blocking: (h2 - h3) at 3% = 0.6 s, at 0 = 0.1 s: excess 0.5 s, half 0.1 s (four 0.05 s in quadrature)
+    b = claims.CLAIMS.judge("h3_beats_h2_loss", real)[0]
+    assert b.status == "supported" and b.regenerated == pytest.approx(0.5)
+    # SCTP did not run in this table: no interval
+    assert claims.CLAIMS.judge("sctp_streams_same", real)[0].status == "untestable"
