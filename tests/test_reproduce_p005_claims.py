@@ -42,13 +42,14 @@ def test_model_verdicts(ev):
 
 
 def _table(plt3, plt10, half=0.05, n=5):
-    """A hand-made real-stack summary: h2 and h3 at 10 Mbit/s, 100 ms, losses 0 and 3%, IW 3 and 10."""
+    """A hand-made real-stack summary: h2 and h3 on the claims' link, losses 0 and 3%, IW 3 and 10."""
     rows = []
+    link = {"rate_bps": claims.LINK["rate_bps"], "rtt_s": claims.LINK["rtt_s"]}
     for proto, extra in (("h2", 0.0), ("h3", -0.1)):
         for loss in (0.0, 0.03):
             for iw, plt in ((3, plt3), (10, plt10)):
                 hold = 0.5 if (proto == "h2" and loss) else 0.0
-                rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": loss, "iw_segments": iw,
+                rows.append({"protocol": proto, **link, "loss": loss, "iw_segments": iw,
                              "n": n, "plt_mean_s": plt + extra + hold, "plt_half_s": half, "ttfb_mean_s": 0.3,
                              "ttfb_half_s": 0.01, "handshake_rtts_mean": 2.0 if proto == "h2" else 1.0,
                              "handshake_rtts_half": 0.02, "first_flight_packets": iw, "iw_checked": True,

@@ -22,24 +22,26 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from paperlib import ledger
 from paperlib.claims import ClaimError, ClaimRegistry, Verdict
 from paperlib.data import Paper, load_paper
 from paperlib.emulation import ledger_rows as emulated_rows
-from paperlib.reproduce.p005 import findings, operating_point, transports
+from paperlib.reproduce.p005 import emulated, findings, operating_point, transports
 from paperlib.reproduce.p005.operating_point import Convention, OperatingPoint
 
 #: The ledger's ``column`` of a claim judged on the real stacks.
 REAL_STACKS = emulated_rows.REAL_STACKS
 #: The ledger's ``source`` of the package's own questions.
 QUESTION_SOURCE = "paper 005 question (issue 25)"
-#: The real stacks' link (the reduced grid of ``emulated.points``): 10 Mbit/s, RTT 100 ms.
-LINK = {"rate_bps": 10e6, "rtt_s": 0.1}
+_RATES, _RTTS, _LOSSES, _WINDOWS, _REPS = emulated.GRIDS["reduced"]
+#: The real stacks' link: the reduced grid of ``emulated.points`` (one rate, one round trip), also in the full grid.
+LINK = {"rate_bps": _RATES[0], "rtt_s": _RTTS[0]}
 #: The real stacks' losses and windows (the same grid).
-LOSSES = (0.0, 0.01, 0.03)
-IW_REAL = (3, 10)
+LOSSES = tuple(_LOSSES)
+IW_REAL = tuple(_WINDOWS)
 #: Band of a saving of one round trip: a measured saving that rounds to 1 round trip.
 ONE_RTT_BAND = (0.5, 1.5)
 #: Band of paper 002's "20% on average": the values that print as 20 at one significant figure.
@@ -150,8 +152,9 @@ def _model(t: pd.DataFrame, protocol: str, iw: int, column: str = "plt_s") -> pd
 
 
 def _stacks(table: pd.DataFrame, protocol: str, iw: int) -> pd.DataFrame:
-    """Return the real stacks' rows of ``protocol`` at window ``iw`` run at least twice, by loss."""
-    sel = table[(table.protocol == protocol) & (table.iw_segments == iw) & (table.n >= 2)]
+    """Return the real stacks' rows of ``protocol`` at window ``iw`` on :data:`LINK`, run at least twice, by loss."""
+    sel = table[(table.protocol == protocol) & (table.iw_segments == iw) & (table.n >= 2)
+                & np.isclose(table.rate_bps, LINK["rate_bps"]) & np.isclose(table.rtt_s, LINK["rtt_s"])]
     return sel.set_index("loss").sort_index()
 
 

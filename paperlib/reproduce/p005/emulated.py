@@ -87,7 +87,7 @@ PORT = 8443
 #: Mathis et al. 1997) and at 100 ms its 3%-loss loads (about 25 s each) alone took that long.
 GRIDS = {
     "reduced": ((10e6,), (0.05,), (0.0, 0.01, 0.03), (3, 10), 5),
-    "full": ((2e6, 10e6, 50e6), (0.02, 0.1, 0.2), (0.0, 0.005, 0.01, 0.02, 0.05), (2, 3, 4, 10), 10),
+    "full": ((2e6, 10e6, 50e6), (0.02, 0.05, 0.1, 0.2), (0.0, 0.005, 0.01, 0.03, 0.05), (2, 3, 4, 10), 10),
 }
 #: Columns of :func:`summary`, in order.
 SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
