@@ -60,10 +60,10 @@ def _table(plt3, plt10, half=0.05, n=5):
 def test_real_stack_verdicts_follow_the_interval(ev):
     real = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.7))
     v = claims.CLAIMS.judge("iw10_gain", real)[0]
-    # h2: (3.0 - 2.7)/3.0 = 10% at loss 0, (3.5 - 3.2)/3.5 = 8.57% at 3%: mean 9.29%; half-widths
-    # sqrt(0.05^2 + 0.05^2)/3.0 and /3.5 in quadrature over 2 points: sqrt(0.02357^2 + 0.02020^2)/2 = 1.55%
+    # h2 without loss only (claims.LOSS_FREE; the 3% cells do not count): (3.0 - 2.7)/3.0 = 10%, half-width
+    # sqrt(0.05^2 + 0.05^2)/3.0 = 2.36%: above 0
     assert (v.status, v.column) == ("supported", emulated_rows.REAL_STACKS)
-    assert v.regenerated == pytest.approx(100 * (0.1 + 0.3 / 3.5) / 2)
+    assert v.regenerated == pytest.approx(10.0)
     # an interval that straddles 0 decides nothing
     wide = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.99, half=0.5))
     assert claims.CLAIMS.judge("iw10_gain", wide)[0].status == "untestable"

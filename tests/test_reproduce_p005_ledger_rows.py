@@ -68,7 +68,19 @@ def test_with_real_stacks_the_cells_are_measured(paper, rows):
     sctp = by[("data/005/handshake_rtts.csv", "SCTP (request bundled with COOKIE ECHO)", "rtts")]
     assert sctp.status == "not_regenerable" and sctp.reason.startswith(emulated_rows.NOT_RUN)
     flight = by[("data/005/initial_windows.csv", "TCP", "first flight (packets)")]
-    assert flight.status == "measured_within_ci"  # 10 packets in every run
+    # the window is set, so it stays an input; the capture (10 full-sized packets at IW10) says the check passed
+    assert flight.status == "input" and "capture check passed" in flight.reason
+
+    def failing(_):
+        table = _table(3.0, 2.7)
+        table["iw_checked"] = False
+        return table
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(emulated, "summary", failing)
+        got = ledger_rows.ledger_rows(paper, real_stacks=fake)
+    flight = next(r for r in got if (r.row, r.column) == ("TCP", "first flight (packets)"))
+    assert "CAPTURE CHECK FAILED" in flight.reason
     assert len([r for r in got if r.column == emulated_rows.REAL_STACKS]) >= 11
 
 

@@ -47,6 +47,8 @@ USED = {
 MEASURED_HANDSHAKES = {stack: family for family, stack in transports.HANDSHAKE_STACK.items()}
 #: The initial-window rows (initial_windows.csv's ``protocol``) and the family whose first flight checks them.
 MEASURED_WINDOWS = {"TCP": "h2", "QUIC": "h3"}
+#: The window whose first flight checks the rules' ten segments (RFC 6928, RFC 9002): the larger one run.
+IW_NEW = claims.IW_REAL[-1]
 
 
 def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
@@ -230,25 +232,43 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
     for old in rows:
         if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
             family = MEASURED_HANDSHAKES[next(s for s, label in handshake.STACKS.items() if label == old.row)]
-            cells = ran[ran.protocol == family]
+            cells = ran[(ran.protocol == family) & (ran.loss == claims.LOSS_FREE)]
             if not len(cells):
                 skip(old, family)
                 continue
             zeros = [0.0] * len(cells)
             mean, half = emulated_rows.mean_difference(cells.handshake_rtts_mean, cells.handshake_rtts_half, zeros,
                                                        zeros)
-            put(old, mean, half, int(cells.n.sum()), _stack(cells), "round trips")
+            put(old, mean, half, int(cells.n.sum()),
+                f"{_stack(cells)}; the loss-free cells only (the count assumes no loss); measured from the client's "
+                "connect to its first request byte, so the applications' own processing counts too "
+                "(docs/real-stacks-005.md)", "round trips")
         elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
             family = MEASURED_WINDOWS[old.row]
-            cells = ran[(ran.protocol == family) & (ran.iw_segments == 10) & ran.first_flight_packets.notna()]
+            cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & ran.first_flight_packets.notna()]
             if not len(cells):
                 skip(old, family)
                 continue
-            flights = cells.first_flight_packets.astype(float)
-            half = 0.0 if flights.nunique() == 1 else float(flights.max() - flights.min()) / 2
-            put(old, float(flights.mean()), half, int(cells.n.sum()), _stack(cells) + f"; iw_checked "
-                f"{bool(cells.iw_checked.all())}", "packets")
+            out[(old.source, old.row, old.column)] = window_checked_row(old, cells)
     return out
+
+
+def window_checked_row(old: Row, cells: pd.DataFrame) -> Row:
+    """Return the initial-window row of ``old`` with the capture's check of the real stacks' first flight.
+
+    The window is set on the real stacks (Linux per route, aioquic's constant), so it stays an ``input``: the
+    capture shows whether the setting was in force (:func:`paperlib.emulation.capture.iw_checked`: the
+    server's first flight of response data, in full-sized packets, between the window and the window plus
+    the packets the handshake's acknowledgements may add). A failed check is said first in the reason.
+    """
+    flights = ", ".join(f"{int(f)}" for f in cells.first_flight_packets)
+    ok = bool(cells.iw_checked.all())
+    check = ("capture check passed" if ok else "CAPTURE CHECK FAILED (the first flight is outside the window's "
+             "bounds: the setting may not have been in force)")
+    return input_row(PAPER, old.source, old.row, old.column, old.published, float(old.published),
+                     reason=(f"{emulated_rows.MARK} {check}: set to {old.published} packets on the real stacks; the "
+                             f"server's first flight at IW{IW_NEW}, loss 0: {flights} full-sized packets "
+                             f"(paperlib.emulation.capture.first_flight); {_stack(cells)}"))
 
 
 def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks: Emulated) -> list[Row]:
@@ -267,13 +287,17 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
         return [emulated_rows.not_run_row(base, why)]
     mean, half, n = got
     return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up",
-                                       "h2 at 10 Mbit/s, 100 ms, 1 - PLT(IW10)/PLT(IW3) averaged over the losses run",
+                                       f"h2 at {claims.LINK_TEXT} without loss, 1 - PLT(IW10)/PLT(IW3) on the median "
+                                       "desktop homepage (Dukkipati measured single responses on Google's traffic)",
                                        unit="%")]
 
 
 def _stack(cells: pd.DataFrame) -> str:
-    stacks = sorted({str(s) for s in cells["stack"]})
-    return "; ".join(stacks)
+    """Return the stack sentence of ``cells``: the one of their largest window (the cells differ only in the
+    window and the loss), with the windows they span."""
+    top = cells.sort_values(["iw_segments", "loss"]).iloc[-1]
+    windows = ", ".join(str(int(w)) for w in sorted(cells.iw_segments.unique()))
+    return f"{top['stack']} (cells at IW {windows})"
 
 
 def claim_rows(rows: list[Row]) -> list[Row]:
