@@ -53,7 +53,7 @@ def _table(plt3, plt10, half=0.05, n=5):
                              "n": n, "plt_mean_s": plt + extra + hold, "plt_half_s": half, "ttfb_mean_s": 0.3,
                              "ttfb_half_s": 0.01, "handshake_rtts_mean": 2.0 if proto == "h2" else 1.0,
                              "handshake_rtts_half": 0.02, "first_flight_packets": iw, "iw_checked": True,
-                             "stack": proto})
+                             "stack": proto, "object_mean_s": (plt + extra + hold) / 2, "object_half_s": half})
     return pd.DataFrame(rows)
 
 

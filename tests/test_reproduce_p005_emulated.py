@@ -83,6 +83,7 @@ def _fake_runs():
         for k, plt in enumerate(plts):
             rows.append({"protocol": proto, "rate_bps": 10e6, "rtt_s": 0.1, "loss": 0.01, "queue_packets": 84,
                          "iw_segments": 10, "rep": k, "link_seed": 100 + k, "plt_s": plt, "ttfb_s": 0.3,
+                         "t_done": [plt / 2, plt],
                          "handshake_rtts": 2.0 if proto == "h2" else 1.0, "provenance": {},
                          "first_flight": ({"packets": 13, "full_packets": 11, "iw_checked": True}
                                           if proto == "h2" and k == 0 else None)})
@@ -96,6 +97,9 @@ def test_summary_means_and_intervals():
     # h2: plt 3, 4, 5 -> mean 4, sd 1, half = t(0.975, 2) / sqrt(3) = 4.302653 / 1.732051 = 2.484138
     assert h2.plt_mean_s == 4.0 and h2.plt_half_s == pytest.approx(2.484138, abs=1e-6) and h2.n == 3
     assert h2.first_flight_packets == 11 and h2.iw_checked
+    # mean object time: each run's objects end at plt/2 and plt, so 0.75 plt per run: 2.25, 3, 3.75 -> mean 3,
+    # sd 0.75, half 0.75 x 2.484138 = 1.863104
+    assert h2.object_mean_s == 3.0 and h2.object_half_s == pytest.approx(1.863104, abs=1e-6)
     h3 = s.iloc[1]
     # h3: three equal values -> half-width 0; no capture run -> no first flight
     assert h3.plt_half_s == 0.0 and h3.handshake_rtts_mean == 1.0 and pd.isna(h3.first_flight_packets)

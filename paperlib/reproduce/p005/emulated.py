@@ -92,7 +92,7 @@ GRIDS = {
 #: Columns of :func:`summary`, in order.
 SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
                    "ttfb_mean_s", "ttfb_half_s", "handshake_rtts_mean", "handshake_rtts_half",
-                   "first_flight_packets", "iw_checked", "stack"]
+                   "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s"]
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
 #: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
@@ -459,10 +459,12 @@ def summary(real_stacks) -> pd.DataFrame:
     """Return one row per (protocol, rate_bps, rtt_s, loss, iw_segments), sorted, columns
     :data:`SUMMARY_COLUMNS`: the mean and Student-t 95% half-width
     (:func:`paperlib.emulation.experiments.mean_ci`) over repetitions of the page load time, the time to the
-    first response byte and the handshake in round trips; the first flight of the (protocol, rate, rtt, iw)'s
-    capture run in full-sized packets (``full_packets`` of :func:`paperlib.emulation.capture.first_flight`: its
-    bytes over its largest packet's, rounded up; ``emulation_runs.csv`` also holds the raw packet count) and
-    whether it shows the set window; the stack in a sentence. Empty when nothing ran."""
+    first response byte, the handshake in round trips and the mean object time (each run's mean over its
+    objects of connection start -> the object's last byte: the papers' mean response time); the first flight
+    of the (protocol, rate, rtt, iw)'s capture run in full-sized packets (``full_packets`` of
+    :func:`paperlib.emulation.capture.first_flight`: its bytes over its largest packet's, rounded up;
+    ``emulation_runs.csv`` also holds the raw packet count) and whether it shows the set window; the stack in
+    a sentence. Empty when nothing ran."""
     runs = _runs(real_stacks)
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
@@ -477,12 +479,14 @@ def summary(real_stacks) -> pd.DataFrame:
         plt_m, plt_h, n = experiments.mean_ci(grp["plt_s"])
         tt_m, tt_h, _ = experiments.mean_ci(grp["ttfb_s"])
         hs_m, hs_h, _ = experiments.mean_ci(grp["handshake_rtts"])
+        ob_m, ob_h, _ = experiments.mean_ci([float(np.mean(done)) for done in grp["t_done"]])
         first = grp.iloc[0].to_dict()
         rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
                      "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
-                     "stack": stack_text(first, first.get("provenance"))})
+                     "stack": stack_text(first, first.get("provenance")), "object_mean_s": ob_m,
+                     "object_half_s": ob_h})
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     out["protocol"] = pd.Categorical(out["protocol"], categories=list(PROTOCOLS), ordered=True)
     out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)

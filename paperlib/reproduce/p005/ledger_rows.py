@@ -245,7 +245,8 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
                 "(docs/real-stacks-005.md)", "round trips")
         elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
             family = MEASURED_WINDOWS[old.row]
-            cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & ran.first_flight_packets.notna()]
+            cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & (ran.loss == claims.LOSS_FREE)
+                        & ran.first_flight_packets.notna()]
             if not len(cells):
                 skip(old, family)
                 continue
