@@ -450,6 +450,92 @@ def slow_start_latency(rows: PaperRows) -> Finding:
     )
 
 
+#: Paper 005's questions (``paperlib.reproduce.p005.claims``), by id, in the words of its headline.
+QUESTIONS_005 = {
+    "iw10_gain": "IW10 against IW3 shortens today's page",
+    "quic_handshake_saving": "QUIC saves one handshake round trip",
+    "h3_beats_h2_loss": "HTTP/3 beats HTTP/2 under loss beyond the handshake",
+    "sctp_streams_same": "SCTP's streams do the same",
+    "h3_less_than_h2_000": "000's 'SCTP waits less than TCP' as HTTP/3 against HTTP/2",
+    "h3_less_20pct_002": "002's '20% faster' as HTTP/3 against HTTP/2",
+}
+
+
+def _question_rows(rows: PaperRows, column: str | None = None) -> dict[str, pd.Series]:
+    """Return paper 005's question rows by id (judged on the model, or in ``column``); absent ones left out.
+
+    A question's ledger row names it by its text, which lives in its registration
+    (``paperlib.reproduce.p005.claims.CLAIMS.questions``), not in ``data/005/claims.csv``.
+    """
+    from paperlib.reproduce.p005.claims import CLAIMS
+
+    out = {}
+    for ident in QUESTIONS_005:
+        text = CLAIMS.questions.get(ident)
+        got = rows.claim(text, column) if text else None
+        if got is not None:
+            out[ident] = got
+    return out
+
+
+@finding("005")
+def todays_transports(rows: PaperRows) -> Finding:
+    """Return paper 005's finding: the anchors (input or scored), Dukkipati's ~10%, the questions' statuses."""
+    f = rows.frame
+    anchors = f[~f["status"].isin(ledger_file.CLAIM_STATUSES) & (f["column"] != REAL_STACKS)]
+    inputs = anchors[anchors["status"] == "input"]
+    weight = anchors[anchors["source"] == "data/005/page_weight.csv"]
+    gain = anchors[anchors["row"] == "dukkipati_latency_gain"]
+    measured = anchors[anchors["source"].isin(("data/005/handshake_rtts.csv", "data/005/initial_windows.csv"))
+                       & (anchors["status"] != "input")]
+    good, bad = [], []
+    if len(weight):
+        kb = " / ".join(f"{number(v):.0f}" for v in weight["regenerated"])
+        devices = " / ".join(r.removesuffix(" median") for r in weight["row"])
+        text = (f"the median page weight ({devices}: printed {' / '.join(weight['published'])} KB, the model's "
+                f"median homepage {kb} KB)")
+        (good if weight["status"].isin(("reproduced", "close")).all() else bad).append(text)
+    if len(gain) and value_of(gain.iloc[0]) is not None:
+        g = gain.iloc[0]
+        text = (f"Dukkipati's ~{g['published']}% latency gain of IW10 (the model's mean gain over IW4 on the heat "
+                f"map's grid: {value_of(g):.2f}%)")
+        (good if g["status"] in ("reproduced", "close") else bad).append(text)
+    claims = rows.claims()
+    stated = claims[claims["row"].isin(rows.claim_text.values())]
+    model = _question_rows(rows)
+    real = _question_rows(rows, REAL_STACKS)
+    said = [f"{QUESTIONS_005[i]}: {r['status']}" for i, r in model.items()]
+    iw = model.get("iw10_gain")
+    if iw is not None and value_of(iw) is not None:
+        said[0] = f"{QUESTIONS_005['iw10_gain']} by {value_of(iw):.1f}% at the real stacks' link: {iw['status']}"
+    twenty = model.get("h3_less_20pct_002")
+    if twenty is not None and value_of(twenty) is not None:
+        said[-1] = f"{said[-1]} (HTTP/3 {value_of(twenty):.1f}% faster)"
+    headline = ("in the model, " + "; ".join(said)) if said else ""
+    if real and any(r["reason"].startswith(EMULATED) for r in real.values()):
+        headline = clauses(headline, "on today's real stacks, " + "; ".join(
+            f"{QUESTIONS_005[i]}: {r['status']}" for i, r in real.items()))
+    if len(measured) and measured["status"].isin(ledger_file.MEASURED_STATUSES).any():
+        stacks = ("the handshake round trips and first flights are measured on today's real stacks ("
+                  + ", ".join(f"{r['row']} {r['column']}: {r['status']}" for _, r in measured.iterrows()) + ")")
+    elif len(measured):
+        stacks = ("the handshake round trips and first flights are the RFCs' counts until the real stacks run "
+                  "(not_regenerable)")
+    else:
+        stacks = ""
+    return Finding(
+        reproduces=clauses(*good, f"in the model, {claim_tally(stated)} (the abstracts of Dukkipati et al. and "
+                           "Langley et al.)" if len(stated) else ""),
+        does_not=clauses(*bad),
+        headline=headline,
+        why=clauses(f"{len(inputs)} of the {len(anchors)} anchors are inputs the model takes as given (the Almanac's "
+                    "requests and bytes by type, the RFCs' constants), not results to reproduce",
+                    "the model's page is the sum of per-type medians, not the median page" if len(weight) else "",
+                    "Dukkipati measured single HTTP responses on Google's traffic, not a page" if len(gain) else "",
+                    stacks),
+    )
+
+
 def title(paper: str, root: Path | str = DATA_DIR) -> str:
     """Return the paper's title from ``data/<paper>/datapackage.json`` (without a trailing author note)."""
     path = Path(root) / paper / "datapackage.json"
@@ -460,11 +546,46 @@ def title(paper: str, root: Path | str = DATA_DIR) -> str:
     return re.sub(r"\s*\([^()]*\)\s*$", "", text).strip()
 
 
+def sources_text(paper: str, root: Path | str = DATA_DIR) -> str:
+    """Return where a paper without a seed took its numbers, from ``data/<paper>/sources.csv`` ("" without one).
+
+    RFCs by number, the Web Almanac by edition, papers as "first author et al. (year)", in that order: e.g.
+    ``the Web Almanac 2024, RFCs 4960, 5246 and 6928, Dukkipati et al. (2010)``.
+    """
+    path = Path(root) / paper / "sources.csv"
+    if not path.exists():
+        return ""
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    rfcs, almanacs, papers = [], [], []
+    for _, s in table.iterrows():
+        rfc = re.fullmatch(r"rfc(\d+)", s["id"])
+        almanac = re.match(r"(Web Almanac \d{4})", s["title"])
+        if rfc:
+            rfcs.append(int(rfc.group(1)))
+        elif almanac:
+            almanacs.append(almanac.group(1))
+        else:
+            names = [n.strip() for n in s["authors"].split(";") if n.strip()]
+            first = names[0].split()[-1] if names else s["id"]
+            year = re.findall(r"\b(?:19|20)\d{2}\b", s["published"])
+            papers.append(f"{first}{' et al.' if len(names) > 1 else ''}" + (f" ({year[-1]})" if year else ""))
+    numbers_ = [str(n) for n in sorted(set(rfcs))]
+    rfc_text = ("RFC " + numbers_[0] if len(numbers_) == 1 else
+                "RFCs " + ", ".join(numbers_[:-1]) + " and " + numbers_[-1]) if numbers_ else ""
+    parts = [f"the {a}" for a in dict.fromkeys(almanacs)] + ([rfc_text] if rfc_text else []) + papers
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
 def citation(paper: str, root: Path | str = DATA_DIR) -> str:
-    """Return the paper's citation in Markdown: authors (the first "et al." beyond three), *title*, venue, year."""
+    """Return the paper's citation in Markdown: authors (the first "et al." beyond three), *title*, venue, year.
+
+    A paper without a seed (005: today's anchors) is its title and where its numbers come from
+    (:func:`sources_text`).
+    """
     c = CITATIONS.get(paper)
     if c is None:
-        return f"*{title(paper, root)}*"
+        sources = sources_text(paper, root)
+        return f"*{title(paper, root)}*" + (f", from {sources}" if sources else "")
     names = c.authors.split(", ")
     authors = c.authors if len(names) <= 3 else f"{names[0]} et al."
     return f"{authors}, *{title(paper, root)}*, {c.venue}, {c.year}"
