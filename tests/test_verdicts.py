@@ -253,3 +253,94 @@ def test_measured_cells_all_agreeing_leave_the_does_not_column_alone(ledger_004)
     assert verdicts.measured_agree(frame) == ("10 of 10 published measurements agree with today's real stacks "
                                               "(10 inside the 95% interval of the measured mean, 0 outside it but "
                                               "within 5%)")
+
+
+def row005(source, row_, column, published, regenerated, status, reason="r"):
+    """Return one paper-005 ledger row (no provenance) as a dict."""
+    return {**row(source, row_, column, published, regenerated, status, reason), "paper": "005"}
+
+
+def ledger_005(real_stacks: bool = False) -> pd.DataFrame:
+    """Return a hand-made paper-005 ledger: 3 input anchors, the scored ones, the four claims, the questions.
+
+    Model side: page weights that differ, Dukkipati's 10 against a model 3.88, the handshakes and first flights
+    not_regenerable; every question supported but 002's 20%, refuted at 33.85. With ``real_stacks`` the
+    handshakes and first flights are measured and the questions judged again there.
+    """
+    from paperlib.reproduce.p005.claims import CLAIMS
+
+    claims = pd.read_csv(verdicts.DATA_DIR / "005" / "claims.csv", dtype=str)
+    measured = "measured_within_ci" if real_stacks else "not_regenerable"
+    rows = [
+        row005("data/005/requests_per_page.csv", "desktop p50", "value", "71", "71", "input"),
+        row005("data/005/requests_per_page.csv", "mobile p50", "value", "66", "66", "input"),
+        row005("data/005/initial_windows.csv", "TCP", "segments", "10", "10", "input"),
+        row005("data/005/page_weight.csv", "desktop median", "page weight (KB)", "2652", "2401.28", "differs"),
+        row005("data/005/page_weight.csv", "mobile median", "page weight (KB)", "2311", "2157.68", "differs"),
+        row005("data/005/handshake_rtts.csv", "QUIC (new connection, 1-RTT handshake)", "rtts", "1", "1.00", measured),
+        row005("data/005/initial_windows.csv", "QUIC", "first flight (packets)", "10", "10.00", measured),
+        row005("text: dukkipati2010: Abstract", "dukkipati_latency_gain", "improvement", "10", "3.8812", "differs"),
+    ]
+    rows += [row005("dukkipati2010: Abstract", c, "claim", "", "1.0", s)
+             for c, s in zip(claims["claim"], ["supported", "supported", "supported", "untestable"], strict=True)]
+    questions = {"iw10_gain": "2.3666", "quic_handshake_saving": "1.0000", "h3_beats_h2_loss": "3.7080",
+                 "sctp_streams_same": "3.7080", "h3_less_than_h2_000": "33.8517", "h3_less_20pct_002": "33.8517"}
+    for ident, value in questions.items():
+        status = "refuted" if ident == "h3_less_20pct_002" else "supported"
+        rows.append(row005("paper 005 question (issue 25)", CLAIMS.questions[ident], "claim", "", value, status))
+        if real_stacks:
+            rows.append(row005("paper 005 question (issue 25)", CLAIMS.questions[ident], verdicts.REAL_STACKS, "",
+                               "12.3456", "untestable" if ident == "sctp_streams_same" else status,
+                               f"{verdicts.EMULATED} h2 ..."))
+    return pd.DataFrame(rows)
+
+
+def test_005_finding_scores_the_anchors_and_states_the_questions():
+    (v,) = verdicts.paper_verdicts(ledger_005())
+    # 3 of the 8 anchors are input; the page weights and Dukkipati's 10% are scored, and differ.
+    assert v.why.startswith("3 of the 8 anchors are inputs the model takes as given")
+    # 2401.28 and 2157.68 KB to the nearest KB: 2401 and 2158.
+    assert v.does_not == ("the median page weight (desktop / mobile: printed 2652 / 2311 KB, the model's median "
+                          "homepage 2401 / 2158 KB); Dukkipati's ~10% latency gain of IW10 (the model's mean gain "
+                          "over IW4 on the heat map's grid: 3.88%)")
+    assert v.reproduces == ("in the model, 3 of 4 claims supported, 1 untestable (the abstracts of Dukkipati et al. "
+                            "and Langley et al.)")
+    # 2.3666 -> 2.4%; 33.8517 -> 33.9%; no real-stack clause without real-stack rows
+    assert v.headline.startswith("in the model, IW10 against IW3 shortens today's page by 2.4% at the real stacks' "
+                                 "link: supported; QUIC saves one handshake round trip: supported")
+    assert v.headline.endswith("002's '20% faster' as HTTP/3 against HTTP/2: refuted (HTTP/3 33.9% faster)")
+    assert "real stacks," not in v.headline
+    assert "RFCs' counts until the real stacks run" in v.why
+    # the input rows are counted in the paragraph's ledger line, not as published numbers
+    assert "3 input" in v.counts
+
+
+def test_005_finding_states_the_real_stacks_by_status_only():
+    (v,) = verdicts.paper_verdicts(ledger_005(real_stacks=True))
+    (model,) = verdicts.paper_verdicts(ledger_005())
+    # the README's cells do not move with the measurements but for the statuses
+    assert (v.reproduces, v.does_not) == (model.reproduces, model.does_not)
+    assert v.headline.startswith(model.headline)
+    assert "on today's real stacks, IW10 against IW3 shortens today's page: supported" in v.headline
+    assert "SCTP's streams do the same: untestable" in v.headline
+    assert "12.3" not in v.headline
+    assert "QUIC (new connection, 1-RTT handshake) rtts: measured_within_ci" in v.why
+    # 2 measured anchors, both inside the interval
+    assert v.measured.startswith("2 of 2 published measurements agree with today's real stacks")
+
+
+def test_a_paper_without_a_seed_is_cited_by_its_sources(tmp_path):
+    folder = tmp_path / "009"
+    folder.mkdir()
+    (folder / "datapackage.json").write_text('{"title": "Anchors: a test"}', encoding="utf-8")
+    (folder / "sources.csv").write_text(
+        "id,title,authors,published\n"
+        "rfc9000,QUIC,J. Iyengar; M. Thomson,\"RFC 9000, May 2021\"\n"
+        "almanac2024_http,\"Web Almanac 2024, Part IV Chapter: HTTP\",R. Marx,HTTP Archive Web Almanac 2024\n"
+        "rfc793,TCP,J. Postel,\"RFC 793, 1981\"\n"
+        "smith2001,A paper,A. Smith,\"A journal 1(2), July 2001\"\n", encoding="utf-8")
+    # RFCs by number (sorted), the Almanac by edition, a one-author paper without "et al."
+    assert verdicts.citation("009", tmp_path) == ("*Anchors: a test*, from the Web Almanac 2024, RFCs 793 and 9000 "
+                                                  "and Smith (2001)")
+    assert verdicts.citation("005").startswith("*Today's anchors: page weight, requests, HTTP versions")
+    assert "Dukkipati et al. (2010) and Langley et al. (2017)" in verdicts.citation("005")
