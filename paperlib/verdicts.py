@@ -513,8 +513,11 @@ def todays_transports(rows: PaperRows) -> Finding:
         said[-1] = f"{said[-1]} (HTTP/3 {value_of(twenty):.1f}% faster)"
     headline = ("in the model, " + "; ".join(said)) if said else ""
     if real and any(r["reason"].startswith(EMULATED) for r in real.values()):
-        headline = clauses(headline, "on today's real stacks, " + "; ".join(
-            f"{QUESTIONS_005[i]}: {r['status']}" for i, r in real.items()))
+        by_status = {s: [QUESTIONS_005[i] for i, r in real.items() if r["status"] == s]
+                     for s in ledger_file.CLAIM_STATUSES}
+        groups = [f"{s}: {', '.join(names)}" if len(names) < len(real) else f"all {len(real)} questions {s}"
+                  for s, names in by_status.items() if names]
+        headline = clauses(headline, "on today's real stacks, " + "; ".join(groups))
     if len(measured) and measured["status"].isin(ledger_file.MEASURED_STATUSES).any():
         stacks = ("the handshake round trips and first flights are measured on today's real stacks ("
                   + ", ".join(f"{r['row']} {r['column']}: {r['status']}" for _, r in measured.iterrows()) + ")")

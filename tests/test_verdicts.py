@@ -321,12 +321,19 @@ def test_005_finding_states_the_real_stacks_by_status_only():
     # the README's cells do not move with the measurements but for the statuses
     assert (v.reproduces, v.does_not) == (model.reproduces, model.does_not)
     assert v.headline.startswith(model.headline)
-    assert "on today's real stacks, IW10 against IW3 shortens today's page: supported" in v.headline
-    assert "SCTP's streams do the same: untestable" in v.headline
+    # grouped by status, in the ledger's order of statuses
+    assert v.headline.endswith("on today's real stacks, supported: IW10 against IW3 shortens today's page, QUIC "
+                               "saves one handshake round trip, HTTP/3 beats HTTP/2 under loss beyond the handshake, "
+                               "000's 'SCTP waits less than TCP' as HTTP/3 against HTTP/2; refuted: 002's '20% "
+                               "faster' as HTTP/3 against HTTP/2; untestable: SCTP's streams do the same")
     assert "12.3" not in v.headline
     assert "QUIC (new connection, 1-RTT handshake) rtts: measured_within_ci" in v.why
     # 2 measured anchors, both inside the interval
     assert v.measured.startswith("2 of 2 published measurements agree with today's real stacks")
+    frame = ledger_005(real_stacks=True)
+    frame.loc[frame["column"] == verdicts.REAL_STACKS, "status"] = "untestable"
+    (none,) = verdicts.paper_verdicts(frame)
+    assert none.headline.endswith("; on today's real stacks, all 6 questions untestable")
 
 
 def test_a_paper_without_a_seed_is_cited_by_its_sources(tmp_path):
