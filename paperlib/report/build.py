@@ -60,11 +60,25 @@ class PaperPage:
     provenance: dict = field(default_factory=dict)
     rows: pd.DataFrame | None = None
     verdict_html: str | None = None
+    #: what stands in for the seed of a paper without one (``seed_note`` of its datapackage.json; "" otherwise)
+    seed_note: str = ""
 
     @property
     def href(self) -> str:
         """Return the file name of this paper's report page."""
         return f"paper-{self.paper}.html"
+
+    @property
+    def results(self) -> pd.DataFrame:
+        """Return the ledger rows the paper reproduces, measures or judges (every status but ``input``)."""
+        rows = self.rows if self.rows is not None else pd.DataFrame(columns=list(ledger.ALL_COLUMNS))
+        return rows[rows["status"] != "input"]
+
+    @property
+    def inputs(self) -> pd.DataFrame:
+        """Return the ledger rows of the numbers the paper takes as given (status ``input``)."""
+        rows = self.rows if self.rows is not None else pd.DataFrame(columns=list(ledger.ALL_COLUMNS))
+        return rows[rows["status"] == "input"]
 
     @property
     def present(self) -> bool:
@@ -94,20 +108,31 @@ def load_ledger(figures: Path) -> tuple[pd.DataFrame, str]:
     return ledger.merge(partials), ", ".join(f"{figures.name}/{p.parent.name}/ledger.csv" for p in partials) or "none"
 
 
-def paper_title(paper: str) -> str:
-    """Return the paper's title from its datapackage.json (empty if absent)."""
+def _datapackage(paper: str) -> dict:
+    """Return the paper's datapackage.json (empty if absent or unreadable)."""
     path = REPO_ROOT / "data" / paper / "datapackage.json"
     try:
-        return json.loads(path.read_text()).get("title", "")
+        return json.loads(path.read_text())
     except (OSError, ValueError):
-        return ""
+        return {}
+
+
+def paper_title(paper: str) -> str:
+    """Return the paper's title from its datapackage.json (empty if absent)."""
+    return _datapackage(paper).get("title", "")
+
+
+def paper_seed_note(paper: str) -> str:
+    """Return what a paper without a seed rests on (its datapackage's ``seed_note``), or "" for a seeded paper."""
+    package = _datapackage(paper)
+    return "" if package.get("seed", "-") else str(package.get("seed_note", ""))
 
 
 def collect(figures: Path, frame: pd.DataFrame) -> list[PaperPage]:
     """Return one PaperPage per paper, with whatever ``figures`` holds for it."""
     pages = []
     for paper in PAPERS:
-        page = PaperPage(paper=paper, title=paper_title(paper))
+        page = PaperPage(paper=paper, title=paper_title(paper), seed_note=paper_seed_note(paper))
         notebooks = sorted((figures / "executed").glob(f"{paper}_*.ipynb"))
         page.notebook = notebooks[0] if notebooks else None
         folder = figures / paper
@@ -201,13 +226,28 @@ def _environment() -> Environment:
     return env
 
 
+#: Text colour of a badge whose background is too light for white text.
+DARK_TEXT = "#222222"
+
+
+def white_contrast(color: str) -> float:
+    """Return the contrast ratio of white text on ``color`` (``#rrggbb``), WCAG 2's (L1 + 0.05) / (L2 + 0.05)."""
+    channels = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 1.05 / (luminance + 0.05)
+
+
 def _status_css(statuses: list[str]) -> str:
+    """Return each status's row tint and badge colour; a badge below WCAG's 3:1 for white text gets dark text."""
     from paperlib.figures import STATUS_COLORS
 
     lines = []
     for s in statuses:
         color = STATUS_COLORS.get(s, "#999999")
         lines.append(f".status-{s} {{ background: {color}22; }} .badge-{s} {{ background: {color}; }}")
+        if white_contrast(color) < 3:
+            lines.append(f".badge-{s} {{ color: {DARK_TEXT}; }}")
     return "\n".join(lines) + "\n"
 
 
