@@ -519,8 +519,8 @@ def todays_transports(rows: PaperRows) -> Finding:
                   for s, names in by_status.items() if names]
         headline = clauses(headline, "on today's real stacks, " + "; ".join(groups))
     if len(measured) and measured["status"].isin(ledger_file.MEASURED_STATUSES).any():
-        stacks = ("the handshake round trips and first flights are measured on today's real stacks ("
-                  + ", ".join(f"{r['row']} {r['column']}: {r['status']}" for _, r in measured.iterrows()) + ")")
+        stacks = ("the anchors measured on today's real stacks: "
+                  + ", ".join(f"{r['row']} {r['column']}: {r['status']}" for _, r in measured.iterrows()))
     elif len(measured):
         stacks = ("the handshake round trips and first flights are the RFCs' counts until the real stacks run "
                   "(not_regenerable)")
