@@ -37,16 +37,21 @@ NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off
 NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot run it"
 
 
+#: The testbed of papers 000, 002 and 004's experiments, which the real stacks replace.
+PAPERS_TESTBED = "Linux 2.6, lksctp, NIST Net"
+
+
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
-                 compare_as: str | None = None) -> Row:
+                 compare_as: str | None = None, testbed: str | None = PAPERS_TESTBED) -> Row:
     """Return ``old`` (a published experimental cell) scored against the emulated mean of ``n`` repetitions.
 
     ``half`` is the mean's 95% half-width and ``stack`` names what was measured (the stack and its settings);
-    the status is :func:`paperlib.ledger.measured_status`'s.
+    ``testbed`` the published measurement's own testbed, which is not re-run (None: the number is not a
+    testbed's, e.g. an RFC's count); the status is :func:`paperlib.ledger.measured_status`'s.
     """
+    replaced = f" (the paper's testbed, {testbed}, is not re-run)" if testbed else ""
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
-              f"scored against this measurement on today's stacks (the paper's testbed, Linux 2.6, lksctp, NIST Net, "
-              f"is not re-run); before: {old.reason}")
+              f"scored against this measurement on today's stacks{replaced}; before: {old.reason}")
     return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
 
 

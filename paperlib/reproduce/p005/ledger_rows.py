@@ -221,7 +221,7 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
 
     def put(old: Row, mean, half, n, stack, unit):
         out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(old, mean, half, n, "half_up", stack,
-                                                                            unit=unit)
+                                                                            unit=unit, testbed=None)
 
     missing = getattr(real_stacks, "missing", {}) or {}
 
@@ -290,7 +290,7 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
     return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up",
                                        f"h2 at {claims.LINK_TEXT} without loss, 1 - PLT(IW10)/PLT(IW3) on the median "
                                        "desktop homepage (Dukkipati measured single responses on Google's traffic)",
-                                       unit="%")]
+                                       unit="%", testbed="Google's front ends and their users' paths")]
 
 
 def _stack(cells: pd.DataFrame) -> str:
