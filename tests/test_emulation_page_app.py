@@ -122,6 +122,71 @@ def test_sctp_data_behind_a_sack_counts_and_a_handshake_does_not():
         capture.data_bytes(sack_data, "tcp")
 
 
+def test_first_flight_from_a_lone_early_packet_is_short_and_fails():
+    # The h2 server as it was, under CPU load (a capture of the reduced grid's point, RTT 50 ms, IW 10, times
+    # rounded): the request leaves at 0.1221; the server's preface (113 B, written when the handshake
+    # completed) arrives alone at 0.1592 and the client answers it at 0.1600 (its SETTINGS ACK), so the flight
+    # ends at 0.1600 + 0.05 = 0.2100; the response's window of 10 packets, written 48 ms after the preface,
+    # arrives from 0.2077 every 1.2 ms. Counted: the preface and the packets at 0.2077 and 0.2089 = 3 packets,
+    # 113 + 2 x 1448 = 3009 B, ceil(3009 / 1448) = 3 full packets: the check of IW 10 fails, as it must when
+    # the server's first packet after the request is not the window's.
+    pk = [(0.0, _tcp(CLIENT, SERVER, 0)), (0.1065, _tcp(SERVER, CLIENT, 738)), (0.1221, _tcp(CLIENT, SERVER, 1448)),
+          (0.1592, _tcp(SERVER, CLIENT, 113)), (0.1600, _tcp(CLIENT, SERVER, 40))]
+    pk += [(0.2077 + 0.0012 * i, _tcp(SERVER, CLIENT, 1448)) for i in range(10)]
+    ff = capture.first_flight(pk, 0.05, "sctp", request_time=0.1221)
+    assert (ff["packets"], ff["bytes"], ff["full_packets"], ff["handshake_packets"]) == (3, 3009, 3, 1)
+    assert not capture.iw_checked(ff, 10) and capture.iw_checked(ff, 3)
+
+
+class _Transport:
+    """What an asyncio transport needs to be for :class:`page_app._H2Server`: it keeps every write."""
+
+    def __init__(self):
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_h2_server_writes_its_preface_with_the_responses_in_one_write():
+    if importlib.util.find_spec("h2") is None:
+        pytest.skip("h2 is not installed")
+    import h2.config
+    import h2.connection
+    import h2.events
+
+    sizes = [30000, 1, 5000]
+    client = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    client.initiate_connection()
+    page_app._h2_open(client)
+    preface = client.data_to_send()
+    for i, size in enumerate(sizes):
+        client.send_headers(client.get_next_available_stream_id(),
+                            [(b":method", b"GET"), (b":scheme", b"https"), (b":authority", b"x"),
+                             (b":path", page_app._path(i, size))], end_stream=True)
+    requests = client.data_to_send()
+    transport = _Transport()
+    server = page_app._H2Server()
+    server.connection_made(transport)
+    server.data_received(preface)  # the client's preface alone: nothing is answered, nothing is written
+    assert transport.writes == []
+    server.data_received(requests)
+    assert len(transport.writes) == 1 and not transport.closed
+    events = client.receive_data(transport.writes[0])
+    # the server's preface first (its SETTINGS), then every response, whole, in stream order
+    assert isinstance(events[0], h2.events.RemoteSettingsChanged)
+    got = {}
+    for e in events:
+        if isinstance(e, h2.events.DataReceived):
+            got[e.stream_id] = got.get(e.stream_id, 0) + len(e.data)
+    assert [got[sid] for sid in (1, 3, 5)] == sizes
+    assert sum(isinstance(e, h2.events.StreamEnded) for e in events) == len(sizes)
+
+
 def test_first_flight_without_a_response_is_an_error():
     with pytest.raises(ValueError, match="no server data after the request"):
         capture.first_flight([(0.0, _tcp(CLIENT, SERVER, 10)), (0.1, _tcp(SERVER, CLIENT, 0))], 0.1, "sctp")
@@ -151,23 +216,24 @@ def _run(protocol: str, sizes: list[int], iw: int, pcap: Path | None):
 
 
 @needs_testbed
-@pytest.mark.parametrize("protocol", page_app.PROTOCOLS)
-def test_page_over_the_link_and_its_first_flight(protocol, tmp_path):
+@pytest.mark.parametrize("protocol, iw", [(p, w) for p in page_app.PROTOCOLS for w in (3, 10)])
+def test_page_over_the_link_and_its_first_flight(protocol, iw, tmp_path):
     if importlib.util.find_spec(PACKAGE[protocol]) is None:
         pytest.skip(f"{PACKAGE[protocol]} is not installed")
-    sizes = [30000, 20000, 1000]  # 51 kB: more than IW 3 + a handshake packet or two of 1.5 kB
-    settings, recs, packets = _run(protocol, sizes, 3, tmp_path / "c.pcap")
+    sizes = [30000, 20000, 1000]  # 51 kB: more than IW 10 + a handshake packet or two of 1.5 kB (17.6 kB)
+    settings, recs, packets = _run(protocol, sizes, iw, tmp_path / "c.pcap")
     if protocol == "h3":
-        assert settings["initial_window_datagrams"] == 3 and settings["congestion_control"] == "reno"
+        assert settings["initial_window_datagrams"] == iw and settings["congestion_control"] == "reno"
     conn = next(r for r in recs if r["type"] == "conn")
     objects = sorted((r for r in recs if r["type"] == "object"), key=lambda r: r["object"])
     assert [o["bytes"] for o in objects] == sizes
     assert all(conn["t_first_request"] <= o["t_first_byte"] <= o["t_done"] <= conn["t_done"] for o in objects)
     # Handshake round trips before the first request, at RTT 40 ms: TCP's SYN exchange and TLS 1.3's
     # ClientHello -> Finished are 2 (RFC 8446 section 2), QUIC's Initial/Handshake exchange 1 (RFC 9001
-    # section 4.1); the application adds milliseconds, never a round trip.
+    # section 4.1); the application adds milliseconds, never a round trip (on a machine whose other cores are
+    # busy, aioquic's handshake processing has taken 27 ms, 0.68 of this round trip: the bound is a whole one).
     h = (conn["t_first_request"] - conn["t_connect_start"]) / 0.04
-    assert {"h2": 2, "h3": 1}[protocol] <= h < {"h2": 2, "h3": 1}[protocol] + 0.5
+    assert {"h2": 2, "h3": 1}[protocol] <= h < {"h2": 2, "h3": 1}[protocol] + 1
     ff = capture.first_flight(packets, 0.04, "quic" if protocol == "h3" else "sctp",
                               conn["realtime_first_request"])
-    assert capture.iw_checked(ff, 3), ff
+    assert capture.iw_checked(ff, iw), ff

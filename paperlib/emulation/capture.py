@@ -137,6 +137,12 @@ def first_flight(packets: list[tuple[float, bytes]], rtt_s: float, udp: str,
       window as a count of full-sized packets (small control packets, such as HTTP/2's SETTINGS or
       QUIC's HANDSHAKE_DONE, ride in the same flight).
 
+    The flight is the sender's window when the server's first data packet after the request belongs to
+    the response and the application had written at least a window's worth of data when it left; a
+    packet the server sends alone before its response (such as an HTTP/2 preface written at the end of
+    the handshake) moves ``t_first`` and ``t_ack`` ahead of the response and makes the flight short, and
+    :func:`iw_checked` then fails (``docs/real-stacks-005.md``).
+
     Returns a dict with ``packets``, ``bytes``, ``full_packets``, ``handshake_packets``, ``t_first``
     and ``t_ack``. Raises ValueError if the capture holds no response or no acknowledgement.
     """

@@ -15,7 +15,9 @@ multiplex them on that connection: one stream per object) and waits for every re
 answers each ``GET /<index>/<bytes>`` with ``<bytes>`` bytes of body. The server sends the responses in
 stream order, each whole before the next (RFC 9218 section 4: the default priority is urgency 3,
 non-incremental, and non-incremental responses of one urgency go in stream-ID order; aioquic sends its
-streams in the order they were opened).
+streams in the order they were opened). The HTTP/2 server writes its connection preface with its first
+responses, in one write (:class:`_H2Server`), so that its first packets after the handshake are the
+response's and the packet capture sees the initial window (:func:`paperlib.emulation.capture.first_flight`).
 
 Settings of a run (``--iw``, ``--cc`` and the limits below; the settings line prints what is in force):
 
@@ -247,6 +249,22 @@ def _h2_open(conn) -> None:
 
 
 class _H2Server(asyncio.Protocol):
+    """The HTTP/2 server of one connection: its first write carries its preface and the first responses.
+
+    The server's connection preface (SETTINGS and the connection window's WINDOW_UPDATE) is made when the
+    connection opens but written only with the first responses, in one write: nothing the server sends
+    after the handshake comes before the response (RFC 9113 section 3.4 lets a server send its preface at
+    any time before its other frames, and lets a client send requests before it arrives). Written alone,
+    as soon as the handshake completed, the preface was a small packet of its own ahead of the responses,
+    and the client's reply to it (its SETTINGS acknowledgement) an acknowledgement that was not of
+    response data; the first flight's rule (:func:`paperlib.emulation.capture.first_flight`) then measured
+    the window from the preface and counted only what the server wrote within a round trip of it, which
+    under CPU load was 1 to 3 packets of an initial window of 10. Every request a read delivers is
+    answered in that read's one write; the client writes all its requests at once, so with asyncio's TLS
+    (one ``data_received`` per batch of decrypted records) one write carries the preface and the whole
+    page, and the kernel's send buffer, not the server's speed, decides what the initial window sends.
+    """
+
     def connection_made(self, transport):
         import h2.config
         import h2.connection
@@ -255,7 +273,7 @@ class _H2Server(asyncio.Protocol):
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
         self.conn.initiate_connection()
         _h2_open(self.conn)
-        transport.write(self.conn.data_to_send())
+        self.answered = False  # the preface waits in h2's buffer for the first responses
 
     def data_received(self, data):
         import h2.events
@@ -264,11 +282,15 @@ class _H2Server(asyncio.Protocol):
             for event in self.conn.receive_data(data):
                 if isinstance(event, h2.events.RequestReceived):
                     self._respond(event.stream_id, _parse_path(dict(event.headers)[b":path"]))
+                    self.answered = True
         except Exception as err:  # noqa: BLE001 - one line on stderr, and the client sees the connection end
             print(f"page_app: error: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
             self.transport.close()
             return
-        self.transport.write(self.conn.data_to_send())
+        if self.answered:  # until the first request, the preface and any SETTINGS ACK wait with it
+            out = self.conn.data_to_send()
+            if out:
+                self.transport.write(out)
 
     def _respond(self, stream_id: int, size: int) -> None:
         self.conn.send_headers(stream_id, [(b":status", b"200"), (b"content-length", str(size).encode())])
