@@ -458,7 +458,10 @@ QUESTIONS_005 = {
     "sctp_streams_same": "SCTP's streams do the same",
     "h3_less_than_h2_000": "000's 'SCTP waits less than TCP' as HTTP/3 against HTTP/2",
     "h3_less_20pct_002": "002's '20% faster' as HTTP/3 against HTTP/2",
+    "loss_model_holds": "the papers' loss model predicts today's page load time under loss",
 }
+#: The questions judged on the real stacks only (their model row says so and is not a finding).
+REAL_STACK_QUESTIONS_005 = ("loss_model_holds",)
 
 
 def _question_rows(rows: PaperRows, column: str | None = None) -> dict[str, pd.Series]:
@@ -504,13 +507,14 @@ def todays_transports(rows: PaperRows) -> Finding:
     stated = claims[claims["row"].isin(rows.claim_text.values())]
     model = _question_rows(rows)
     real = _question_rows(rows, REAL_STACKS)
-    said = [f"{QUESTIONS_005[i]}: {r['status']}" for i, r in model.items()]
+    said = [f"{QUESTIONS_005[i]}: {r['status']}" for i, r in model.items() if i not in REAL_STACK_QUESTIONS_005]
     iw = model.get("iw10_gain")
     if iw is not None and value_of(iw) is not None:
         said[0] = f"{QUESTIONS_005['iw10_gain']} by {value_of(iw):.1f}% at the real stacks' link: {iw['status']}"
     twenty = model.get("h3_less_20pct_002")
     if twenty is not None and value_of(twenty) is not None:
-        said[-1] = f"{said[-1]} (HTTP/3 {value_of(twenty):.1f}% faster)"
+        at = list(model).index("h3_less_20pct_002")
+        said[at] = f"{said[at]} (HTTP/3 {value_of(twenty):.1f}% faster)"
     headline = ("in the model, " + "; ".join(said)) if said else ""
     if real and any(r["reason"].startswith(EMULATED) for r in real.values()):
         by_status = {s: [QUESTIONS_005[i] for i, r in real.items() if r["status"] == s]

@@ -20,7 +20,8 @@ def ev():
 def test_the_registry_matches_claims_csv_and_keeps_questions_apart(ev):
     claims.CLAIMS.check_against(ev.paper)
     assert set(claims.CLAIMS.questions) == {"iw10_gain", "quic_handshake_saving", "h3_beats_h2_loss",
-                                            "sctp_streams_same", "h3_less_than_h2_000", "h3_less_20pct_002"}
+                                            "sctp_streams_same", "h3_less_than_h2_000", "h3_less_20pct_002",
+                                            "loss_model_holds"}
     # the re-asked claims quote papers 000 and 002 from their own data
     assert load_paper("002").claim("sctp_less_20pct")["claim"] in claims.CLAIMS.questions["h3_less_20pct_002"]
     reg = claims.TransportClaims("005")
@@ -74,3 +75,27 @@ def test_real_stack_verdicts_follow_the_interval(ev):
     assert b.status == "supported" and b.regenerated == pytest.approx(0.5)
     # SCTP did not run in this table: no interval
     assert claims.CLAIMS.judge("sctp_streams_same", real)[0].status == "untestable"
+
+
+def test_the_loss_model_is_judged_against_the_measured_interval(ev):
+    # on the model alone the question has nothing to judge
+    assert claims.CLAIMS.judge("loss_model_holds", ev)[0].status == "untestable"
+    t = claims.link_times(ev)
+    model = claims._model(t, "h2", claims.IW_REAL[1])[0.03]
+    table = _table(3.0, 2.7)
+    lossy = (table.protocol == "h2") & (table.iw_segments == claims.IW_REAL[1]) & (table.loss > 0)
+    # the measured mean twice the model's, +/- 10%: the model lies outside the interval -> refuted
+    table.loc[lossy, "plt_mean_s"], table.loc[lossy, "plt_half_s"] = 2 * model, 0.2 * model
+    v = claims.CLAIMS.judge("loss_model_holds", claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=table))[0]
+    assert v.status == "refuted" and v.regenerated == pytest.approx(0.5)
+    assert "loss-limited Reno" in v.reason
+    # the measured mean within its half-width of the model's -> supported
+    table.loc[lossy, "plt_mean_s"] = 1.1 * model
+    v = claims.CLAIMS.judge("loss_model_holds", claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=table))[0]
+    assert v.status == "supported"
+
+
+def test_the_loss_limited_time_is_mathis_law():
+    # 1 MB page, MSS 1000 B = 8000 bits, RTT 0.1 s, p = 3/8: sqrt(3 / (2 p)) = 2, rate 8000 / 0.1 x 2 =
+    # 160 kbit/s; 8e6 bits / 160e3 = 50 s, plus (h + 1) RTT = 0.3 s with h = 2
+    assert claims.loss_limited_time_s(8e6, 8000.0, 0.1, 3 / 8, 2) == pytest.approx(50.3)
