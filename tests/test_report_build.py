@@ -13,6 +13,7 @@ from report_helpers import small_docs, small_figures, verdicts_module
 
 import paperlib.report.build as report_build
 from paperlib import explore, ledger
+from paperlib.data import PAPERS
 from paperlib.report import markdown, mathjax
 from paperlib.report.build import build, doc_page_name
 
@@ -28,7 +29,8 @@ def test_every_page_is_written(site):
     _, out = site
     names = sorted(p.name for p in out.glob("*.html"))
     assert names == ["doc-guide.html", "doc-notes-deep.html", "explorers.html", "index.html", "ledger.html",
-                     "paper-000.html", "paper-001.html", "paper-002.html", "paper-003.html", "paper-004.html"]
+                     *(f"paper-{paper}.html" for paper in PAPERS)]
+    assert {"paper-000.html", "paper-004.html", "paper-005.html"} <= set(names)
     assert (out / "ledger_overview.png").exists()
     # every explorer along every axis
     assert len(list((out / "explorers").glob("*.png"))) == sum(len(e.axes) for e in _with_data(explore))
