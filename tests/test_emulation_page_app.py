@@ -177,14 +177,23 @@ def test_h2_server_writes_its_preface_with_the_responses_in_one_write():
     server.data_received(requests)
     assert len(transport.writes) == 1 and not transport.closed
     events = client.receive_data(transport.writes[0])
-    # the server's preface first (its SETTINGS), then every response, whole, in stream order
+    # the server's preface first (its SETTINGS), then every response whole
     assert isinstance(events[0], h2.events.RemoteSettingsChanged)
-    got = {}
+    got, order = {}, []
     for e in events:
         if isinstance(e, h2.events.DataReceived):
             got[e.stream_id] = got.get(e.stream_id, 0) + len(e.data)
+            order.append((e.stream_id, len(e.data)))
     assert [got[sid] for sid in (1, 3, 5)] == sizes
     assert sum(isinstance(e, h2.events.StreamEnded) for e in events) == len(sizes)
+    # in turns of one frame of H2_DATA_FRAME_BYTES = 1417 B per unfinished stream: 1417, 1, 1417 B (stream
+    # 3 ends), then streams 1 and 5 alternate until 5's 5000 B end (its 4th frame: 5000 - 3 x 1417 = 749 B),
+    # then 1 alone
+    frame = page_app.H2_DATA_FRAME_BYTES
+    assert frame == 1417
+    assert order[:6] == [(1, frame), (3, 1), (5, frame), (1, frame), (5, frame), (1, frame)]
+    assert order[6:9] == [(5, frame), (1, frame), (5, 5000 - 3 * frame)]
+    assert {sid for sid, _ in order[9:]} == {1}
 
 
 def test_first_flight_without_a_response_is_an_error():
