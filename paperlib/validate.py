@@ -178,6 +178,21 @@ def scalar(name: str, value, check=None) -> float:
     return float(arr.reshape(-1)[0])
 
 
+def grid(name: str, value, check, max_size: int) -> np.ndarray | None:
+    """Return a what-if's list of values as a 1-D array checked by ``check`` (e.g. :func:`positive`), or None.
+
+    ``None`` stays None (the caller's default grid); a nested list or more than ``max_size`` values raise
+    naming ``name`` (:func:`at_most`), before any work starts.
+    """
+    if value is None:
+        return None
+    arr = np.atleast_1d(check(name, value))
+    if arr.ndim != 1:
+        raise ParameterError(f"{name} must be a list of numbers, got {value!r:.200}")
+    at_most(name, "the number of values", arr.size, max_size)
+    return arr
+
+
 def at_most(name: str, what: str, estimate: float, limit: float, hint: str = "") -> None:
     """Raise naming ``name`` if the estimated work ``estimate`` (``what``) exceeds ``limit``.
 

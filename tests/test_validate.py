@@ -91,3 +91,15 @@ def test_at_most_is_the_cost_bound():
         validate.at_most("obj_bits", "the segment count", 1e6, 1e5, "a smaller object")
     with pytest.raises(ParameterError, match="would be nan"):  # an estimate that is NaN is not "at most" anything
         validate.at_most("obj_bits", "the segment count", float("nan"), 1e5)
+
+
+def test_a_grid_is_checked_as_a_list_of_at_most_max_size_values():
+    assert validate.grid("rates_bps", None, validate.positive, 3) is None
+    assert validate.grid("rates_bps", 5.0, validate.positive, 3).tolist() == [5.0]
+    assert validate.grid("rates_bps", [1, 2, 3], validate.positive, 3).tolist() == [1.0, 2.0, 3.0]
+    with pytest.raises(ParameterError, match="rates_bps: the number of values would be 4"):
+        validate.grid("rates_bps", [1, 2, 3, 4], validate.positive, 3)
+    with pytest.raises(ParameterError, match="rates_bps must be a list of numbers"):
+        validate.grid("rates_bps", [[1, 2], [3, 4]], validate.positive, 10)
+    with pytest.raises(ParameterError, match="rates_bps"):
+        validate.grid("rates_bps", [1, -2], validate.positive, 10)

@@ -30,6 +30,18 @@ class Emulated:
     not_run: str | None = None
 
 
+def not_run_reason(profile: str) -> str | None:
+    """Return why no real-stack run happens under ``profile``, or None when they can run.
+
+    ``"off"`` is the user's choice (:data:`ledger_rows.NOT_RUN_BY_CHOICE`); otherwise the machine's lack
+    (:func:`netns.unavailable_reason`, after :data:`ledger_rows.NOT_RUN_CANNOT`), checked before any point.
+    """
+    if experiments.check_profile(profile) == "off":
+        return ledger_rows.NOT_RUN_BY_CHOICE
+    reason = netns.unavailable_reason()
+    return f"{ledger_rows.NOT_RUN_CANNOT}: {reason}" if reason else None
+
+
 def run(module, paper, profile: str, out: Path, scheduler_links: int | None = None) -> Emulated:
     """Run ``module.points(paper, profile)`` through the sweep runner (or say why not) and write the runs table.
 
@@ -38,11 +50,9 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     checked before any point starts.
     """
     profile = experiments.check_profile(profile)
-    if profile == "off":
-        return Emulated(profile, not_run=ledger_rows.NOT_RUN_BY_CHOICE)
-    reason = netns.unavailable_reason()
+    reason = not_run_reason(profile)
     if reason:
-        return Emulated(profile, not_run=f"{ledger_rows.NOT_RUN_CANNOT}: {reason}")
+        return Emulated(profile, not_run=reason)
     pts = module.points(paper, profile)
     runs = experiments.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
     flat = runs.drop(columns=["link_stats", "provenance"]).copy()

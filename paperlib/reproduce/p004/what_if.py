@@ -57,13 +57,7 @@ def check(*, obj_size_bytes=None, mtu_bytes=None, rtt_s=None, initial_window=Non
         return None if value is None else validate.scalar(name, value, check)
 
     def grid(name, value, check):
-        if value is None:
-            return None
-        arr = np.atleast_1d(check(name, value))
-        if arr.ndim != 1:
-            raise validate.ParameterError(f"{name} must be a list of numbers, got {value!r:.200}")
-        validate.at_most(name, "the number of values", arr.size, MAX_GRID)
-        return arr
+        return validate.grid(name, value, check, MAX_GRID)
 
     q = {"obj_size_bytes": one("obj_size_bytes", obj_size_bytes, validate.positive),
          "mtu_bytes": one("mtu_bytes", mtu_bytes, validate.positive),

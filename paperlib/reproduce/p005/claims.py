@@ -183,6 +183,20 @@ def iw_gain_on_real_stacks(table: pd.DataFrame, protocol: str = "h2") -> tuple[f
     return mean, half, int(min(o.n.sum(), n.n.sum()))
 
 
+def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
+    """Return the real stacks' verdict on "IW10 is faster than IW3" (:func:`iw_gain_on_real_stacks`): supported
+    if the gain's 95% interval is above 0, refuted if at most 0, untestable if it straddles; ``model``: the
+    model's gain, quoted beside it."""
+    got = iw_gain_on_real_stacks(table)
+    if got is None:
+        return _not_run("IW3 or IW10 over h2 without loss")
+    mean, half, n = got
+    status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
+    beside = "" if model is None else f"; the model gives {model:.1%} ({100 * (mean - model):+.1f} points)"
+    return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
+                   f"{mean:.1%} +/- {half:.1%} (95% CI){beside}", regenerated=100 * mean, column=REAL_STACKS)
+
+
 def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]):
     """Return, at the highest loss both ran, (loss, excess, half) of h2's PLT minus ``b``'s beyond their gap at loss 0.
 
@@ -258,13 +272,7 @@ def dukkipati_iw_at_least_ten(ev: Evidence) -> Verdict:
     (:func:`iw_gain_on_real_stacks`): supported if its 95% interval is above 0, refuted if at most 0.
     """
     if ev.real_stacks is not None:
-        got = iw_gain_on_real_stacks(ev.real_stacks)
-        if got is None:
-            return _not_run("IW3 or IW10 over h2")
-        mean, half, n = got
-        status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
-        return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
-                       f"{mean:.1%} +/- {half:.1%} (95% CI)", regenerated=100 * mean, column=REAL_STACKS)
+        return iw_gain_verdict(ev.real_stacks)
     g = heatmap_gain(ev)
     worst, faster = float(g.gain.min()), float((g.gain > 0).mean())
     status = "supported" if worst >= 0 and faster > 0 else "refuted"
@@ -295,15 +303,7 @@ def iw10_gain(ev: Evidence) -> Verdict:
     if ev.real_stacks is None:
         return Verdict("supported" if model > 0 else "refuted",
                        f"model (h2, loss 0): 1 - PLT(IW10)/PLT(IW3) = {model:.1%}", regenerated=100 * model)
-    got = iw_gain_on_real_stacks(ev.real_stacks)
-    if got is None:
-        return _not_run("IW3 or IW10 over h2 without loss")
-    mean, half, n = got
-    status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
-    return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
-                   f"{mean:.1%} +/- "
-                   f"{half:.1%} (95% CI); the model gives {model:.1%} ({100 * (mean - model):+.1f} points)",
-                   regenerated=100 * mean, column=REAL_STACKS)
+    return iw_gain_verdict(ev.real_stacks, model)
 
 
 @CLAIMS.question("quic_handshake_saving", "HTTP/3 over QUIC sends its request one round trip before HTTP/2 over "

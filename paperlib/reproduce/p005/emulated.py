@@ -62,6 +62,7 @@ from paperlib import sweep, validate
 from paperlib.atomic import atomic_write_csv
 from paperlib.emulation import apps, capture, experiments, netns, page_app
 from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.netns import Link, Testbed
 from paperlib.emulation.notebook import Emulated
 from paperlib.emulation.tcp_settings import TcpSettings
@@ -247,6 +248,16 @@ def _run_http(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict,
     sizes = ",".join(str(s) for s in params["objects_bytes"])
     client = tb.popen("client", _page_app("client", *common, "--objects", sizes, "--timeout", repr(bound)),
                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = _client_output(client, proto, bound)
+    recs = [json.loads(x) for x in out.splitlines() if x.strip()]
+    conn = next(r for r in recs if r["type"] == "conn")
+    objects = [r for r in recs if r["type"] == "object"]
+    settings = {"server": server_settings, "client": next(r for r in recs if r["type"] == "settings")}
+    return conn, objects, settings
+
+
+def _client_output(client: subprocess.Popen, proto: str, bound: float) -> str:
+    """Return the standard output of a finished client; raise naming ``proto`` if it failed or ran past ``bound``."""
     try:
         out, err = client.communicate(timeout=bound + 15)
     except subprocess.TimeoutExpired:
@@ -254,11 +265,7 @@ def _run_http(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict,
         raise RuntimeError(f"the {proto} client did not finish within {bound:.0f} s") from None
     if client.returncode != 0:
         raise RuntimeError(f"the {proto} client failed ({client.returncode}): {err.strip()[-500:]}")
-    recs = [json.loads(x) for x in out.splitlines() if x.strip()]
-    conn = next(r for r in recs if r["type"] == "conn")
-    objects = [r for r in recs if r["type"] == "object"]
-    settings = {"server": server_settings, "client": next(r for r in recs if r["type"] == "settings")}
-    return conn, objects, settings
+    return out
 
 
 def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict], dict]:
@@ -276,13 +283,7 @@ def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict]
                             pipeline=True, seed=int(params["link_seed"]) % (2**31 - 1), timeout=bound, app=app,
                             settings=settings)
     client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = client.communicate(timeout=bound + 15)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise RuntimeError(f"the sctp client did not finish within {bound:.0f} s") from None
-    if client.returncode != 0:
-        raise RuntimeError(f"the sctp client failed ({client.returncode}): {err.strip()[-500:]}")
+    out = _client_output(client, "sctp", bound)
     frame = apps.parse_client_output(out)
     user = frame.attrs["users"].iloc[0]
     conn = {"t_connect_start": float(user["t_start"]), "t_handshake_done": float(user["t_connected"]),
@@ -385,11 +386,9 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
     :data:`paperlib.emulation.experiments.PARALLEL_LINKS`).
     """
     profile = experiments.check_profile(profile)
-    if profile == "off":
-        return RealStacks(profile, not_run=emulated_rows.NOT_RUN_BY_CHOICE)
-    reason = netns.unavailable_reason()
+    reason = emulation_notebook.not_run_reason(profile)
     if reason:
-        return RealStacks(profile, not_run=f"{emulated_rows.NOT_RUN_CANNOT}: {reason}")
+        return RealStacks(profile, not_run=reason)
     missing = {p: f"{emulated_rows.NOT_RUN_CANNOT}: {why}" for p in PROTOCOLS
                if (why := missing_reason(p)) is not None}
     pts = [p for p in points(paper, profile) if p["protocol"] not in missing]

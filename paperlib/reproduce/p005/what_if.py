@@ -43,13 +43,7 @@ class WhatIf:
 
 
 def _grid(name, value, check):
-    if value is None:
-        return None
-    arr = np.atleast_1d(check(name, value))
-    if arr.ndim != 1:
-        raise validate.ParameterError(f"{name} must be a list of numbers, got {value!r:.200}")
-    validate.at_most(name, "the number of values", arr.size, MAX_GRID)
-    return arr
+    return validate.grid(name, value, check, MAX_GRID)
 
 
 def check(*, output_dir=None, emulation="off", device="desktop", rates_bps=None, rtts_s=None, losses=None,
