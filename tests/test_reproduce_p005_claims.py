@@ -73,6 +73,8 @@ def test_real_stack_verdicts_follow_the_interval(ev):
     # blocking: (h2 - h3) at 3% = 0.6 s, at 0 = 0.1 s: excess 0.5 s, half 0.1 s (four 0.05 s in quadrature)
     b = claims.CLAIMS.judge("h3_beats_h2_loss", real)[0]
     assert b.status == "supported" and b.regenerated == pytest.approx(0.5)
+    assert "3%: 0.500 +/- 0.100 s" in b.reason and "the smallest loss where it is above 0 beyond the interval: 3%" \
+        in b.reason
     # SCTP did not run in this table: no interval
     assert claims.CLAIMS.judge("sctp_streams_same", real)[0].status == "untestable"
 
