@@ -23,6 +23,12 @@ Run with `make bench`. Two parts:
    and the CPU time of its whole process tree (:mod:`paperlib.run_progress`); :func:`overlap_floor` sums
    them. The sum of the walls is the sequential run (``JOBS=1``) when the records come from one; the sum
    of the CPU over the cores is the floor of any overlapped run of the same work, whatever its schedule.
+4. **001's warm-up.** Each 001 run discards its first ``warmup_s`` seconds. :func:`mser5_truncation_s`
+   finds, per run, the truncation point of its queue-length samples by MSER-5 (White 1997: batch means of
+   5 samples, the truncation that minimises the variance of the remaining mean, searched over the first
+   half); :func:`warmup_table` gives its median and 90th percentile per load and queue over the cached
+   runs, beside the profile's warm-up. A warm-up shorter than the transients the runs show would bias the
+   means; this is what a shorter 001 plan would have to pass.
 Timings are machine-dependent and disturbed by other processes (see `uptime`).
 """
 
@@ -121,6 +127,51 @@ def plan_seconds(points: list[dict], a: float, b: float, browsers: int) -> float
     return sum((a + b * float(p["sim_time_s"])) * float(p["browsers"]) / browsers for p in points)
 
 
+def mser5_truncation_s(samples, sample_interval_s: float) -> float:
+    """Return the MSER-5 truncation point (s) of one run's series sampled every ``sample_interval_s``.
+
+    Batches of 5 samples; over truncations d of the first half of the batches, the one minimising
+    sum((b_j - mean)^2) / (m - d)^2 over the m - d remaining batch means b_j (White, "An effective truncation
+    heuristic for bias reduction in simulation output", Simulation 69(6), 1997).
+    """
+    import numpy as np
+
+    x = np.asarray(samples, dtype=float)
+    m = x.size // 5
+    if m < 2:
+        raise ValueError(f"a series of {x.size} samples has fewer than two batches of 5")
+    batches = x[: m * 5].reshape(m, 5).mean(axis=1)
+    best = min(range(m // 2 or 1), key=lambda d: ((batches[d:] - batches[d:].mean()) ** 2).sum() / (m - d) ** 2)
+    return best * 5 * sample_interval_s
+
+
+def warmup_table(cache_dir: Path):
+    """Return, per (load, queue) of the cached 001 experiment runs, the runs, the median and 90th percentile of their
+    MSER-5 truncation points (s) and the warm-up they ran with; an empty frame without cached runs."""
+    import ast
+
+    import numpy as np
+    import pandas as pd
+
+    rows = []
+    for path in sorted((cache_dir / "paperlib.sim.web_testbed.simulate").glob("*.json")):
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        params, result = (ast.literal_eval(v) if isinstance(v, str) else v
+                          for v in (entry["params"], entry["result"]))
+        times = result.get("queue_sample_times_s") or []
+        if "load" not in params or len(times) < 10:  # the calibration runs have no load
+            continue
+        rows.append({"load": params["load"], "queue": params["queue"], "warmup_s": params["warmup_s"],
+                     "truncation_s": mser5_truncation_s(result["queue_samples"], times[1] - times[0])})
+    frame = pd.DataFrame(rows, columns=["load", "queue", "warmup_s", "truncation_s"])
+    if frame.empty:
+        return frame
+    return (frame.groupby(["load", "queue"])
+            .agg(runs=("truncation_s", "size"), median_s=("truncation_s", "median"),
+                 p90_s=("truncation_s", lambda v: float(np.percentile(v, 90))), warmup_s=("warmup_s", "max"))
+            .reset_index())
+
+
 def overlap_floor(times_dir: Path, cores: int) -> dict:
     """Return the run records' walls and CPU per paper, and the floor of an overlapped run of the same work.
 
@@ -169,6 +220,14 @@ def main() -> None:
         print(f"  {paper}: {b['timed']} points, {b['seconds'] / 60:.1f} worker-min wall "
               f"({b['seconds'] / 60 / args.cores:.1f} min on {args.cores} workers), "
               f"{b['cpu_seconds'] / 60:.1f} CPU-min{note}")
+
+    warm = warmup_table(args.cache)
+    print("001's warm-up: MSER-5 truncation points of the cached runs' queue-length series (seconds)")
+    if warm.empty:
+        print("  no cached 001 runs: run `make reproduce` first")
+    for r in warm.itertuples():
+        print(f"  load {r.load:g}, {r.queue}: {r.runs} runs, median {r.median_s:.1f}, 90th percentile {r.p90_s:.1f}; "
+              f"warm-up run {r.warmup_s:g}")
 
     for profile in ("scaled", "full"):
         sample = sample_point(profile)

@@ -81,3 +81,38 @@ def test_a_record_without_cpu_time_gives_no_floor(budget, tmp_path):
     run_progress.write_record("001", ["x"], 100.0, True, 0.0, tmp_path)
     assert not budget.overlap_floor(tmp_path, cores=2)["measured"]
     assert not budget.overlap_floor(tmp_path / "none", cores=2)["measured"]
+
+
+def test_mser5_finds_a_transient_and_none_in_a_flat_series(budget):
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    flat = 10 + rng.normal(0, 1, 400)
+    # a flat series needs no truncation beyond a batch or two
+    assert budget.mser5_truncation_s(flat, 0.1) <= 1.0
+    # the first 100 samples (10 s at 0.1 s) climb from 0 to 10: MSER-5 cuts near their end, never at 0
+    ramp = flat.copy()
+    ramp[:100] = np.linspace(0, 10, 100) + rng.normal(0, 1, 100)
+    assert 5.0 <= budget.mser5_truncation_s(ramp, 0.1) <= 12.0
+    with pytest.raises(ValueError, match="fewer than two batches"):
+        budget.mser5_truncation_s([1, 2, 3], 0.1)
+
+
+def test_warmup_table_without_cached_runs_is_empty(budget, tmp_path):
+    assert budget.warmup_table(tmp_path).empty
+
+
+def test_warmup_table_reads_the_cached_experiment_runs(budget, tmp_path):
+    import numpy as np
+
+    folder = tmp_path / "paperlib.sim.web_testbed.simulate"
+    folder.mkdir()
+    flat = list(10 + np.random.default_rng(2).normal(0, 1, 400))
+    times = [round(0.1 * k, 1) for k in range(400)]
+    for k, params in enumerate([{"load": 0.9, "queue": "fifo", "warmup_s": 10.0},
+                                {"browsers": 1000, "warmup_s": 10.0}]):  # a calibration run: no load, left out
+        entry = {"params": repr(params), "result": repr({"queue_sample_times_s": times, "queue_samples": flat})}
+        (folder / f"{k}.json").write_text(json.dumps(entry))
+    table = budget.warmup_table(tmp_path)
+    assert table[["load", "queue", "runs", "warmup_s"]].values.tolist() == [[0.9, "fifo", 1, 10.0]]
+    assert table.median_s.iloc[0] <= 1.0
