@@ -107,7 +107,7 @@ def test_warmup_table_reads_the_cached_experiment_runs(budget, tmp_path):
 
     folder = tmp_path / "paperlib.sim.web_testbed.simulate"
     folder.mkdir()
-    flat = list(10 + np.random.default_rng(2).normal(0, 1, 400))
+    flat = [float(v) for v in 10 + np.random.default_rng(2).normal(0, 1, 400)]
     times = [round(0.1 * k, 1) for k in range(400)]
     for k, params in enumerate([{"load": 0.9, "queue": "fifo", "warmup_s": 10.0},
                                 {"browsers": 1000, "warmup_s": 10.0}]):  # a calibration run: no load, left out
