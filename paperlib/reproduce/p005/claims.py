@@ -402,8 +402,9 @@ def loss_model_holds(ev: Evidence) -> Verdict:
     measured = measured[measured.index > 0]
     if not len(measured):
         return _not_run("h2 at IW10 with loss")
-    model = _model(link_times(ev), "h2", IW_REAL[1])
-    h = float(link_times(ev).groupby("protocol").handshake_rtts.first()["h2"])
+    times = link_times(ev)
+    model = _model(times, "h2", IW_REAL[1])
+    h = float(times.groupby("protocol").handshake_rtts.first()["h2"])
     inside, parts = [], []
     for loss, row in measured.iterrows():
         m = float(model[loss])
