@@ -1,0 +1,119 @@
+"""How many replications a real-stack question runs: a pilot, then a power calculation at the model's effect.
+
+The rule (:data:`RULE`), fixed before any run and the same for every paper:
+
+1. every cell a question reads runs :data:`PILOT` replications (the pilot);
+2. the pilot's 95% interval of the question's quantity, half-width ``h0`` over ``n0`` replications, gives the
+   spread of one replication, ``s = h0 sqrt(n0) / t(0.975, n0 - 1)`` (:func:`spread_from_half`);
+3. the question then runs the smallest ``n`` in [``n0``, :data:`CAP`] at which a two-sided t-test at the 5% level
+   has power :data:`POWER` against the effect the model predicts, ``delta`` (the model's distance from the
+   question's threshold): ``(t(0.975, n - 1) + t(POWER, n - 1)) s / sqrt(n) <= |delta|``
+   (:func:`replications_for_power`; the usual sample size of a t-test with t quantiles in place of normal ones,
+   Cohen, *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., 1988, ch. 2);
+4. when even :data:`CAP` replications do not reach that power, the question runs :data:`CAP` and its ledger row
+   gives the ``n`` the rule asks for (``Plan.n_needed``).
+
+The rule reads the pilot's spread, never its mean: extending a cell cannot chase a verdict. Re-estimating the size
+from the variance of an internal pilot leaves the test's level practically unchanged (Wittes and Brittain,
+"The role of internal pilot studies in increasing the efficiency of clinical trials", Statistics in Medicine 9,
+1990, pp. 65-72). The verdict then rests on all ``n`` replications, the pilot's included.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scipy import stats
+
+from paperlib.validate import ParameterError
+
+#: Replications of every cell before the power calculation.
+PILOT = 5
+#: The most replications a question may ask of a cell (the budget: see ``docs/fidelity.md``).
+CAP = 20
+#: Level (two-sided) and power of the test the replications are sized for.
+ALPHA = 0.05
+POWER = 0.8
+#: The rule in one sentence (notebooks print it; ledger reasons quote the plan, not this text).
+RULE = (f"every cell runs a pilot of {PILOT} replications; a question then runs the smallest number of "
+        f"replications (at most {CAP}) at which a two-sided {ALPHA:.0%}-level t-test has power {POWER:.0%} against "
+        f"the effect the model predicts, at the spread the pilot measured; a question that would need more runs "
+        f"{CAP} and says how many it would need")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The replications of one question: ``n`` to run (within [pilot, cap]) and ``n_needed`` by the rule."""
+
+    n: int
+    n_needed: float  # may exceed the cap; inf when the model predicts no effect
+    spread: float  # standard deviation of one replication's quantity (from the pilot)
+    effect: float  # the model's predicted distance from the threshold
+
+    @property
+    def capped(self) -> bool:
+        """Return whether the rule asks for more replications than the cap allows."""
+        return self.n_needed > self.n
+
+    def describe(self) -> str:
+        """Return the plan in words for a ledger reason."""
+        text = (f"{self.n} replications for power {POWER:.0%} at the model's effect {self.effect:.3g} "
+                f"(pilot spread {self.spread:.3g})")
+        if self.capped:
+            need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
+            text += f"; the rule asks for {need}, more than the cap of {self.n}"
+        return text
+
+
+def spread_from_half(half: float, n: int, confidence: float = 0.95) -> float:
+    """Return the standard deviation of one replication implied by a t-interval's half-width ``half`` over ``n``.
+
+    ``half = t(1/2 + confidence/2, n - 1) s / sqrt(n)``, so ``s = half sqrt(n) / t``.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
+        raise ParameterError(f"n must be a whole number of at least 2 replications, got {n!r}")
+    if not (isinstance(half, (int, float)) and math.isfinite(half) and half >= 0):
+        raise ParameterError(f"half must be a finite half-width >= 0, got {half!r}")
+    return float(half * math.sqrt(n) / stats.t.ppf(0.5 + confidence / 2, n - 1))
+
+
+def replications_for_power(spread: float, effect: float, *, pilot: int = PILOT, cap: int = CAP,
+                           alpha: float = ALPHA, power: float = POWER) -> Plan:
+    """Return the :class:`Plan` of :data:`RULE` step 3 for one replication's ``spread`` and the model's ``effect``.
+
+    The smallest ``n`` in [``pilot``, ``cap``] with ``(t(1 - alpha/2, n-1) + t(power, n-1)) spread / sqrt(n) <=
+    |effect|``; ``n_needed`` is the smallest such ``n`` without the cap (searched up to 10^6; inf beyond, or when
+    ``effect`` is 0). A spread of 0 needs only the pilot.
+    """
+    for name, v in (("spread", spread), ("effect", effect)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ParameterError(f"{name} must be a finite number, got {v!r}")
+    if spread < 0:
+        raise ParameterError(f"spread must be >= 0, got {spread!r}")
+    if isinstance(pilot, bool) or not isinstance(pilot, int) or pilot < 2:
+        raise ParameterError(f"pilot must be a whole number >= 2, got {pilot!r}")
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < pilot:
+        raise ParameterError(f"cap must be a whole number >= pilot ({pilot}), got {cap!r}")
+    if not (0 < alpha < 1 and 0 < power < 1):
+        raise ParameterError(f"alpha and power must lie in (0, 1), got {alpha!r} and {power!r}")
+
+    def enough(n: int) -> bool:
+        q = stats.t.ppf(1 - alpha / 2, n - 1) + stats.t.ppf(power, n - 1)
+        return q * spread / math.sqrt(n) <= abs(effect)
+
+    if spread == 0:
+        return Plan(pilot, float(pilot), 0.0, float(effect))
+    if effect == 0 or not enough(10**6):
+        return Plan(cap, math.inf, float(spread), float(effect))
+    lo, hi = pilot, 10**6  # enough() is monotone in n: the quantiles fall and sqrt(n) grows
+    if enough(lo):
+        hi = lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if enough(mid):
+            hi = mid
+        else:
+            lo = mid
+    needed = hi
+    return Plan(min(needed, cap), float(needed), float(spread), float(effect))

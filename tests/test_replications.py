@@ -1,0 +1,77 @@
+"""The replication rule: a pilot's spread and the model's effect give the replications (paperlib.replications)."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+from paperlib import replications
+from paperlib.validate import ParameterError
+
+
+def test_one_spread_at_one_effect_needs_ten():
+    # (t(0.975, n-1) + t(0.8, n-1)) / sqrt(n) <= 1:
+    # n = 9:  (2.3060 + 0.8889) / 3      = 1.0650 > 1
+    # n = 10: (2.2622 + 0.8834) / 3.1623 = 0.9947 <= 1  -> 10
+    plan = replications.replications_for_power(1.0, 1.0)
+    assert (plan.n, plan.n_needed, plan.capped) == (10, 10.0, False)
+
+
+def test_a_small_effect_is_capped_and_says_what_it_needs():
+    # effect 0.1 at spread 1: about ((1.96 + 0.84) / 0.1)^2 = 784 by the normal quantiles; the t quantiles at
+    # n ~ 800 are a little larger, so a few more: 787
+    plan = replications.replications_for_power(1.0, 0.1)
+    assert plan.n == replications.CAP and plan.capped and plan.n_needed == 787.0
+    assert "787" in plan.describe()
+
+
+def test_a_large_effect_needs_only_the_pilot():
+    # at n = 5: (2.7764 + 0.9410) / sqrt(5) = 1.662 <= 10
+    plan = replications.replications_for_power(1.0, 10.0)
+    assert plan.n == replications.PILOT and not plan.capped
+
+
+def test_no_effect_needs_no_finite_number():
+    plan = replications.replications_for_power(1.0, 0.0)
+    assert plan.n == replications.CAP and math.isinf(plan.n_needed) and "no finite number" in plan.describe()
+
+
+def test_no_spread_needs_only_the_pilot():
+    assert replications.replications_for_power(0.0, 0.5).n == replications.PILOT
+
+
+def test_spread_from_half_inverts_the_t_interval():
+    # a half-width of t(0.975, 4) * 1 / sqrt(5) over 5 replications is a spread of exactly 1
+    half = stats.t.ppf(0.975, 4) / math.sqrt(5)
+    assert replications.spread_from_half(half, 5) == pytest.approx(1.0, rel=1e-12)
+
+
+@given(st.floats(0.01, 10), st.floats(0.01, 10))
+def test_the_plan_is_the_smallest_n_with_the_power(spread, effect):
+    plan = replications.replications_for_power(spread, effect)
+
+    def power_reached(n):
+        return (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * spread / math.sqrt(n) <= effect
+
+    if not plan.capped:
+        assert power_reached(plan.n)
+        assert plan.n == replications.PILOT or not power_reached(plan.n - 1)
+    else:
+        assert not power_reached(replications.CAP)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(spread=-1.0, effect=1.0), "spread"), (dict(spread=float("nan"), effect=1.0), "spread"),
+    (dict(spread=1.0, effect=True), "effect"), (dict(spread=1.0, effect=1.0, pilot=1), "pilot"),
+    (dict(spread=1.0, effect=1.0, cap=3), "cap"), (dict(spread=1.0, effect=1.0, power=1.0), "power"),
+])
+def test_bad_input_names_the_parameter(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        replications.replications_for_power(**kwargs)
+
+
+def test_spread_from_half_needs_two_replications():
+    with pytest.raises(ParameterError, match="n must be"):
+        replications.spread_from_half(1.0, 1)
