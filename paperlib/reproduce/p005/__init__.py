@@ -25,6 +25,8 @@ model                  :mod:`paperlib.models.handshake`, :mod:`paperlib.models.w
 ``figures``            page load time against loss, the IW10 gain heat map, the narrowband bars
 ``emulated``           today's page over HTTP/2, HTTP/3 and SCTP on real stacks through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`)
+``replication_plan``   the real-stack questions' replications: a pilot, then power at the model's effect
+                       (:mod:`paperlib.replications`)
 simulations            none (no ns-3 run for 005: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p005_<module>.py``, one per module above;
                        ``tests/test_models_{handshake,web_page,page_transfer}.py`` for the models

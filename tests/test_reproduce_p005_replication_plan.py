@@ -1,0 +1,68 @@
+"""Paper 005's replication plan: the pilot's intervals and the model's effects give each question's replications."""
+
+import math
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+from paperlib import replications
+from paperlib.data import load_paper
+from paperlib.reproduce.p005 import claims, operating_point, replication_plan
+
+
+@pytest.fixture(scope="module")
+def ev():
+    paper = load_paper("005")
+    return claims.Evidence(paper, operating_point.chosen_convention(paper), operating_point.operating_point(paper))
+
+
+def pilot(half=0.05, n=5, protocols=("h2", "h3", "sctp")):
+    """A pilot summary at the real stacks' link: PLT 1.1 s at IW3 and 1.0 s at IW10 without loss (h2 0.2 s slower
+    per 1% of loss), every half-width ``half``."""
+    rows = []
+    for proto in protocols:
+        for loss in claims.LOSSES:
+            for iw in claims.IW_REAL:
+                plt = 1.0 + (0.1 if iw == 3 else 0.0) + (20 * loss if proto == "h2" else 0.0)
+                rows.append(dict(protocol=proto, rate_bps=claims.LINK["rate_bps"], rtt_s=claims.LINK["rtt_s"],
+                                 loss=loss, iw_segments=iw, n=n, plt_mean_s=plt, plt_half_s=half,
+                                 object_mean_s=0.9 if proto == "h2" else 0.8, object_half_s=half))
+    return pd.DataFrame(rows)
+
+
+def test_the_iw_question_reads_h2_without_loss_and_takes_its_spread_from_the_pilot(ev):
+    plans = {p.claim_id: p for p in replication_plan.plans(ev, pilot())}
+    iw = plans["iw10_gain"]
+    assert iw.cells == (("h2", 0.0, 3), ("h2", 0.0, 10))
+    # gain 1 - 1.0/1.1 = 0.0909; half sqrt(0.05^2 + 0.05^2) / 1.1 = 0.06428 over 5 replications, so one
+    # replication's spread is 0.06428 sqrt(5) / t(0.975, 4) = 0.06428 * 2.2361 / 2.7764 = 0.05177
+    assert iw.pilot_mean == pytest.approx(1 - 1.0 / 1.1)
+    assert iw.plan.spread == pytest.approx(math.hypot(0.05, 0.05) / 1.1 * math.sqrt(5) / stats.t.ppf(0.975, 4))
+    assert replications.PILOT <= iw.plan.n <= replications.CAP
+
+
+def test_a_cell_runs_the_most_any_question_asks(ev):
+    plans = replication_plan.plans(ev, pilot())
+    per_cell = replication_plan.cell_replications(plans)
+    for q in plans:
+        for cell in q.cells:
+            assert per_cell[cell] >= q.plan.n
+    assert max(per_cell.values()) == max(q.plan.n for q in plans)
+
+
+def test_a_tight_pilot_needs_no_more_than_the_pilot_and_a_wide_one_hits_the_cap(ev):
+    tight = replication_plan.plans(ev, pilot(half=1e-6))
+    assert all(q.plan.n == 5 for q in tight)
+    wide = {q.claim_id: q for q in replication_plan.plans(ev, pilot(half=50.0))}
+    assert wide["iw10_gain"].plan.n == replications.CAP and wide["iw10_gain"].plan.capped
+
+
+def test_a_family_that_did_not_run_gets_no_plan(ev):
+    ids = {q.claim_id for q in replication_plan.plans(ev, pilot(protocols=("h2", "h3")))}
+    assert "sctp_streams_same" not in ids and "h3_beats_h2_loss" in ids
+
+
+def test_the_table_has_one_row_per_question(ev):
+    plans = replication_plan.plans(ev, pilot())
+    assert list(replication_plan.table(plans)["question"]) == [q.claim_id for q in plans]
