@@ -9,6 +9,16 @@
  * Usage: linkemu NS_A DEV_A NS_B DEV_B RATE_AB RATE_BA DELAY_AB DELAY_BA LOSS_AB LOSS_BA QUEUE_AB QUEUE_BA SEED
  *   rates in bit/s, delays in s, losses in [0, 1), queues in packets (>= 1), seed an unsigned integer.
  * Prints "ready" on stdout once both devices exist, then on SIGTERM/SIGINT one JSON line of counters.
+ *
+ * Lateness (the emulator's own timing): for every delivered packet, the CLOCK_MONOTONIC time just before its
+ * write to the TUN device minus its scheduled deliver_at, in ns (>= 0: a packet is never written early).
+ * Per direction a histogram of 1 us buckets up to LATE_BUCKETS us plus an overflow count and the exact
+ * maximum; the final line gives per direction and for both together "lateness":{"n","median_ns","p99_ns",
+ * "max_ns","overflow"}. A quantile q is the k-th smallest lateness with k = ceil(q n) (numpy's
+ * "inverted_cdf"), reported as the lower edge of its 1 us bucket: at most 999 ns below the exact value; when
+ * the k-th value lies beyond the histogram (overflow), the exact maximum is reported (an upper bound).
+ * Compiled with -DLINKEMU_LATENESS_TEST the program instead reads lateness values (ns, one per line) on
+ * stdin and prints that object (the tests check it against numpy).
  * Timers: ppoll with a nanosecond timeout on CLOCK_MONOTONIC, timer slack 1 ns, SCHED_FIFO priority 10 when
  * permitted (so a loaded machine delays the emulator less).
  */
@@ -31,6 +41,47 @@
 
 #define MAXPKT 65536
 #define RING 65536 /* packets in flight per direction (queued + on the wire) */
+#define LATE_BUCKETS 100000 /* 1 us lateness buckets: [0, 100 ms) */
+
+typedef struct {
+    uint32_t bucket[LATE_BUCKETS]; /* bucket[i]: lateness in [i us, i+1 us) */
+    long n, overflow;              /* packets recorded; those of lateness >= LATE_BUCKETS us */
+    int64_t max_ns;
+} late_t;
+
+static void late_add(late_t *h, int64_t ns) {
+    if (ns < 0) ns = 0;
+    int64_t b = ns / 1000;
+    if (b < LATE_BUCKETS) h->bucket[b]++; else h->overflow++;
+    h->n++;
+    if (ns > h->max_ns) h->max_ns = ns;
+}
+
+static void late_merge(late_t *into, const late_t *from) {
+    for (long i = 0; i < LATE_BUCKETS; i++) into->bucket[i] += from->bucket[i];
+    into->n += from->n;
+    into->overflow += from->overflow;
+    if (from->max_ns > into->max_ns) into->max_ns = from->max_ns;
+}
+
+/* the k-th smallest lateness (k = ceil(num/den n), at least 1), as its bucket's lower edge in ns */
+static int64_t late_quantile(const late_t *h, long num, long den) {
+    if (h->n == 0) return 0;
+    long k = (h->n * num + den - 1) / den;
+    if (k < 1) k = 1;
+    long seen = 0;
+    for (long i = 0; i < LATE_BUCKETS; i++) {
+        seen += h->bucket[i];
+        if (seen >= k) return (int64_t)i * 1000;
+    }
+    return h->max_ns; /* in the overflow: the exact maximum bounds it from above */
+}
+
+static void print_late(const late_t *h) {
+    printf("\"lateness\":{\"n\":%ld,\"median_ns\":%lld,\"p99_ns\":%lld,\"max_ns\":%lld,\"overflow\":%ld}",
+           h->n, (long long)late_quantile(h, 1, 2), (long long)late_quantile(h, 99, 100), (long long)h->max_ns,
+           h->overflow);
+}
 
 typedef struct {
     int64_t tx_end;     /* ns: last bit serialised */
@@ -50,6 +101,7 @@ typedef struct {
     long n_in, n_loss, n_qdrop, n_out;
     long long bytes_in, bytes_out;
     long max_backlog;
+    late_t late;
 } dir_t;
 
 static volatile sig_atomic_t stop = 0;
@@ -119,7 +171,12 @@ static void arrive(dir_t *d, unsigned char *buf, int len, int64_t t) {
 static void deliver(dir_t *d, int64_t t) {
     while (d->head < d->tail && d->ring[d->head % RING].deliver_at <= t) {
         pkt_t *p = &d->ring[d->head % RING];
-        if (write(d->out_fd, p->data, p->len) == p->len) { d->n_out++; d->bytes_out += p->len; }
+        int64_t w = now_ns(); /* the write time: earlier packets of this batch count in it */
+        if (write(d->out_fd, p->data, p->len) == p->len) {
+            d->n_out++;
+            d->bytes_out += p->len;
+            late_add(&d->late, w - p->deliver_at);
+        }
         free(p->data);
         d->head++;
     }
@@ -135,10 +192,23 @@ static double arg_num(const char *s, const char *name) {
 
 static void print_dir(const char *name, dir_t *d) {
     printf("\"%s\":{\"in\":%ld,\"lost\":%ld,\"queue_drops\":%ld,\"out\":%ld,\"bytes_in\":%lld,\"bytes_out\":%lld,"
-           "\"max_backlog\":%ld}", name, d->n_in, d->n_loss, d->n_qdrop, d->n_out, d->bytes_in, d->bytes_out,
+           "\"max_backlog\":%ld,", name, d->n_in, d->n_loss, d->n_qdrop, d->n_out, d->bytes_in, d->bytes_out,
            d->max_backlog);
+    print_late(&d->late);
+    printf("}");
 }
 
+#ifdef LINKEMU_LATENESS_TEST
+int main(void) {
+    static late_t h;
+    long long v;
+    while (scanf("%lld", &v) == 1) late_add(&h, (int64_t)v);
+    printf("{");
+    print_late(&h);
+    printf("}\n");
+    return 0;
+}
+#else
 int main(int argc, char **argv) {
     if (argc != 14) {
         fprintf(stderr, "usage: linkemu NS_A DEV_A NS_B DEV_B RATE_AB RATE_BA DELAY_AB DELAY_BA LOSS_AB LOSS_BA "
@@ -205,11 +275,17 @@ int main(int argc, char **argv) {
         deliver(&ab, t);
         deliver(&ba, t);
     }
+    static late_t both;
+    late_merge(&both, &ab.late);
+    late_merge(&both, &ba.late);
     printf("{");
     print_dir("ab", &ab);
     printf(",");
     print_dir("ba", &ba);
+    printf(",");
+    print_late(&both);
     printf("}\n");
     fflush(stdout);
     return 0;
 }
+#endif

@@ -10,6 +10,11 @@ stops (its TUN devices vanish with it) and both namespaces are deleted. Names ar
 (``wpe<pid>n<counter>``); namespaces left by a run whose process died by SIGKILL are removed by
 :func:`remove_stale`, which touches only names of that form whose owner process is gone.
 Nothing is created outside the two namespaces.
+
+Every run measures its own timing (:mod:`paperlib.emulation.fidelity`): after the block ``tb.fidelity`` holds
+its :class:`~paperlib.emulation.fidelity.FidelityRecord` (the emulator's lateness, the CPU time and run-queue
+wait of the processes the testbed started and their descendants by role, the machine's CPU pressure and load),
+beside ``tb.link_stats`` (the emulator's counters).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 
-from paperlib.emulation import build
+from paperlib.emulation import build, fidelity
 from paperlib.emulation.tcp_settings import TcpSettings
 from paperlib.validate import ParameterError
 
@@ -217,6 +222,9 @@ class Testbed:
         self.client_ns, self.server_ns = f"{self.name}c", f"{self.name}s"
         self.client_ip, self.server_ip = CLIENT_IP, SERVER_IP
         self.link_stats: dict | None = None
+        self.fidelity: fidelity.FidelityRecord | None = None
+        self._watch: fidelity.CpuWatch | None = None
+        self._started: tuple[float, float | None, float | None] | None = None  # monotonic, pressure, load
         self._emu: subprocess.Popen | None = None
         self._procs: list[subprocess.Popen] = []
         self._old_handler = None
@@ -232,7 +240,10 @@ class Testbed:
             self._old_handler = signal.signal(signal.SIGTERM, self._on_sigterm)
         try:
             remove_stale()
+            self._started = (time.monotonic(), fidelity.read_cpu_pressure_some_s(), fidelity.read_loadavg())
+            self._watch = fidelity.CpuWatch()
             self._build()
+            self._watch.start()
         except BaseException:
             self._teardown()
             raise
@@ -255,6 +266,7 @@ class Testbed:
         self._emu = subprocess.Popen(
             [str(binary), self.client_ns, DEVICE, self.server_ns, DEVICE, *self.link.emulator_args(self.seed)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        self._watch.add(self._emu.pid, "emulator")
         line = self._read_ready()
         if line != "ready":
             err = self._emu.stderr.read() if self._emu.poll() is not None else ""
@@ -295,13 +307,22 @@ class Testbed:
             raise ParameterError(f"side must be 'client' or 'server', got {side!r}")
         return self.client_ns if side == "client" else self.server_ns
 
-    def popen(self, side: str, argv: list[str], **kwargs) -> subprocess.Popen:
-        """Start ``argv`` inside the namespace of ``side``; it is killed at teardown if still running."""
+    def popen(self, side: str, argv: list[str], *, role: str | None = None, **kwargs) -> subprocess.Popen:
+        """Start ``argv`` inside the namespace of ``side``; it is killed at teardown if still running.
+
+        Its CPU time and run-queue wait, and its descendants', count under ``role`` in ``tb.fidelity``
+        (one of :data:`paperlib.emulation.fidelity.ROLES`; default: ``capture`` for tcpdump, else ``side``).
+        """
         if self._emu is None:
             raise TestbedError("the testbed is not up (use it inside its 'with' block)")
-        proc = subprocess.Popen(["ip", "netns", "exec", self.namespace(side), *argv],
-                                start_new_session=True, **kwargs)
+        namespace = self.namespace(side)
+        if role is None:
+            role = "capture" if argv and os.path.basename(str(argv[0])) == "tcpdump" else side
+        if role not in fidelity.ROLES:
+            raise ParameterError(f"role must be one of {fidelity.ROLES}, got {role!r}")
+        proc = subprocess.Popen(["ip", "netns", "exec", namespace, *argv], start_new_session=True, **kwargs)
         self._procs.append(proc)
+        self._watch.add(proc.pid, role)
         return proc
 
     def sysctl_values(self, side: str, names: list[str]) -> dict[str, str]:
@@ -322,6 +343,12 @@ class Testbed:
 
     def _teardown(self) -> None:
         errors = []
+        cpu, ended = None, None
+        if self._watch is not None:  # the last read of the run's processes, before any is killed
+            with contextlib.suppress(Exception):
+                cpu = self._watch.stop()
+                ended = (time.monotonic(), fidelity.read_cpu_pressure_some_s(), fidelity.read_loadavg())
+            self._watch = None
         for proc in self._procs:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -338,6 +365,11 @@ class Testbed:
                 self._emu.kill()
                 self._emu.communicate()
             self._emu = None
+            if cpu is not None and self._started is not None:
+                with contextlib.suppress(Exception):
+                    self.fidelity = fidelity.make_record(
+                        self.link_stats, cpu, wall_s=ended[0] - self._started[0], pressure_start_s=self._started[1],
+                        pressure_end_s=ended[1], load_start=self._started[2], load_end=ended[2])
         for ns in self._created:
             try:
                 _kill_namespace(ns)
