@@ -96,3 +96,41 @@ def test_capture_table_is_measured_once_then_read_from_the_sweep_cache(tmp_path,
 
 def test_capture_code_version_follows_the_capture_module():
     assert emulation_notebook._capture_code_version().startswith(experiments.code_version() + "+capture-")
+
+
+def _run(protocol, rep, kept, late_s, wait_s, rtt_s=0.1, users=2, objects=3, mode="per_object"):
+    """A fabricated run with a fidelity record (only the fields the cell summary reads)."""
+    return {"protocol": protocol, "rate_bps": 1e6, "rtt_s": rtt_s, "loss": 0.0, "users": users, "objects": objects,
+            "mode": mode, "rep": rep, "fidelity_kept": kept, "fidelity_tries": 1 if kept else 3,
+            "fidelity": {"worst_lateness_p99_s": late_s, "app_wait_s": wait_s, "cpu_pressure_fraction": 0.1 * rep}}
+
+
+def test_runs_that_lost_their_timing_are_kept_apart_and_counted_per_cell():
+    runs = pd.DataFrame([_run("tcp", 0, True, 0.001, 0.006), _run("tcp", 1, False, 0.004, 0.060),
+                         _run("tcp", 2, True, 0.0005, 0.012), _run("sctp", 0, True, 0.001, 0.0)])
+    kept, lost = emulation_notebook.split_kept(runs)
+    assert list(kept.rep) == [0, 2, 0] and list(lost.rep) == [1]
+    emu = emulation_notebook.Emulated("reduced", [], kept, lost=lost)
+    cell = emu.cell_fidelity(protocol="tcp", rate_bps=1e6)
+    # 3 tcp runs, 2 kept; tries 1 + 3 + 1 = 5; worst lateness p99 0.004 s = 4% of the 0.1 s round trip;
+    # handshakes per run 2 users x 3 objects = 6, so the waits per handshake are 0.001, 0.010, 0.002 s:
+    # 1%, 10%, 2% of the round trip -> median 2%, max 10%; pressure 0, 0.1, 0.2 -> mean 0.1
+    assert cell["runs"] == 3 and cell["runs_kept"] == 2 and cell["tries"] == 5
+    assert cell["worst_lateness_p99_s"] == pytest.approx(0.004)
+    assert cell["worst_lateness_p99_rtt_fraction"] == pytest.approx(0.04)
+    assert cell["app_wait_per_handshake_rtt_fraction_median"] == pytest.approx(0.02)
+    assert cell["app_wait_per_handshake_rtt_fraction_max"] == pytest.approx(0.10)
+    assert cell["cpu_pressure_fraction_mean"] == pytest.approx(0.1)
+    assert emu.lost_at(protocol="tcp") == 1 and emu.lost_at(protocol="sctp") == 0
+    assert emu.cell_fidelity(protocol="udp") is None
+    with pytest.raises(ValueError, match="no parameter 'colour'"):
+        emu.cell_runs(colour="red")
+
+
+def test_the_runs_table_holds_each_runs_fidelity_beside_it():
+    runs = pd.DataFrame([_run("tcp", 0, True, 0.001, 0.006)]).assign(link_stats=[{}], provenance=[{}])
+    flat = emulation_notebook.flat_runs(runs)
+    assert "fidelity" not in flat.columns and "link_stats" not in flat.columns
+    row = flat.iloc[0]
+    assert (row.fidelity_kept, row.fidelity_tries, row.lateness_p99_s, row.app_wait_s, row.handshakes) == (
+        True, 1, 0.001, 0.006, 6)

@@ -20,14 +20,104 @@ from paperlib.figures import style
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", "t0", "t_start", "t_done", "user"]
 
 
+#: The per-run fidelity figures ``emulation_runs.csv`` holds beside each run (:func:`fidelity_columns`).
+FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "lateness_p99_s", "app_wait_s", "handshakes",
+                    "cpu_pressure_fraction"]
+
+
 @dataclass
 class Emulated:
-    """The emulated runs of one paper: its points, the runs table, and why nothing ran (if so)."""
+    """The emulated runs of one paper: its points, the runs that kept their timing, and why nothing ran (if so).
+
+    ``runs`` holds only the runs whose fidelity record the rule keeps (:mod:`paperlib.emulation.fidelity`):
+    every mean, interval and verdict rests on them. ``lost`` holds the runs that broke the rule on every try;
+    :meth:`cell_fidelity` summarises both for one ledger cell.
+    """
 
     profile: str
     points: list = field(default_factory=list)
     runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
     not_run: str | None = None
+    lost: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+
+    def cell_runs(self, **at) -> pd.DataFrame:
+        """Return every run (kept and lost) whose parameters equal ``at`` (floats by ``np.isclose``)."""
+        frames = [f for f in (self.runs, self.lost) if f is not None and len(f)]
+        if not frames:
+            return pd.DataFrame(columns=RUN_COLUMNS)
+        every = pd.concat(frames, ignore_index=True)
+        mask = np.ones(len(every), dtype=bool)
+        for name, value in at.items():
+            if name not in every.columns:
+                raise ValueError(f"cell_runs: the runs have no parameter {name!r} (they have {list(every.columns)})")
+            col = every[name]
+            mask &= (np.isclose(col.astype(float), float(value)) if isinstance(value, (int, float, np.number))
+                     and not isinstance(value, bool) else (col == value).to_numpy())
+        return every[mask]
+
+    def cell_fidelity(self, **at) -> dict | None:
+        """Return the fidelity of the runs of one cell (:func:`cell_fidelity` of :meth:`cell_runs`), or None when
+        no run has a fidelity record (nothing ran there)."""
+        return cell_fidelity(self.cell_runs(**at))
+
+    def lost_at(self, **at) -> int:
+        """Return how many runs of the cell ``at`` lost their timing on every try."""
+        runs = self.cell_runs(**at)
+        return int(fidelity_columns(runs)["fidelity_kept"].eq(False).sum()) if len(runs) else 0
+
+
+def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per run with :data:`FIDELITY_COLUMNS`: whether it kept its timing, its tries, the emulator's
+    worse-direction lateness p99, the applications' run-queue wait, its handshakes and the machine's CPU pressure."""
+    rows = []
+    for r in runs.to_dict("records"):
+        rec = r.get("fidelity") or {}
+        handshakes = experiments.handshakes_of(r) if "users" in r and "mode" in r else 1
+        rows.append({"fidelity_kept": r.get("fidelity_kept"), "fidelity_tries": r.get("fidelity_tries"),
+                     "lateness_p99_s": rec.get("worst_lateness_p99_s"), "app_wait_s": rec.get("app_wait_s"),
+                     "handshakes": handshakes, "cpu_pressure_fraction": rec.get("cpu_pressure_fraction")})
+    return pd.DataFrame(rows, columns=FIDELITY_COLUMNS, index=runs.index)
+
+
+def cell_fidelity(runs: pd.DataFrame) -> dict | None:
+    """Return one ledger cell's fidelity from its runs (kept and lost), or None when none has a record.
+
+    The keys of :func:`paperlib.emulation.fidelity.summarise` (so :func:`~paperlib.emulation.fidelity.describe`
+    words it): ``runs``, ``runs_kept`` (by each run's own judgement, ``fidelity_kept``), the worst lateness p99 (s
+    and as a fraction of the run's round trip), the median and largest applications' wait per handshake as a
+    fraction of the round trip, the mean CPU pressure; and ``tries``, the runs made in all (re-runs included).
+    """
+    if not len(runs) or "fidelity" not in runs.columns or runs["fidelity"].isna().all():
+        return None
+    f = fidelity_columns(runs)
+    rtt = runs["rtt_s"].astype(float).to_numpy()
+    late = f["lateness_p99_s"].astype(float).to_numpy() / rtt
+    wait = np.sort(f["app_wait_s"].astype(float).to_numpy() / f["handshakes"].astype(float).to_numpy() / rtt)
+    pressure = f["cpu_pressure_fraction"].dropna().astype(float)
+    late_s = f["lateness_p99_s"].dropna().astype(float)
+    return {"runs": int(len(runs)), "runs_kept": int(f["fidelity_kept"].eq(True).sum()),
+            "tries": int(f["fidelity_tries"].fillna(1).astype(int).sum()),
+            "worst_lateness_p99_s": float(late_s.max()) if len(late_s) else None,
+            "worst_lateness_p99_rtt_fraction": float(np.nanmax(late)) if np.isfinite(late).any() else None,
+            "app_wait_per_handshake_rtt_fraction_median": float(np.median(wait)),
+            "app_wait_per_handshake_rtt_fraction_max": float(wait[-1]),
+            "cpu_pressure_fraction_mean": float(pressure.mean()) if len(pressure) else None}
+
+
+def split_kept(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (the runs that kept their timing, the runs that lost it), each re-indexed from 0."""
+    if not len(runs) or "fidelity_kept" not in runs.columns:
+        return runs.reset_index(drop=True), runs.iloc[0:0]
+    kept = runs["fidelity_kept"].astype(bool).to_numpy()
+    return runs[kept].reset_index(drop=True), runs[~kept].reset_index(drop=True)
+
+
+def flat_runs(runs: pd.DataFrame, drop: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Return ``runs`` without their nested columns (link counters, provenance, fidelity record) and with the
+    per-run fidelity figures (:func:`fidelity_columns`) beside them: what ``emulation_runs.csv`` holds."""
+    nested = [c for c in ("link_stats", "provenance", "fidelity", "fidelity_broken", *drop) if c in runs.columns]
+    flat = runs.drop(columns=nested + [c for c in FIDELITY_COLUMNS if c in runs.columns]).copy()
+    return pd.concat([flat, fidelity_columns(runs)], axis=1)
 
 
 def not_run_reason(profile: str) -> str | None:
@@ -55,11 +145,12 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
         return Emulated(profile, not_run=reason)
     pts = module.points(paper, profile)
     runs = experiments.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
-    flat = runs.drop(columns=["link_stats", "provenance"]).copy()
+    flat = flat_runs(runs)
     for col in ("t_start", "t_done", "user", "object"):
         flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
     atomic_write_csv(Path(out) / "emulation_runs.csv", flat)
-    return Emulated(profile, pts, runs)
+    kept, lost = split_kept(runs)
+    return Emulated(profile, pts, kept, lost=lost)
 
 
 def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:
