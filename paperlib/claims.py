@@ -56,18 +56,23 @@ class Verdict:
         if not self.reason.strip():
             raise ClaimError("a verdict needs a reason")
         n = self.replications_to_decide
+        if self.status == ledger.FIDELITY_LOST and self.column != ledger.REAL_STACKS:
+            raise ClaimError(f"a fidelity_lost verdict is judged on the real stacks (column {ledger.REAL_STACKS!r}), "
+                             f"got column {self.column!r}")
         if n is not None and self.status != "inconclusive":
             raise ClaimError(f"replications_to_decide belongs to an inconclusive verdict, not a {self.status!r} one")
         if n is not None and not (n >= 2 and (math.isinf(n) or n == int(n))):
             raise ClaimError(f"replications_to_decide must be a whole number >= 2 or inf, got {n!r}")
 
 
-def fidelity_lost(reason: str, *, column: str = "claim", source: str | None = None) -> Verdict:
+def fidelity_lost(reason: str, *, source: str | None = None) -> Verdict:
     """Return the ``fidelity_lost`` verdict of a claim whose real-time runs lost their timing (no verdict drawn).
+
+    Its column is :data:`paperlib.ledger.REAL_STACKS`, where a claim judged on the real stacks goes.
 
     ``reason`` gives the runs kept and the measured lateness and waiting (:data:`paperlib.ledger.STATUS_MEANINGS`).
     """
-    return Verdict(ledger.FIDELITY_LOST, reason, None, column, source)
+    return Verdict(ledger.FIDELITY_LOST, reason, None, ledger.REAL_STACKS, source)
 
 
 class ClaimRegistry:

@@ -57,8 +57,9 @@ STATUS_MEANINGS: dict[str, str] = {
     "measured_differs": "a published measurement re-measured here: outside the 95% interval and more than 5% from "
                         "the measured mean",
     "fidelity_lost": "a real-stack cell whose runs did not keep their timing under the package's fidelity rule "
-                     "(docs/fidelity.md) after the allowed re-runs: no verdict is drawn from them; the reason gives the "
-                     "runs kept and the measured lateness and waiting (a published measurement's row or a claim's)",
+                     "(docs/fidelity.md) after the allowed re-runs: no verdict is drawn from them; the reason gives "
+                     "the runs kept and the measured lateness and waiting (a published measurement's row or a "
+                     "claim's)",
     "not_regenerable": "no run of this machine produced it (a testbed or simulator that is not available, or a "
                        "real-stack cell outside the grid that ran, or measured fewer than two times); regenerated "
                        "holds the best honest figure, if any, and the reason says what it is and which run would "
@@ -82,8 +83,11 @@ FIDELITY_LOST = "fidelity_lost"
 RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + (
     FIDELITY_LOST, "not_regenerable", "input")
 CLAIM_STATUSES = ("supported", "refuted", "inconclusive", "untestable", FIDELITY_LOST)
-#: Every status once, results first (``fidelity_lost`` is both: a row's ``column`` tells a claim from a result).
+#: Every status once, results first (``fidelity_lost`` is both: a row's ``column`` tells a claim from a result,
+#: :func:`is_claim`).
 STATUSES = tuple(dict.fromkeys(RESULT_STATUSES + CLAIM_STATUSES))
+#: The ledger column of a claim judged on the emulated real stacks (``paperlib.emulation.ledger_rows`` uses it).
+REAL_STACKS = "emulated (real stacks)"
 CLOSE = 0.05
 
 #: How the reason of a published time below its loss-free physical bound begins (the status is
@@ -290,6 +294,23 @@ def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reaso
                row.reason)
 
 
+def is_claim(status: str, column: str) -> bool:
+    """Return whether a row of ``status`` in ``column`` is a claim's (else a published result's).
+
+    Every status but ``fidelity_lost`` is one or the other; a ``fidelity_lost`` row is a claim's when its column
+    is :data:`REAL_STACKS` (:func:`claim_row` allows it only there, :func:`fidelity_lost_row` never).
+    """
+    if status == FIDELITY_LOST:
+        return column == REAL_STACKS
+    return status in CLAIM_STATUSES
+
+
+def claim_mask(frame: pd.DataFrame) -> pd.Series:
+    """Return the mask of a ledger table's claim rows (:func:`is_claim` of its ``status`` and ``column``)."""
+    return pd.Series([is_claim(s, c) for s, c in zip(frame["status"], frame["column"], strict=True)],
+                     index=frame.index, dtype=bool)
+
+
 def fidelity_lost_row(old: Row, reason: str) -> Row:
     """Return ``old`` (a published measurement) as a real-stack cell whose runs lost their timing: ``fidelity_lost``.
 
@@ -300,6 +321,9 @@ def fidelity_lost_row(old: Row, reason: str) -> Row:
     if not reason.strip():
         raise LedgerError(f"{old.source} {old.row} {old.column}: a fidelity_lost row needs a reason "
                           "(the runs kept, the lateness and waiting)")
+    if old.column == REAL_STACKS:
+        raise LedgerError(f"{old.source} {old.row}: column {REAL_STACKS!r} holds claims; a claim whose runs lost "
+                          "their timing is a claim_row of status fidelity_lost")
     text = f"{reason}; {old.reason}" if old.reason.strip() else reason
     return Row(old.paper, old.source, old.row, old.column, old.published, "", "", FIDELITY_LOST, text)
 
@@ -318,6 +342,9 @@ def claim_row(
     """Return the ledger row of a stated claim (one of :data:`CLAIM_STATUSES`)."""
     if status not in CLAIM_STATUSES:
         raise LedgerError(f"claim status must be one of {CLAIM_STATUSES}, got {status!r}")
+    if status == FIDELITY_LOST and column != REAL_STACKS:
+        raise LedgerError(f"{source} {claim}: a fidelity_lost claim is judged on the real stacks (column "
+                          f"{REAL_STACKS!r}), got column {column!r}")
     rel = ""
     if regenerated is not None and published.strip():
         try:

@@ -11,8 +11,9 @@ nothing ran, the reason says whether by the user's choice (:data:`NOT_RUN_BY_CHO
 machine cannot (:data:`NOT_RUN_CANNOT`). Claims judged on the measurements use the interval rules here
 (:func:`verdict`, :func:`band_verdict`, :func:`rise_verdict`: ``supported``, ``refuted`` or ``inconclusive``
 when the interval straddles, with :func:`to_decide`'s replications that would decide it) and the one interval
-of a mean of per-point differences (:func:`mean_difference`). ``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY``
-adds the line "N of M published experimental cells within 5% of the real stacks" to the ledger summary.
+of a mean of per-point differences (:func:`mean_difference`).
+``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
+experimental cells within 5% of the real stacks" to the ledger summary.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from paperlib import decide
+from paperlib import decide, ledger
 from paperlib.atomic import atomic_write_text
 from paperlib.emulation import experiments
 from paperlib.ledger import CLOSE, Row, claim_row, measured_row
 
 MARK = "[emulated on real stacks]"
 #: The ledger column of the claims re-judged on the emulated measurements.
-REAL_STACKS = "emulated (real stacks)"
+REAL_STACKS = ledger.REAL_STACKS
 NOT_RUN = "[emulation not run]"
 #: Why no cell has an emulated value when the user opted out (``make ... EMULATION=off``, ``emulation="off"``).
 NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off)"
@@ -55,6 +56,15 @@ def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: s
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
               f"scored against this measurement on today's stacks{replaced}; before: {old.reason}")
     return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
+
+
+def fidelity_lost_cell(old: Row, reason: str) -> Row:
+    """Return ``old`` (a published experimental cell) as one whose real-stack runs lost their timing.
+
+    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` (so :func:`counts` counts
+    the cell as run, not within 5%); ``reason`` gives the runs kept and the measured lateness and waiting.
+    """
+    return ledger.fidelity_lost_row(old, f"{MARK} {reason}")
 
 
 def mean_difference(a_mean, a_half, b_mean, b_half, scale=None) -> tuple[float, float]:
@@ -177,6 +187,25 @@ def to_decide(status: str, mean: float, half: float, n: int, threshold: float = 
         return None, ""
     needed = decide.replications_from_interval(mean, half, n, threshold)
     return needed, "; " + decide.straddle_text(mean, half, threshold, needed, n)
+
+
+def split_note(verdicts: list[str], needed: list[float | None]) -> tuple[float | None, str]:
+    """Return (repetitions that would decide, the reason's closing sentence) of a claim judged case by case.
+
+    ``verdicts`` are the cases' statuses, ``needed`` their :func:`to_decide` numbers (None where decided). A
+    claim whose cases all agree takes their status; otherwise it is inconclusive and this says whether the cases
+    split with every one decided (no repetitions would change that: None) or which straddle (the most any of
+    them needs, so that every case decides). ``(None, "")`` when every case is decided and they agree.
+    """
+    open_ = [n for v, n in zip(verdicts, needed, strict=True) if v == "inconclusive" and n is not None]
+    split = len(set(verdicts) - {"inconclusive"}) > 1
+    if not open_:
+        return None, ("; the cases' verdicts split: " + ", ".join(f"{verdicts.count(v)} {v}" for v in
+                                                                  dict.fromkeys(verdicts)) if split else "")
+    most = max(open_)
+    head = "the cases' verdicts split; " if split else ""
+    return most, (f"; {head}{len(open_)} of {len(verdicts)} cases' 95% CIs straddle the threshold: "
+                  f"{decide.replications_text(most)} in every case, at the measured spread")
 
 
 def counts(frame: pd.DataFrame) -> tuple[int, int]:
