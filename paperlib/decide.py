@@ -115,8 +115,8 @@ def replications_from_interval(mean: float, half: float, n: int, threshold: floa
 def straddle_text(mean: float, half: float, threshold: float, needed: float, n: int) -> str:
     """Return the reason's sentence of an interval ``mean +/- half`` over ``n`` that straddles ``threshold``.
 
-    ``"the 95% interval [-0.1, 0.3] straddles 0: about 37 replications would decide it (4 now, at the
-    measured spread)"``, ``needed`` being :func:`replications_to_decide`'s.
+    ``"the 95% interval [-0.3, 0.7] straddles 0: about 12 replications would decide it at the measured
+    spread (4 now)"``, ``needed`` being :func:`replications_to_decide`'s.
     """
     return (f"the {CONFIDENCE:.0%} interval [{mean - half:.3g}, {mean + half:.3g}] straddles {threshold:g}: "
-            f"{replications_text(needed)} ({n} now, at the measured spread)")
+            f"{replications_text(needed)} at the measured spread ({n} now)")
