@@ -269,7 +269,8 @@ def fidelity_lost_text(rows: pd.DataFrame) -> str:
     drawn)"``: the result rows (not the claims, :func:`paperlib.ledger.claim_mask`) of status ``fidelity_lost``.
     """
     lost = rows[(rows["status"] == ledger_file.FIDELITY_LOST) & ~ledger_file.claim_mask(rows)]
-    return (f"{len(lost)} published measurements whose real-stack runs did not keep their timing (fidelity_lost: "
+    noun = "measurement" if len(lost) == 1 else "measurements"
+    return (f"{len(lost)} published {noun} whose real-stack runs did not keep their timing (fidelity_lost: "
             "no verdict drawn)") if len(lost) else ""
 
 
