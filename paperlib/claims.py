@@ -11,7 +11,8 @@ registers one function per claim::
 
 A claim function takes the paper's evidence (whatever object the paper's notebook assembles: a
 table of regenerated values, simulation summaries...) and returns a :class:`Verdict` (status,
-the regenerated number if there is one, the reason), or a tuple of verdicts when one claim is judged
+the regenerated number if there is one, the reason; an ``inconclusive`` one also the replications that
+would decide it, :func:`paperlib.decide.replications_to_decide`), or a tuple of verdicts when one claim is judged
 on several pieces of evidence (one ledger row each, told apart by ``column``).
 :meth:`ClaimRegistry.rows` judges every
 claim of ``claims.csv`` in the file's order and returns the ledger rows; a claim of the data
@@ -21,6 +22,7 @@ test that checks every paper (``tests/test_claims.py``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,12 +45,34 @@ class Verdict:
     column: str = "claim"
     #: the ledger's ``source``; ``None``: the claim's printed location in ``claims.csv``
     source: str | None = None
+    #: of an ``inconclusive`` verdict whose interval straddles its threshold: the replications that would decide
+    #: it at the measured spread (:func:`paperlib.decide.replications_to_decide`; ``math.inf``: more than its cap);
+    #: ``None`` otherwise (also for an inconclusive claim whose cells' verdicts split with every cell decided)
+    replications_to_decide: float | None = None
 
     def __post_init__(self):
         if self.status not in ledger.CLAIM_STATUSES:
             raise ClaimError(f"claim status must be one of {ledger.CLAIM_STATUSES}, got {self.status!r}")
         if not self.reason.strip():
             raise ClaimError("a verdict needs a reason")
+        n = self.replications_to_decide
+        if self.status == ledger.FIDELITY_LOST and self.column != ledger.REAL_STACKS:
+            raise ClaimError(f"a fidelity_lost verdict is judged on the real stacks (column {ledger.REAL_STACKS!r}), "
+                             f"got column {self.column!r}")
+        if n is not None and self.status != "inconclusive":
+            raise ClaimError(f"replications_to_decide belongs to an inconclusive verdict, not a {self.status!r} one")
+        if n is not None and not (n >= 2 and (math.isinf(n) or n == int(n))):
+            raise ClaimError(f"replications_to_decide must be a whole number >= 2 or inf, got {n!r}")
+
+
+def fidelity_lost(reason: str, *, source: str | None = None) -> Verdict:
+    """Return the ``fidelity_lost`` verdict of a claim whose real-time runs lost their timing (no verdict drawn).
+
+    Its column is :data:`paperlib.ledger.REAL_STACKS`, where a claim judged on the real stacks goes.
+
+    ``reason`` gives the runs kept and the measured lateness and waiting (:data:`paperlib.ledger.STATUS_MEANINGS`).
+    """
+    return Verdict(ledger.FIDELITY_LOST, reason, None, ledger.REAL_STACKS, source)
 
 
 class ClaimRegistry:

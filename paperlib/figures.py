@@ -70,10 +70,12 @@ STATUS_COLORS = {
     "measured_within_ci": "#01665e",
     "measured_close": "#5ab4ac",
     "measured_differs": "#d8b365",
+    "fidelity_lost": "#762a83",
     "not_regenerable": "#878787",
     "input": "#bababa",
     "supported": "#4575b4",
     "refuted": "#d73027",
+    "inconclusive": "#fee090",
     "untestable": "#b2abd2",
 }
 

@@ -8,8 +8,10 @@ writes them with :func:`write_partial` to ``figures/<paper>/ledger.csv``;
 Statuses: :data:`STATUS_MEANINGS` (one line each; ``data/README.md`` "Ledger statuses" and the
 report read the same text). The rules that pick a status are in code here: :func:`classify`
 (``reproduced`` / ``close`` / ``differs``), :func:`result_row` (``typo``, ``lone_hit``,
-``not_regenerable``), :func:`input_row` (``input``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone
-hit). A published
+``not_regenerable``), :func:`input_row` (``input``), :func:`measured_status` (``measured_*``),
+:func:`fidelity_lost_row` (``fidelity_lost``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone
+hit); a claim's status (``supported``, ``refuted``, ``inconclusive``, ``untestable``, ``fidelity_lost``) is
+its claim function's (:mod:`paperlib.claims`, :mod:`paperlib.decide`). A published
 time below its loss-free physical bound keeps its status and its ``reason`` starts with
 :data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``).
 """
@@ -54,6 +56,10 @@ STATUS_MEANINGS: dict[str, str] = {
                       "within 5% of it (rel_error at most 5% either way, as for close)",
     "measured_differs": "a published measurement re-measured here: outside the 95% interval and more than 5% from "
                         "the measured mean",
+    "fidelity_lost": "a real-stack cell whose runs did not keep their timing under the package's fidelity rule "
+                     "(docs/fidelity.md) after the allowed re-runs: no verdict is drawn from them; the reason gives "
+                     "the runs kept and the measured lateness and waiting (a published measurement's row or a "
+                     "claim's)",
     "not_regenerable": "no run of this machine produced it (a testbed or simulator that is not available, or a "
                        "real-stack cell outside the grid that ran, or measured fewer than two times); regenerated "
                        "holds the best honest figure, if any, and the reason says what it is and which run would "
@@ -63,15 +69,25 @@ STATUS_MEANINGS: dict[str, str] = {
              "uses it, and the reason says where it is used",
     "supported": "a stated claim that holds under the criterion its reason states",
     "refuted": "a stated claim that fails under the criterion its reason states",
-    "untestable": "a stated claim that cannot be checked here (its evidence is absent from the seed, or it needs "
-                  "a measurement that cannot be made); the reason says which",
+    "inconclusive": "a stated claim that was tested and not decided: the 95% interval its criterion is judged on "
+                    "straddles the threshold (or the verdicts of its cells split); the reason gives the interval and "
+                    "how many replications would decide it at the measured spread",
+    "untestable": "a stated claim that no measurement here can reach (its evidence is absent from the seed, it "
+                  "needs an instrument or a testbed that is not here, or the run that would test it did not run or "
+                  "ran fewer than twice); the reason says which",
 }
 #: The statuses of a published measurement that was measured again here (:func:`measured_row`).
 MEASURED_STATUSES = ("measured_within_ci", "measured_close", "measured_differs")
-RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + ("not_regenerable",
-                                                                                                "input")
-CLAIM_STATUSES = ("supported", "refuted", "untestable")
-STATUSES = RESULT_STATUSES + CLAIM_STATUSES
+#: A real-stack cell or claim whose runs lost their timing (:func:`fidelity_lost_row`); a result and a claim status.
+FIDELITY_LOST = "fidelity_lost"
+RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + (
+    FIDELITY_LOST, "not_regenerable", "input")
+CLAIM_STATUSES = ("supported", "refuted", "inconclusive", "untestable", FIDELITY_LOST)
+#: Every status once, results first (``fidelity_lost`` is both: a row's ``column`` tells a claim from a result,
+#: :func:`is_claim`).
+STATUSES = tuple(dict.fromkeys(RESULT_STATUSES + CLAIM_STATUSES))
+#: The ledger column of a claim judged on the emulated real stacks (``paperlib.emulation.ledger_rows`` uses it).
+REAL_STACKS = "emulated (real stacks)"
 CLOSE = 0.05
 
 #: How the reason of a published time below its loss-free physical bound begins (the status is
@@ -278,6 +294,40 @@ def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reaso
                row.reason)
 
 
+def is_claim(status: str, column: str) -> bool:
+    """Return whether a row of ``status`` in ``column`` is a claim's (else a published result's).
+
+    Every status but ``fidelity_lost`` is one or the other; a ``fidelity_lost`` row is a claim's when its column
+    is :data:`REAL_STACKS` (:func:`claim_row` allows it only there, :func:`fidelity_lost_row` never).
+    """
+    if status == FIDELITY_LOST:
+        return column == REAL_STACKS
+    return status in CLAIM_STATUSES
+
+
+def claim_mask(frame: pd.DataFrame) -> pd.Series:
+    """Return the mask of a ledger table's claim rows (:func:`is_claim` of its ``status`` and ``column``)."""
+    return pd.Series([is_claim(s, c) for s, c in zip(frame["status"], frame["column"], strict=True)],
+                     index=frame.index, dtype=bool)
+
+
+def fidelity_lost_row(old: Row, reason: str) -> Row:
+    """Return ``old`` (a published measurement) as a real-stack cell whose runs lost their timing: ``fidelity_lost``.
+
+    No verdict is drawn from the runs: ``regenerated`` and ``rel_error`` are left empty and ``reason`` (which
+    must say the runs kept and the measured lateness and waiting, :data:`STATUS_MEANINGS`) comes before the
+    row's own reason. A claim judged on such runs is a :func:`claim_row` of status ``fidelity_lost``.
+    """
+    if not reason.strip():
+        raise LedgerError(f"{old.source} {old.row} {old.column}: a fidelity_lost row needs a reason "
+                          "(the runs kept, the lateness and waiting)")
+    if old.column == REAL_STACKS:
+        raise LedgerError(f"{old.source} {old.row}: column {REAL_STACKS!r} holds claims; a claim whose runs lost "
+                          "their timing is a claim_row of status fidelity_lost")
+    text = f"{reason}; {old.reason}" if old.reason.strip() else reason
+    return Row(old.paper, old.source, old.row, old.column, old.published, "", "", FIDELITY_LOST, text)
+
+
 def claim_row(
     paper: str,
     source: str,
@@ -289,9 +339,12 @@ def claim_row(
     *,
     column: str = "claim",
 ) -> Row:
-    """Return the ledger row of a stated claim (``supported`` / ``refuted`` / ``untestable``)."""
+    """Return the ledger row of a stated claim (one of :data:`CLAIM_STATUSES`)."""
     if status not in CLAIM_STATUSES:
         raise LedgerError(f"claim status must be one of {CLAIM_STATUSES}, got {status!r}")
+    if status == FIDELITY_LOST and column != REAL_STACKS:
+        raise LedgerError(f"{source} {claim}: a fidelity_lost claim is judged on the real stacks (column "
+                          f"{REAL_STACKS!r}), got column {column!r}")
     rel = ""
     if regenerated is not None and published.strip():
         try:

@@ -36,7 +36,7 @@ END = "<!-- results:end -->"
 #: The emulated testbed's marks at the start of a ledger reason (``paperlib.emulation.ledger_rows``).
 EMULATED = "[emulated on real stacks]"
 #: The ledger column of a claim re-judged on the emulated real stacks.
-REAL_STACKS = "emulated (real stacks)"
+REAL_STACKS = ledger_file.REAL_STACKS
 
 
 class VerdictError(ValueError):
@@ -139,7 +139,7 @@ class PaperRows:
         """
         names = {claim_id, self.claim_text.get(claim_id, claim_id)}
         f = self.frame
-        mask = f["row"].isin(names) & f["status"].isin(ledger_file.CLAIM_STATUSES)
+        mask = f["row"].isin(names) & ledger_file.claim_mask(f)
         mask &= (f["column"] == column) if column is not None else ~other_evidence(f["column"])
         hits = f[mask]
         return None if hits.empty else hits.iloc[0]
@@ -147,7 +147,7 @@ class PaperRows:
     def claims(self, column: str | None = None) -> pd.DataFrame:
         """Return the claim rows (judged on the published evidence unless ``column`` names another)."""
         f = self.frame
-        claims = f[f["status"].isin(ledger_file.CLAIM_STATUSES)]
+        claims = f[ledger_file.claim_mask(f)]
         return claims[claims["column"] == column] if column is not None else claims[~other_evidence(claims["column"])]
 
     def counts(self) -> dict[str, int]:
@@ -169,7 +169,10 @@ def number(value: str) -> float | None:
 
 
 def claim_tally(rows: pd.DataFrame) -> str:
-    """Return the claim verdicts of ``rows`` as ``2 of 11 claims supported, 8 refuted, 1 untestable``."""
+    """Return the claim verdicts of ``rows`` as ``2 of 11 claims supported, 8 refuted, 1 inconclusive``.
+
+    Statuses in :data:`paperlib.ledger.CLAIM_STATUSES` order, those without a claim left out.
+    """
     got = rows["status"].value_counts()
     parts = [f"{int(got.get(s, 0))} {s}" for s in ledger_file.CLAIM_STATUSES if got.get(s, 0)]
     if not parts:
@@ -211,8 +214,8 @@ def counts_only(rows: PaperRows) -> Finding:
     The published measurements measured again on the real stacks are not among its numbers: they are counted
     apart (:func:`measured_text`).
     """
-    c = rows.counts()
-    measured = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
+    c = ledger_file.status_counts(rows.frame["status"][~ledger_file.claim_mask(rows.frame)])
+    measured = sum(c.get(s, 0) for s in (*ledger_file.MEASURED_STATUSES, ledger_file.FIDELITY_LOST))
     results = sum(c.get(s, 0) for s in ledger_file.RESULT_STATUSES) - measured - c.get("input", 0)
     good = c.get("reproduced", 0) + c.get("close", 0)
     return Finding(f"{good} of {results} published numbers reproduced or within 5%",
@@ -256,7 +259,19 @@ def measured_text(rows: pd.DataFrame) -> str:
     varies from run to run, so the split between agreeing and differing cells can move by a cell or two between
     two runs of the same code, while the README must agree with every run's ledger (``make validate``).
     """
-    return clauses(measured_agree(rows), measured_disagree(rows))
+    return clauses(measured_agree(rows), measured_disagree(rows), fidelity_lost_text(rows))
+
+
+def fidelity_lost_text(rows: pd.DataFrame) -> str:
+    """Return how many published measurements among ``rows`` lost their timing on the real stacks ("" if none).
+
+    E.g. ``"2 published measurements whose real-stack runs did not keep their timing (fidelity_lost: no verdict
+    drawn)"``: the result rows (not the claims, :func:`paperlib.ledger.claim_mask`) of status ``fidelity_lost``.
+    """
+    lost = rows[(rows["status"] == ledger_file.FIDELITY_LOST) & ~ledger_file.claim_mask(rows)]
+    noun = "measurement" if len(lost) == 1 else "measurements"
+    return (f"{len(lost)} published {noun} whose real-stack runs did not keep their timing (fidelity_lost: "
+            "no verdict drawn)") if len(lost) else ""
 
 
 def clauses(*parts: str) -> str:
@@ -485,7 +500,7 @@ def _question_rows(rows: PaperRows, column: str | None = None) -> dict[str, pd.S
 def todays_transports(rows: PaperRows) -> Finding:
     """Return paper 005's finding: the anchors (input or scored), Dukkipati's ~10%, the questions' statuses."""
     f = rows.frame
-    anchors = f[~f["status"].isin(ledger_file.CLAIM_STATUSES) & (f["column"] != REAL_STACKS)]
+    anchors = f[~ledger_file.claim_mask(f) & (f["column"] != REAL_STACKS)]
     inputs = anchors[anchors["status"] == "input"]
     weight = anchors[anchors["source"] == "data/005/page_weight.csv"]
     gain = anchors[anchors["row"] == "dukkipati_latency_gain"]

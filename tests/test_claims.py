@@ -56,3 +56,40 @@ def test_a_function_returning_something_else_is_refused():
     reg.claim("within_4_percent")(lambda: "supported")
     with pytest.raises(ClaimError, match="not a Verdict"):
         reg.judge("within_4_percent")
+
+
+def test_an_inconclusive_verdict_carries_the_replications_that_would_decide_it_and_only_it_does():
+    v = Verdict("inconclusive", "the 95% interval [-0.3, 0.7] straddles 0", 0.2, replications_to_decide=12.0)
+    assert v.replications_to_decide == 12
+    assert Verdict("inconclusive", "the cases split").replications_to_decide is None  # split, every case decided
+    assert Verdict("inconclusive", "far", replications_to_decide=float("inf")).replications_to_decide > 1e9
+    with pytest.raises(ClaimError, match="belongs to an inconclusive verdict"):
+        Verdict("supported", "x", replications_to_decide=12.0)
+    with pytest.raises(ClaimError, match="whole number >= 2"):
+        Verdict("inconclusive", "x", replications_to_decide=1.5)
+
+
+def test_an_unreachable_claim_stays_untestable():
+    # 002's Table IV is absent from the seed; 000's NIST Net is not here: no measurement reaches them
+    from paperlib.reproduce.p000 import claims as p000
+    from paperlib.reproduce.p002 import claims as p002
+
+    assert p000.error_nist(None).status == "untestable"
+    assert p002.diff_nist(None).status == "untestable"
+    assert p002.sctp_less_resources(None).status == "untestable"
+
+
+def test_a_claim_whose_runs_lost_their_timing_is_fidelity_lost_on_the_real_stacks_column():
+    from paperlib.claims import fidelity_lost
+
+    v = fidelity_lost("1 of 5 runs kept; lateness 40 ms, waiting 12 ms")
+    assert (v.status, v.column, v.regenerated) == ("fidelity_lost", ledger.REAL_STACKS, None)
+    with pytest.raises(ClaimError, match="judged on the real stacks"):
+        Verdict("fidelity_lost", "x", column="claim")
+    paper = load_paper("004")
+    reg = ClaimRegistry("004")
+    reg.claim("within_4_percent")(lambda: v)
+    reg.claim("tcp_two_rtt_larger")(lambda: Verdict("supported", "x"))
+    row = reg.rows(paper)[0]
+    assert (row.status, row.column) == ("fidelity_lost", ledger.REAL_STACKS)
+    assert ledger.is_claim(row.status, row.column)

@@ -46,12 +46,12 @@ def test_verdicts_table_has_only_the_real_stack_column():
         ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
         ledger.claim_row("004", "Abstract", "within 4%", "4", 6.1, "refuted", "[emulated on real stacks] mean 6.1%",
                          column="emulated (real stacks)"),
-        ledger.claim_row("004", "Sec. 4", "TCP slower by 2 RTT", "", None, "untestable", "[x] CI spans zero",
+        ledger.claim_row("004", "Sec. 4", "TCP slower by 2 RTT", "", None, "inconclusive", "[x] CI spans zero",
                          column="emulated (real stacks)"),
     ]
     table = emulation_notebook.verdicts(rows)
     assert table.to_dict("list") == {"claim": ["within 4%", "TCP slower by 2 RTT"],
-                                     "verdict on real stacks": ["refuted", "untestable"],
+                                     "verdict on real stacks": ["refuted", "inconclusive"],
                                      "measure": ["mean 6.1%", "CI spans zero"]}
 
 

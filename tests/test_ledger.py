@@ -176,3 +176,33 @@ def test_an_input_row_is_never_scored_and_says_where_it_is_used():
     assert "input" in ledger.RESULT_STATUSES and "input" not in ledger.CLAIM_STATUSES
     with pytest.raises(ledger.LedgerError, match="needs a reason"):
         ledger.input_row("004", "text", "x", "x", "2", 2.0, reason=" ")
+
+
+def test_inconclusive_and_fidelity_lost_are_claim_statuses_with_their_meanings():
+    assert {"inconclusive", "fidelity_lost"} <= set(ledger.CLAIM_STATUSES)
+    assert "fidelity_lost" in ledger.RESULT_STATUSES and "inconclusive" not in ledger.RESULT_STATUSES
+    assert len(ledger.STATUSES) == len(set(ledger.STATUSES))  # fidelity_lost listed once
+    assert "straddles" in ledger.STATUS_MEANINGS["inconclusive"]
+    assert "no measurement here can reach" in ledger.STATUS_MEANINGS["untestable"]
+    row = ledger.claim_row("004", "Abstract", "c", "", 0.2, "inconclusive", "the interval straddles 0")
+    assert row.status == "inconclusive"
+
+
+def test_a_fidelity_lost_cell_has_no_value_and_is_told_from_a_claim_by_its_column():
+    old = ledger.Row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", "", "", "not_regenerable", "testbed")
+    lost = ledger.fidelity_lost_row(old, "2 of 5 runs kept; lateness 40 ms, waiting 12 ms")
+    assert (lost.status, lost.regenerated, lost.rel_error) == ("fidelity_lost", "", "")
+    assert lost.reason == "2 of 5 runs kept; lateness 40 ms, waiting 12 ms; testbed"
+    claim = ledger.claim_row("004", "Abstract", "c", "", None, "fidelity_lost", "1 run kept",
+                             column=ledger.REAL_STACKS)
+    assert not ledger.is_claim(lost.status, lost.column) and ledger.is_claim(claim.status, claim.column)
+    with pytest.raises(ledger.LedgerError, match="needs a reason"):
+        ledger.fidelity_lost_row(old, " ")
+    with pytest.raises(ledger.LedgerError, match="judged on the real stacks"):
+        ledger.claim_row("004", "Abstract", "c", "", None, "fidelity_lost", "x")
+    with pytest.raises(ledger.LedgerError, match="holds claims"):
+        ledger.fidelity_lost_row(claim, "x")
+    stamp_free = pd.DataFrame([r.__dict__ for r in (lost, claim, old)])
+    assert ledger.claim_mask(stamp_free).tolist() == [False, True, False]
+    # counted once each, results' statuses first
+    assert ledger.status_counts([lost.status, claim.status, old.status]) == {"fidelity_lost": 2, "not_regenerable": 1}

@@ -193,3 +193,17 @@ def test_measured_statuses_have_their_column_colour_and_link():
     css = report_build._status_css(statuses)
     for status in ledger.MEASURED_STATUSES:  # each its own colour, not the fallback grey
         assert f".badge-{status} {{ background: {STATUS_COLORS[status]}; }}" in css
+
+
+def test_inconclusive_and_fidelity_lost_have_their_colours_and_readable_badges():
+    from paperlib.figures import STATUS_COLORS
+
+    css = report_build._status_css(list(ledger.STATUSES))
+    for status in ("inconclusive", "fidelity_lost", "untestable"):  # each its own colour, not the fallback grey
+        assert f".badge-{status} {{ background: {STATUS_COLORS[status]}; }}" in css
+    # the light yellow of inconclusive (#fee090) is below 3:1 against white text, so its badge text is dark;
+    # the dark purple of fidelity_lost (#762a83) keeps white text
+    assert report_build.white_contrast(STATUS_COLORS["inconclusive"]) < 3
+    assert f".badge-inconclusive {{ color: {report_build.DARK_TEXT}; }}" in css
+    assert report_build.white_contrast(STATUS_COLORS["fidelity_lost"]) >= 3
+    assert ".badge-fidelity_lost { color:" not in css

@@ -61,9 +61,13 @@ def test_sctp_less_than_tcp_decided_by_the_ci(evidence):
     row = claims.sctp_less_than_tcp_on_real_stacks(_on(evidence, t))
     assert row.status == "supported" and row.column == "emulated (real stacks)"
     assert "2.000 s +/- 0.707 s" in row.reason and row.regenerated == pytest.approx(2.0)
-    # the difference within its CI of 0 -> untestable; W_tcp below W_sctp beyond the CI -> refuted
-    assert claims.sctp_less_than_tcp_on_real_stacks(
-        _on(evidence, _table([("Table 1", "1 %", 5, 1.2, 0.5, 3, 1.0, 0.5, 3)]))).status == "untestable"
+    # the difference within its CI of 0 -> inconclusive: 0.2 s +/- 0.707 s over 3 repetitions, s = 0.707 sqrt(3) /
+    # t(0.975, 2) = 1.2247 / 4.3027 = 0.28463; t(n - 1) s / sqrt(n) against 0.2: n = 10 gives 2.2622 x 0.28463 /
+    # 3.1623 = 0.2036 (not below), n = 11 gives 2.2281 x 0.28463 / 3.3166 = 0.1912: 11.
+    # W_tcp below W_sctp beyond the CI -> refuted
+    undecided = claims.sctp_less_than_tcp_on_real_stacks(
+        _on(evidence, _table([("Table 1", "1 %", 5, 1.2, 0.5, 3, 1.0, 0.5, 3)])))
+    assert undecided.status == "inconclusive" and undecided.replications_to_decide == 11
     assert claims.sctp_less_than_tcp_on_real_stacks(
         _on(evidence, _table([("Table 1", "1 %", 5, 0.0, 0.5, 3, 2.0, 0.5, 3)]))).status == "refuted"
     # two rows: differences 2 and 0 s, each +/- 0.707 s: mean 1 s +/- sqrt(2 x 0.5) / 2 = 0.5 s -> supported

@@ -4,7 +4,7 @@ The rule itself and the shared readings are tested on their own (tests/test_repr
 
 Every claim is tested on synthetic evidence (summary tables, no simulation): ten replications
 that all hold the claim give a zero-width interval above 0 (supported), ten that all fail it one
-below 0 (refuted), five of each an interval that straddles 0 (untestable). The margin of the
+below 0 (refuted), five of each an interval that straddles 0 (inconclusive). The margin of the
 holding world is derived by hand in the comment beside each assert.
 
 The base world: a configuration's p90 is 400 ms (short latency) or 1000 ms (long) times 1, 1.2,
@@ -78,7 +78,7 @@ def margin(claim_id: str, summary: pd.DataFrame) -> float:
     return claims.CLAIMS.functions[claim_id].reading(claims.Evidence.from_summaries(summary, [], PAPER)).margin
 
 
-DECIDED = ("supported", "untestable", "refuted")
+DECIDED = ("supported", "inconclusive", "refuted")
 
 
 def check(claim_id, holds, fails, expected_margin):
@@ -111,7 +111,7 @@ def test_the_claims_table_is_the_verdicts_with_their_mean_margin():
     assert list(table["claim"]) == list(PAPER.claims.cells["id"])
     row = table.set_index("claim").loc["fifo_queue_size_same"]
     # margins +0.1 (6 times) and -0.1 (4 times): mean (0.6 - 0.4) / 10 = +0.02
-    assert row["status"] == "untestable" and row["margin"] == pytest.approx(0.02)
+    assert row["status"] == "inconclusive" and row["margin"] == pytest.approx(0.02)
     # the ledger's verdict is the same judgement
     verdict = claims.CLAIMS.functions["fifo_queue_size_same"](evidence([holds] * 6 + [fails] * 4))
     assert (verdict.status, verdict.reason) == (row["status"], row["reason"])
@@ -124,12 +124,16 @@ def test_the_reason_carries_the_interval_and_the_replications_needed():
     holds, fails = world(), world(p90=scaled(BASE.fifo, (1.0, 1.0, 1.2), loads=(0.8,)))
     mixed, decision = claims.judged("fifo_queue_size_same", evidence([holds] * 6 + [fails] * 4))
     # margins +0.1 (6 times) and -0.1 (4 times): mean +0.02, s = 0.1033, half-width 2.2622 x 0.1033 / sqrt(10) = 0.0739
-    assert mixed.status == decision.status == "untestable" and decision.mean == pytest.approx(0.02)
+    assert mixed.status == decision.status == "inconclusive" and decision.mean == pytest.approx(0.02)
     assert "95% CI [-0.054, +0.094]" in mixed.reason
-    # n = (2.2622 x 0.1033 / 0.02)^2 = 136.5 -> 137; the pooled summary (the first, holding world) meets the threshold
-    assert "(pooled reading: supported); about 137 replications would decide it" in mixed.reason
+    # the fewest n with t(0.975, n - 1) x 0.1033 / sqrt(n) < 0.02 is 105 (tests/test_reproduce_p001_decision_rule.py);
+    # the pooled summary (the first, holding world) meets the threshold
+    assert "(pooled reading: supported); about 105 replications would decide it" in mixed.reason
+    assert mixed.replications_to_decide == 105  # the number itself, for the caller
     few, _ = claims.judged("fifo_queue_size_same", evidence([holds] * 3))
-    assert few.status == "untestable" and "fewer than 10 replications" in few.reason
+    assert few.status == "inconclusive" and "fewer than 10 replications" in few.reason
+    one, _ = claims.judged("fifo_queue_size_same", evidence([holds]))
+    assert one.status == "untestable" and one.replications_to_decide is None  # one replication: no interval
 
 
 def test_the_reason_says_how_far_single_repetitions_stray_in_the_configurations_read():
@@ -158,7 +162,7 @@ def test_claims_decided_from_a_sweep_of_replications():
 
     up, _ = claims.judged("fifo_intensity_increases", sweep([0.2] * 9 + [-0.2]))
     assert up.status == "supported" and "95% CI" in up.reason
-    assert claims.judged("fifo_intensity_increases", sweep([0.2] * 7 + [-0.2] * 3))[0].status == "untestable"
+    assert claims.judged("fifo_intensity_increases", sweep([0.2] * 7 + [-0.2] * 3))[0].status == "inconclusive"
 
 
 # --- FIFO (Section 3.1) ---
@@ -388,7 +392,7 @@ def test_red_beneficial_conclusion():
 def test_flip_table_says_which_verdicts_depend_on_the_workload(tmp_path):
     found = pd.DataFrame({"claim": ["a", "b"], "status": ["supported", "refuted"]})
     path = tmp_path / "claims.csv"
-    pd.DataFrame({"claim": ["a", "b"], "status": ["supported", "untestable"]}).to_csv(path, index=False)
+    pd.DataFrame({"claim": ["a", "b"], "status": ["supported", "inconclusive"]}).to_csv(path, index=False)
     other = claims.other_workload_verdicts(path)
     flips = claims.flip_table(found, other)
     assert flips["depends_on_workload"].tolist() == [False, True]

@@ -26,36 +26,43 @@ def test_ten_margins_below_zero_are_refuted():
     assert d.status == "refuted" and d.high == pytest.approx(-3.334, abs=1e-3)
 
 
-def test_an_interval_straddling_zero_is_untestable_with_the_replications_that_would_decide_it():
+def test_an_interval_straddling_zero_is_inconclusive_with_the_replications_that_would_decide_it():
     # margins -4..5: mean 0.5, s = 3.0277 (the same spread shifted): half-width 2.1659 > 0.5;
-    # n = (2.2622 x 3.0277 / 0.5)^2 = 13.697^2 = 187.6 -> 188
+    # the fewest n with t(0.975, n - 1) x 3.0277 / sqrt(n) < 0.5: n = 143 gives 1.97681 x 3.0277 / 11.958 = 0.50050
+    # (not below), n = 144 gives 1.97669 x 3.0277 / 12 = 0.49873 (below): 144
     d = decide(np.arange(1, 11) - 5.0)
-    assert d.status == "untestable" and d.n_needed == 188
+    assert d.status == "inconclusive" and d.n_needed == 144
     assert d.low == pytest.approx(0.5 - 2.1659, abs=1e-3)
 
 
 def test_fewer_than_ten_replications_never_decide():
     # margins 1..9: interval [5 - 2.306 x 2.7386 / 3, ...] = [2.895, 7.105] is above 0, but 9 < MIN_REPS
     d = decide(np.arange(1, 10))
-    assert decision_rule.MIN_REPS == 10 and d.status == "untestable" and d.low > 0
-    # the replications needed are never below MIN_REPS: (2.306 x 2.7386 / 5)^2 = 1.6 -> 2, reported as 10
+    assert decision_rule.MIN_REPS == 10 and d.status == "inconclusive" and d.low > 0
+    # the replications needed are never below MIN_REPS: at n = 4, 3.1824 x 2.7386 / 2 = 4.358 < 5 (at n = 3,
+    # 4.3027 x 2.7386 / 1.732 = 6.80 is not), so 4, reported as 10
     assert d.n_needed == 10
 
 
 def test_non_finite_margins_are_left_out_and_one_margin_decides_nothing():
     d = decide([1.0, float("nan"), float("inf")])
-    assert d.status == "untestable" and d.n == 1 and d.mean == 1.0 and math.isnan(d.low)
+    assert d.status == "untestable" and d.n == 1 and d.mean == 1.0 and math.isnan(d.low)  # no interval at all
     assert decide([]).n == 0 and math.isnan(decide([]).mean)
 
 
 def test_the_sentence_opens_every_claim_reason():
     # margins +0.1 (6 times), -0.1 (4 times): mean 0.02, s = sqrt((6 x 0.08^2 + 4 x 0.12^2) / 9) = 0.1033,
-    # half-width 2.2622 x 0.1033 / sqrt(10) = 0.0739: [-0.054, +0.094]; n = (2.2622 x 0.1033 / 0.02)^2 = 136.5 -> 137
+    # half-width 2.2622 x 0.1033 / sqrt(10) = 0.0739: [-0.054, +0.094]; the fewest n with
+    # t(0.975, n - 1) x 0.1033 / sqrt(n) < 0.02: n = 104 gives 1.98326 x 0.10328 / 10.198 = 0.020085 (not below),
+    # n = 105 gives 1.98304 x 0.10328 / 10.247 = 0.019987: 105
     d = decide([0.1] * 6 + [-0.1] * 4)
     pooled = decision_rule.Reading(False, None, "r", -0.1)
     assert d.sentence(pooled) == ("margin over 10 replications: mean +0.020, 95% CI [-0.054, +0.094]; the interval "
-                                  "straddles 0 (pooled reading: refuted); about 137 replications would decide it")
-    assert decide([0.1] * 3).sentence(pooled).endswith("; fewer than 10 replications")
+                                  "straddles 0 (pooled reading: refuted); about 105 replications would decide it")
+    # three equal margins: s = 0, any n >= 2 decides, reported as MIN_REPS
+    assert decide([0.1] * 3).sentence(pooled).endswith(
+        "; fewer than 10 replications; about 10 replications would decide it")
+    assert decide([0.1]).sentence(pooled).endswith("; fewer than 2 replications, so no interval")
 
 
 def test_almost_the_same_is_a_spread_within_ten_percent():

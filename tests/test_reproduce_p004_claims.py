@@ -52,7 +52,7 @@ def test_tcp_two_rtt_larger_on_the_published_table(evidence):
 @pytest.mark.parametrize("mean, half, status", [
     (1.0, 0.01, "supported"),   # |1 - e| / e over e in [0.99, 1.01]: 0 % to 1.01 %, all <= 4 %
     (1.2, 0.01, "refuted"),     # e in [1.19, 1.21]: 0.19 / 1.19 = 15.97 % to 0.21 / 1.21 = 17.36 %, all > 4 %
-    (1.04, 0.05, "untestable"),  # e in [0.99, 1.09]: 0 % to 0.09 / 1.09 = 8.26 %: the CI does not decide
+    (1.04, 0.05, "inconclusive"),  # e in [0.99, 1.09]: 0 % to 0.09 / 1.09 = 8.26 %: the CI does not decide
 ])
 def test_within_4_percent_on_real_stacks(evidence, mean, half, status):
     ev = real_stacks(evidence, {("SCTP", "1 Mbps"): (1.0, mean, half, 3)})
@@ -70,7 +70,7 @@ def test_within_4_percent_on_real_stacks_needs_two_repetitions(evidence):
 @pytest.mark.parametrize("tcp, status, gap_rtts", [
     (1.4, "supported", 2.0),  # gap 0.4 s +/- sqrt(0.01^2 + 0.01^2) = 0.014 s: [0.386, 0.414] within 0.4 +/- 0.04
     (1.1, "refuted", 0.5),    # gap 0.1 s +/- 0.014 s: wholly outside [0.36, 0.44]
-    (1.35, "untestable", 1.75),  # gap 0.35 s +/- 0.014 s: [0.336, 0.364] straddles 0.36
+    (1.35, "inconclusive", 1.75),  # gap 0.35 s +/- 0.014 s: [0.336, 0.364] straddles 0.36
 ])
 def test_tcp_two_rtt_larger_on_real_stacks(evidence, tcp, status, gap_rtts):
     ev = real_stacks(evidence, {("SCTP", "1 Mbps"): (1.0, 1.0, 0.01, 3), ("TCP", "1 Mbps"): (1.0, tcp, 0.01, 3)})
@@ -78,6 +78,16 @@ def test_tcp_two_rtt_larger_on_real_stacks(evidence, tcp, status, gap_rtts):
     assert (v.status, v.column) == (status, claims.REAL_STACKS)
     assert v.regenerated == pytest.approx(gap_rtts)  # T_r = 0.2 s
     assert "+/- 0.014 s (95% CI)" in v.reason
+
+
+def test_tcp_two_rtt_larger_straddling_says_the_repetitions_that_would_decide_it(evidence):
+    # gap 0.35 s +/- 0.01 sqrt(2) = 0.014142 s over 3 repetitions, 0.01 s from the band's nearer edge 0.36 s:
+    # s = 0.014142 sqrt(3) / t(0.975, 2) = 0.024495 / 4.3027 = 0.0056929; t(n - 1) s / sqrt(n) at n = 3 is the
+    # measured 0.014142 (not below 0.01), at n = 4 3.1824 x 0.0056929 / 2 = 0.009058 (below): 4
+    ev = real_stacks(evidence, {("SCTP", "1 Mbps"): (1.0, 1.0, 0.01, 3), ("TCP", "1 Mbps"): (1.0, 1.35, 0.01, 3)})
+    v = claims.tcp_two_rtt_larger(ev)
+    assert v.status == "inconclusive" and v.replications_to_decide == 4
+    assert "straddles 0.36: about 4 replications would decide it at the measured spread (3 now)" in v.reason
 
 
 def test_tcp_two_rtt_larger_on_real_stacks_needs_both_stacks(evidence):

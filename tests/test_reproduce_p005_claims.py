@@ -65,9 +65,14 @@ def test_real_stack_verdicts_follow_the_interval(ev):
     # sqrt(0.05^2 + 0.05^2)/3.0 = 2.36%: above 0
     assert (v.status, v.column) == ("supported", emulated_rows.REAL_STACKS)
     assert v.regenerated == pytest.approx(10.0)
-    # an interval that straddles 0 decides nothing
+    # an interval that straddles 0 decides nothing: gain 0.01 / 3 = 0.003333 +/- sqrt(0.5^2 + 0.5^2) / 3 = 0.2357
+    # over 5 repetitions, s = 0.2357 sqrt(5) / t(0.975, 4) = 0.52705 / 2.7764 = 0.18983; with t near 1.960 at
+    # large n, n = (1.960 x 0.18983 / 0.003333)^2 = 111.6^2 = 12460: the exact search gives 12461 (t(0.975, 12460)
+    # = 1.96015, half-width 0.0033333 at 12460, just not below 0.0033333)
     wide = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.99, half=0.5))
-    assert claims.CLAIMS.judge("iw10_gain", wide)[0].status == "untestable"
+    straddle = claims.CLAIMS.judge("iw10_gain", wide)[0]
+    assert straddle.status == "inconclusive" and straddle.replications_to_decide == 12461
+    assert "about 12461 replications would decide it at the measured spread (5 now)" in straddle.reason
     # the measured handshake saving 2.0 - 1.0 = 1 with half sqrt(2) 0.02 / 1 ... inside [0.5, 1.5]
     assert claims.CLAIMS.judge("quic_handshake_saving", real)[0].status == "supported"
     # blocking: (h2 - h3) at 3% = 0.6 s, at 0 = 0.1 s: excess 0.5 s, half 0.1 s (four 0.05 s in quadrature)

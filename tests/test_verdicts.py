@@ -175,9 +175,9 @@ def test_001_wording_reads_table3_the_slope_and_the_claims():
         row("Section 3", "fifo_80_short_p90", "p90", "500", "510", "close", "the paper reads the number off a CDF"),
         row("Section 3", "red_98_long", "p90", "1500", "900", "differs", "the paper reads the number off a CDF"),
         row("Section 3", "a", "claim", "", "", "supported",
-            "[scaled workload] [other workload: untestable; the verdict depends on the workload] margin ..."),
+            "[scaled workload] [other workload: inconclusive; the verdict depends on the workload] margin ..."),
         row("Section 3", "b", "claim", "", "", "refuted", "[scaled workload] [same verdict on the other workload] ..."),
-        row("Section 3", "c", "claim", "", "", "untestable",
+        row("Section 3", "c", "claim", "", "", "inconclusive",
             "[scaled workload] [other workload: supported; the verdict depends on the workload] ..."),
     ])
     (v,) = verdicts.paper_verdicts(frame)
@@ -187,7 +187,7 @@ def test_001_wording_reads_table3_the_slope_and_the_claims():
     assert v.does_not == ("the calibration slope: 0.0892 kbit/s per browser on Mah's measured workload against the "
                           "printed 2.9327 (33 times lower); 1 of 2 numbers the text reads off its figures (more than "
                           "5% from the testbed)")
-    assert v.headline.startswith("on Mah's measured workload 1 of 3 claims supported, 1 refuted, 1 untestable")
+    assert v.headline.startswith("on Mah's measured workload 1 of 3 claims supported, 1 refuted, 1 inconclusive")
     # Claims a and c depend on the workload; neither pairs supported with refuted.
     assert v.headline.endswith("2 verdicts depend on the workload, 0 between supported and refuted")
 
@@ -225,6 +225,30 @@ def test_counts_only_counts_the_measured_cells_apart(ledger_004):
     # before; the 10 measured ones are not among them, and none is left not regenerable.
     assert words.reproduces == "9 of 11 published numbers reproduced or within 5%"
     assert words.does_not == "2 differ, 0 not regenerable"
+
+
+def test_claims_are_tallied_with_inconclusive_apart_from_untestable_and_fidelity_lost():
+    statuses = ["supported"] * 6 + ["refuted"] * 18 + ["inconclusive"] * 11 + ["untestable", "fidelity_lost"]
+    rows = pd.DataFrame({"status": statuses})
+    # 37 claims in CLAIM_STATUSES order: supported, refuted, inconclusive, untestable, fidelity_lost
+    assert verdicts.claim_tally(rows) == ("6 of 37 claims supported, 18 refuted, 11 inconclusive, 1 untestable, "
+                                          "1 fidelity_lost")
+
+
+def test_a_measured_cell_that_lost_its_timing_is_counted_apart_and_never_as_a_claim(ledger_004):
+    frame = _measured(ledger_004)
+    lost = frame.index[frame["status"] == "measured_differs"][:1]
+    frame.loc[lost, "status"] = "fidelity_lost"
+    words = verdicts.counts_only(verdicts.PaperRows("004", frame))
+    # as in test_counts_only_counts_the_measured_cells_apart: the lost cell is among the 10 measured again, not
+    # among the 11 the model regenerates; the claims are still the two of the paper
+    assert words.reproduces == "9 of 11 published numbers reproduced or within 5%"
+    assert words.headline == "1 of 2 claims supported, 1 refuted"
+    assert len(verdicts.PaperRows("004", frame).claims()) == 2
+    assert verdicts.fidelity_lost_text(frame) == ("1 published measurement whose real-stack runs did not keep their "
+                                                  "timing (fidelity_lost: no verdict drawn)")
+    (v,) = verdicts.paper_verdicts(frame)
+    assert v.measured.endswith("(fidelity_lost: no verdict drawn)")
 
 
 def test_004_verdict_says_what_was_measured_again_apart_from_the_readme_columns(ledger_004):

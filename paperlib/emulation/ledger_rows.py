@@ -9,9 +9,11 @@ starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack t
 A cell the chosen grid did not run stays ``not_regenerable`` and says so after :data:`NOT_RUN`; when
 nothing ran, the reason says whether by the user's choice (:data:`NOT_RUN_BY_CHOICE`) or because the
 machine cannot (:data:`NOT_RUN_CANNOT`). Claims judged on the measurements use the interval rules here
-(:func:`verdict`, :func:`band_verdict`, :func:`rise_verdict`) and the one interval of a mean of per-point
-differences (:func:`mean_difference`). ``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY``
-adds the line "N of M published experimental cells within 5% of the real stacks" to the ledger summary.
+(:func:`verdict`, :func:`band_verdict`, :func:`rise_verdict`: ``supported``, ``refuted`` or ``inconclusive``
+when the interval straddles, with :func:`to_decide`'s replications that would decide it) and the one interval
+of a mean of per-point differences (:func:`mean_difference`).
+``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
+experimental cells within 5% of the real stacks" to the ledger summary.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from paperlib import decide, ledger
 from paperlib.atomic import atomic_write_text
 from paperlib.emulation import experiments
 from paperlib.ledger import CLOSE, Row, claim_row, measured_row
 
 MARK = "[emulated on real stacks]"
 #: The ledger column of the claims re-judged on the emulated measurements.
-REAL_STACKS = "emulated (real stacks)"
+REAL_STACKS = ledger.REAL_STACKS
 NOT_RUN = "[emulation not run]"
 #: Why no cell has an emulated value when the user opted out (``make ... EMULATION=off``, ``emulation="off"``).
 NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off)"
@@ -53,6 +56,15 @@ def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: s
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
               f"scored against this measurement on today's stacks{replaced}; before: {old.reason}")
     return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
+
+
+def fidelity_lost_cell(old: Row, reason: str) -> Row:
+    """Return ``old`` (a published experimental cell) as one whose real-stack runs lost their timing.
+
+    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` (so :func:`counts` counts
+    the cell as run, not within 5%); ``reason`` gives the runs kept and the measured lateness and waiting.
+    """
+    return ledger.fidelity_lost_row(old, f"{MARK} {reason}")
 
 
 def mean_difference(a_mean, a_half, b_mean, b_half, scale=None) -> tuple[float, float]:
@@ -118,7 +130,7 @@ def judged_claim(paper: str, source: str, claim: str, published: str, value: flo
 
 def verdict(low: float, high: float, supported, refuted) -> str:
     """Return 'supported' if the whole CI [low, high] satisfies ``supported``, 'refuted' if it all satisfies
-    ``refuted``, else 'untestable' (the CI does not decide).
+    ``refuted``, else 'inconclusive' (the CI does not decide; :func:`to_decide` says how many repetitions would).
 
     Only the two ends are tested, so each predicate must describe one interval (``v > 0``, ``v <= bound``);
     a claim of a band (``20 +/- 5 %``), whose refuting set has two parts, goes through :func:`band_verdict`.
@@ -127,7 +139,7 @@ def verdict(low: float, high: float, supported, refuted) -> str:
         return "supported"
     if refuted(low) and refuted(high):
         return "refuted"
-    return "untestable"
+    return "inconclusive"
 
 
 def rise_verdict(low_mean: float, high_mean: float, low_ci: float, high_ci: float) -> tuple[float, float, str]:
@@ -135,7 +147,7 @@ def rise_verdict(low_mean: float, high_mean: float, low_ci: float, high_ci: floa
 
     The difference is high - low and its half-width :func:`mean_difference`'s of that one pair (the two
     settings' independent 95% half-widths in quadrature). 'supported' if the whole CI is above 0, 'refuted'
-    if it is at most 0 (:func:`verdict`), else 'untestable'.
+    if it is at most 0 (:func:`verdict`), else 'inconclusive'.
     """
     d, h = mean_difference([high_mean], [high_ci], [low_mean], [low_ci])
     return d, h, verdict(d - h, d + h, lambda v: v > 0, lambda v: v <= 0)
@@ -145,7 +157,7 @@ def band_verdict(low: float, high: float, band_low: float, band_high: float) -> 
     """Return the verdict of the claim "the value lies in [band_low, band_high]" on the CI [low, high].
 
     'supported' if the CI lies inside the band, 'refuted' if it lies wholly below or wholly above it,
-    'untestable' otherwise: also when the CI covers the whole band, although both its ends are outside.
+    'inconclusive' otherwise: also when the CI covers the whole band, although both its ends are outside.
     """
     if not (low <= high and band_low <= band_high):
         raise ValueError(f"need low <= high and band_low <= band_high, got CI [{low}, {high}], "
@@ -154,7 +166,46 @@ def band_verdict(low: float, high: float, band_low: float, band_high: float) -> 
         return "supported"
     if high < band_low or low > band_high:
         return "refuted"
-    return "untestable"
+    return "inconclusive"
+
+
+def nearest(value: float, thresholds) -> float:
+    """Return the threshold of ``thresholds`` nearest ``value`` (a band's edge for :func:`to_decide`)."""
+    return min(thresholds, key=lambda t: abs(value - t))
+
+
+def to_decide(status: str, mean: float, half: float, n: int, threshold: float = 0.0) -> tuple[float | None, str]:
+    """Return (replications that would decide, the sentence the reason ends with) of a verdict on ``mean +/- half``.
+
+    ``half`` is the 95% half-width over ``n`` repetitions per cell (the fewest of the cells it is made of) and
+    ``threshold`` the value the claim is decided against (a band's nearest edge, :func:`nearest`). Unless
+    ``status`` is 'inconclusive' (the interval straddles) it is ``(None, "")``; otherwise the number is
+    :func:`paperlib.decide.replications_from_interval`'s (the spread per repetition behind ``half``, held as
+    measured) and the sentence :func:`paperlib.decide.straddle_text`'s, opening with "; ".
+    """
+    if status != "inconclusive":
+        return None, ""
+    needed = decide.replications_from_interval(mean, half, n, threshold)
+    return needed, "; " + decide.straddle_text(mean, half, threshold, needed, n)
+
+
+def split_note(verdicts: list[str], needed: list[float | None]) -> tuple[float | None, str]:
+    """Return (repetitions that would decide, the reason's closing sentence) of a claim judged case by case.
+
+    ``verdicts`` are the cases' statuses, ``needed`` their :func:`to_decide` numbers (None where decided). A
+    claim whose cases all agree takes their status; otherwise it is inconclusive and this says whether the cases
+    split with every one decided (no repetitions would change that: None) or which straddle (the most any of
+    them needs, so that every case decides). ``(None, "")`` when every case is decided and they agree.
+    """
+    open_ = [n for v, n in zip(verdicts, needed, strict=True) if v == "inconclusive" and n is not None]
+    split = len(set(verdicts) - {"inconclusive"}) > 1
+    if not open_:
+        return None, ("; the cases' verdicts split: " + ", ".join(f"{verdicts.count(v)} {v}" for v in
+                                                                  dict.fromkeys(verdicts)) if split else "")
+    most = max(open_)
+    head = "the cases' verdicts split; " if split else ""
+    return most, (f"; {head}{len(open_)} of {len(verdicts)} cases' 95% CIs straddle the threshold: "
+                  f"{decide.replications_text(most)} in every case, at the measured spread")
 
 
 def counts(frame: pd.DataFrame) -> tuple[int, int]:

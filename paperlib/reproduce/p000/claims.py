@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from paperlib import decide
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
 from paperlib.emulation import experiments
@@ -203,7 +204,8 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
 
     Rows with at least 2 repetitions of each stack; a point printed in two tables is one measurement,
     counted once. Its 95% CI is :func:`paperlib.emulation.ledger_rows.mean_difference`'s: supported if
-    the CI is above 0, refuted if below, untestable otherwise or without both stacks.
+    the CI is above 0, refuted if below, inconclusive if it straddles 0 (with the repetitions per cell that would
+    decide it, :func:`paperlib.emulation.ledger_rows.to_decide`), untestable without both stacks.
     """
     source = REAL_STACKS_SOURCES["sctp_less_than_tcp"]
     table = ev.real_stacks
@@ -216,9 +218,11 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
     mean, half = emulated_rows.mean_difference(both["emulated W TCP (s)"], both["CI95 TCP (s)"],
                                                both["emulated W SCTP (s)"], both["CI95 SCTP (s)"])
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
+    reps = int(min(both["n TCP"].min(), both["n SCTP"].min()))
+    needed, note = emulated_rows.to_decide(status, mean, half, reps)
     return Verdict(status, f"{emulated_rows.MARK} mean W_tcp - W_sctp over {len(both)} emulated rows = {mean:.3f} s "
-                   f"+/- {half:.3f} s (95% CI); supported if the CI is above 0, refuted if below",
-                   regenerated=mean, column=REAL_STACKS, source=source)
+                   f"+/- {half:.3f} s (95% CI); supported if the CI is above 0, refuted if below{note}",
+                   regenerated=mean, column=REAL_STACKS, source=source, replications_to_decide=needed)
 
 
 @CLAIMS.claim("over_under_estimate")
@@ -261,7 +265,8 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
 
     The regenerated model (tables' law, :func:`paperlib.reproduce.p000.ns3.ns3_tables`) against the ns-3
     95% CI of W in each row: supported if above it in every row of Tables 1 and 2 and below it in every
-    row of Table 3, refuted by any row the CI decides the other way, else untestable. Not judged on ns-3:
+    row of Table 3, refuted by any row the CI decides the other way, else inconclusive (with the seeded runs per
+    row that would decide every undecided row, :func:`paperlib.decide.replications_from_interval`). Not judged on ns-3:
     the claims about the trend in rtt. The simulated waiting time at 40 Kbps is dominated by spurious
     timeouts (:func:`paperlib.reproduce.p000.ns3.setup_check`), whose number depends on the minimum RTO;
     with the model's timeout (1 rtt) as minimum RTO it *falls* as rtt grows, which says more about the
@@ -281,10 +286,17 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
                      f"{int(mask.sum())}")
     decided = over | under
     expected = np.where(t["table"] == "table3", under, over)
+    needed, note = None, ""
     if decided.all():
         status = "supported" if expected.all() else "refuted"
     else:
-        status = "refuted" if (decided & ~expected).any() else "untestable"
+        status = "refuted" if (decided & ~expected).any() else "inconclusive"
+    if status == "inconclusive":
+        open_ = t[~decided]
+        needed = max(decide.replications_from_interval(w, h, int(n), m) for w, h, n, m in zip(
+            open_["ns3 W"], open_["ns3 W ci95"], open_["runs"], open_["model W (tables' law)"], strict=True))
+        note = (f"; {len(open_)} rows undecided (their 95% CI straddles the model): "
+                f"{decide.replications_text(needed)} in every row, at the measured spread")
     return (Verdict(status,
                     "ns-3 TCP in place of the testbed (SCTP cannot be simulated): " + "; ".join(parts)
                     + f"; ns-3 W has a 95% CI half-width of {t['ns3 W ci95'].min():.2f} to "
@@ -292,7 +304,8 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
                     "seeded runs per row)"
                     + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
                     "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
-                    f"the other way; {ns3.settings_text(ev.conv)}", column=ns3.CLAIM_COLUMN),)
+                    f"the other way{note}; {ns3.settings_text(ev.conv)}", column=ns3.CLAIM_COLUMN,
+                    replications_to_decide=needed),)
 
 
 @CLAIMS.claim("rtt_grows_rapidly")
@@ -329,12 +342,14 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
 
     Per stack and m with at least 2 repetitions at two rtt values, W(largest rtt) - W(smallest rtt)
     with its 95% CI and verdict (:func:`paperlib.emulation.ledger_rows.rise_verdict`): supported
-    if every CI is above 0, refuted if every one is at or below 0, else untestable.
+    if every CI is above 0, refuted if every one is at or below 0, else inconclusive (the cases split, or their CIs
+    straddle 0: the reason gives the repetitions that would decide every straddling one); untestable when no
+    case has two repetitions at two rtt values.
     """
     source = REAL_STACKS_SOURCES["rtt_grows_rapidly"]
     table = ev.real_stacks
     t3 = table[(table["table"] == "Table 3")]
-    parts, verdicts = [], []
+    parts, verdicts, needs = [], [], []
     for proto in ("TCP", "SCTP"):
         sub = t3[t3[f"n {proto}"] > 1]
         if sub.empty:
@@ -347,13 +362,17 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
             d, h, status = emulated_rows.rise_verdict(lo[f"emulated W {proto} (s)"], hi[f"emulated W {proto} (s)"],
                                                       lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
             verdicts.append(status)
+            reps = int(min(lo[f"n {proto}"], hi[f"n {proto}"]))
+            needs.append(emulated_rows.to_decide(status, d, h, reps)[0])
             parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
     if not verdicts:
         return Verdict("untestable", f"{emulated_rows.MARK} no emulated Table 3 rows with at least 2 repetitions at "
                        "two rtt values", column=REAL_STACKS, source=source)
-    status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
+    status = verdicts[0] if len(set(verdicts)) == 1 else "inconclusive"
+    needed, note = emulated_rows.split_note(verdicts, needs)
     return Verdict(status, f"{emulated_rows.MARK} " + "; ".join(parts) + " (95% CI of the difference); supported if W "
-                   "rises in every emulated case ('rapidly' is not quantified)", column=REAL_STACKS, source=source)
+                   f"rises in every emulated case ('rapidly' is not quantified){note}", column=REAL_STACKS,
+                   source=source, replications_to_decide=needed)
 
 
 @CLAIMS.claim("sctp_most_sensitive_rtt")

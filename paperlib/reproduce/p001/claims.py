@@ -136,7 +136,9 @@ def judged(claim_id: str, evidence: Evidence) -> tuple[Verdict, Decision]:
     found = reading(pooled)
     note = pooled.rep_note()
     decision = decide([reading(r.fresh()).margin for r in evidence.replications])
-    return Verdict(decision.status, f"{decision.sentence(found)}. {found.reason}{note}", found.regenerated), decision
+    needed = decision.n_needed if decision.status == "inconclusive" else None
+    return Verdict(decision.status, f"{decision.sentence(found)}. {found.reason}{note}", found.regenerated,
+                   replications_to_decide=needed), decision
 
 
 def rule_claim(reading: Callable[[Evidence], Reading]) -> Callable[[Evidence], Verdict]:

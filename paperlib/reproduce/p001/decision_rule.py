@@ -15,7 +15,9 @@ shared readings are here, with their tolerances:
   :data:`SAME_TOL`.
 
 :func:`decide` applies :data:`RULE` to the margins of the replications: a t-interval of their
-mean, ``supported`` above 0, ``refuted`` below, ``untestable`` otherwise (a :class:`Decision`).
+mean, ``supported`` above 0, ``refuted`` below, ``inconclusive`` otherwise, with the replications that would
+decide it (:func:`paperlib.decide.replications_to_decide`); fewer than two replications give no interval and
+leave the claim ``untestable`` (a :class:`Decision`).
 The claims themselves are :mod:`~paperlib.reproduce.p001.claims`.
 """
 
@@ -24,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from paperlib import decide as shared
+from paperlib.decide import replications_text
 
 #: Two numbers are "almost the same" when the larger exceeds the smaller by at most this share.
 SAME_TOL = 0.10
@@ -38,8 +43,10 @@ RULE = (f"Each claim is turned into a margin (> 0 where it holds, < 0 where it f
         f"repetition r of every configuration shares its workload and simulator seed (common random numbers), so "
         f"margins that compare configurations are paired. The claim is 'supported' when the {CONFIDENCE:.0%} "
         f"t-interval of the mean margin across at least {MIN_REPS} replications lies above 0, 'refuted' when it lies "
-        f"below 0, otherwise 'untestable', with the interval and the replications that would make its half-width "
-        f"smaller than the mean's distance from 0 (n = (t s / |mean|)^2).")
+        f"below 0, otherwise 'inconclusive', with the interval and the replications that would decide it: the "
+        f"fewest n (at least {MIN_REPS}) at which the t-interval's half-width at the observed standard deviation s, "
+        f"t(n - 1) s / sqrt(n), is smaller than the mean's distance from 0; with fewer than 2 replications "
+        f"'untestable'.")
 
 
 @dataclass(frozen=True)
@@ -56,21 +63,23 @@ class Reading:
 class Decision:
     """:data:`RULE` applied to per-replication margins: the status and the interval of the mean margin."""
 
-    status: str  # supported / refuted / untestable
+    status: str  # supported / refuted / inconclusive (untestable: fewer than 2 replications)
     mean: float
     low: float
     high: float
     n: int  # replications with a finite margin
-    n_needed: float  # replications that would decide it (n when decided)
+    n_needed: float  # replications that would decide it (n when decided; inf: more than decide's cap)
 
     def sentence(self, pooled: Reading) -> str:
-        """Return the interval as the claim's reason opens it, with what would decide it when untestable."""
+        """Return the interval as the claim's reason opens it, with what would decide it when inconclusive."""
         text = (f"margin over {self.n} replications: mean {self.mean:+.3f}, {CONFIDENCE:.0%} CI "
                 f"[{self.low:+.3f}, {self.high:+.3f}]")
-        if self.status == "untestable":
-            text += (f"; the interval straddles 0 (pooled reading: {status_word(pooled.holds)}); about "
-                     f"{self.n_needed:.0f} replications would decide it" if self.n >= MIN_REPS
-                     else f"; fewer than {MIN_REPS} replications")
+        if self.status == "inconclusive":
+            text += (f"; the interval straddles 0 (pooled reading: {status_word(pooled.holds)}); "
+                     f"{replications_text(self.n_needed)}" if self.n >= MIN_REPS
+                     else f"; fewer than {MIN_REPS} replications; {replications_text(self.n_needed)}")
+        elif self.status == "untestable":
+            text += "; fewer than 2 replications, so no interval"
         return text
 
 
@@ -80,9 +89,11 @@ def status_word(holds: bool) -> str:
 
 
 def decide(margins) -> Decision:
-    """Return the :class:`Decision` of :data:`RULE` for per-replication ``margins`` (non-finite ones left out)."""
-    from scipy import stats
+    """Return the :class:`Decision` of :data:`RULE` for per-replication ``margins`` (non-finite ones left out).
 
+    Replications that would decide an ``inconclusive`` claim: :func:`paperlib.decide.replications_to_decide`
+    at the mean's distance from 0 and the margins' standard deviation, never fewer than :data:`MIN_REPS`.
+    """
     m = np.asarray(margins, dtype=float)
     m = m[np.isfinite(m)]
     n = len(m)
@@ -90,17 +101,14 @@ def decide(margins) -> Decision:
         nan = float("nan")
         return Decision("untestable", float(m.mean()) if n else nan, nan, nan, n, nan)
     mean, sd = float(m.mean()), float(m.std(ddof=1))
-    t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1))
-    half = t * sd / np.sqrt(n)
+    half = shared.half_width(sd, n, CONFIDENCE)
     low, high = mean - half, mean + half
     if n >= MIN_REPS and low > 0:
-        status = "supported"
-    elif n >= MIN_REPS and high < 0:
-        status = "refuted"
-    else:
-        status = "untestable"
-    needed = float(np.ceil((t * sd / abs(mean)) ** 2)) if mean != 0 else float("inf")
-    return Decision(status, mean, low, high, n, max(needed, float(MIN_REPS)) if status == "untestable" else float(n))
+        return Decision("supported", mean, low, high, n, float(n))
+    if n >= MIN_REPS and high < 0:
+        return Decision("refuted", mean, low, high, n, float(n))
+    needed = shared.replications_to_decide(abs(mean), sd, CONFIDENCE)
+    return Decision("inconclusive", mean, low, high, n, max(needed, float(MIN_REPS)))
 
 
 # --- the shared readings ---

@@ -18,7 +18,17 @@ import pandas as pd
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
 from paperlib.emulation import experiments
-from paperlib.emulation.ledger_rows import MARK, REAL_STACKS, band_verdict, mean_difference, rise_verdict, verdict
+from paperlib.emulation.ledger_rows import (
+    MARK,
+    REAL_STACKS,
+    band_verdict,
+    mean_difference,
+    nearest,
+    rise_verdict,
+    split_note,
+    to_decide,
+    verdict,
+)
 from paperlib.reproduce.p002 import model_reading
 from paperlib.reproduce.p002.operating_point import Convention, model_points, operating_points
 from paperlib.reproduce.p002.tables import ROWS
@@ -228,9 +238,20 @@ def both_stacks(table: pd.DataFrame) -> pd.DataFrame:
     return both.drop_duplicates(subset=["emulated TCP (s)", "emulated SCTP (s)"])
 
 
-def _measured(status: str, reason: str, regenerated: float | None = None, source: str | None = None) -> Verdict:
-    """Return a verdict on the real stacks: its reason marked :data:`~paperlib.emulation.ledger_rows.MARK`."""
-    return Verdict(status, f"{MARK} {reason}", regenerated, column=REAL_STACKS, source=source)
+def _measured(status: str, reason: str, regenerated: float | None = None, source: str | None = None,
+              needed: float | None = None) -> Verdict:
+    """Return a verdict on the real stacks: its reason marked :data:`~paperlib.emulation.ledger_rows.MARK`.
+
+    ``needed``: the repetitions that would decide an inconclusive one
+    (:func:`~paperlib.emulation.ledger_rows.to_decide`).
+    """
+    return Verdict(status, f"{MARK} {reason}", regenerated, column=REAL_STACKS, source=source,
+                   replications_to_decide=needed)
+
+
+def _reps(both: pd.DataFrame) -> int:
+    """Return the fewest repetitions of a cell of either stack among ``both``'s points."""
+    return int(min(both["n TCP"].min(), both["n SCTP"].min()))
 
 
 def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
@@ -238,7 +259,8 @@ def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
 
     The interval is :func:`~paperlib.emulation.ledger_rows.mean_difference`'s with ``scale`` the TCP means (the
     points are independent runs). Supported if the CI lies within 20 +/- 5%, refuted if wholly below or wholly
-    above it, untestable otherwise (also when the CI covers the whole band, or when a stack did not run).
+    above it, inconclusive otherwise (also when the CI covers the whole band; the reason gives the repetitions per
+    point that would decide it against the band's nearer edge), untestable when a stack did not run.
     """
     both = both_stacks(table)
     if not len(both):
@@ -247,17 +269,19 @@ def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
     mean, half = mean_difference(tcp, both["CI95 TCP (s)"], sctp, both["CI95 SCTP (s)"], scale=tcp)
     gain = (tcp - sctp) / tcp
     status = band_verdict(100 * (mean - half), 100 * (mean + half), 15.0, 25.0)
+    needed, note = to_decide(status, 100 * mean, 100 * half, _reps(both), nearest(100 * mean, (15.0, 25.0)))
     return _measured(status, f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
                              f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
-                             f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%",
-                     100 * mean)
+                             f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%"
+                             f"{note}", 100 * mean, needed=needed)
 
 
 def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
     """SCTP better on real stacks: the mean TCP - SCTP response time over the emulated points and its 95% CI.
 
     The interval is :func:`~paperlib.emulation.ledger_rows.mean_difference`'s. Supported if the CI is above 0,
-    refuted if below, untestable otherwise (or when a stack did not run).
+    refuted if below, inconclusive otherwise (with the repetitions per point that would decide it), untestable
+    when a stack did not run.
     """
     both = both_stacks(table)
     if not len(both):
@@ -266,8 +290,10 @@ def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
     mean, half = mean_difference(both["emulated TCP (s)"], both["CI95 TCP (s)"], both["emulated SCTP (s)"],
                                  both["CI95 SCTP (s)"])
     status = verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
+    needed, note = to_decide(status, mean, half, _reps(both))
     return _measured(status, f"mean TCP - SCTP response time {mean:.3f} s +/- {half:.3f} s (95% CI) over "
-                             f"{len(both)} points; supported if the CI is above 0, refuted if below", mean)
+                             f"{len(both)} points; supported if the CI is above 0, refuted if below{note}", mean,
+                     needed=needed)
 
 
 def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
@@ -275,20 +301,24 @@ def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
 
     Each stack's rise (highest minus lowest RTT) and its 95% half-width are
     :func:`~paperlib.emulation.ledger_rows.rise_verdict`'s (one pair). Supported if every emulated
-    stack's rise has a CI above 0, refuted if every one is at most 0; the paper's "sharply" is not quantified.
+    stack's rise has a CI above 0, refuted if every one is at most 0, inconclusive if they split or straddle 0
+    (:func:`~paperlib.emulation.ledger_rows.split_note`); the paper's "sharply" is not quantified.
     Untestable without a Table III column of at least 2 repetitions.
     """
     t3 = table[table["table"] == "Table III"].sort_values("rtt_s")
-    parts, verdicts = [], []
+    parts, verdicts, needs = [], [], []
     for proto in ("TCP", "SCTP"):
         if t3[f"n {proto}"].min() > 1:
             lo, hi = t3.iloc[0], t3.iloc[-1]
             rise, half, status = rise_verdict(lo[f"emulated {proto} (s)"], hi[f"emulated {proto} (s)"],
                                               lo[f"CI95 {proto} (s)"], hi[f"CI95 {proto} (s)"])
             verdicts.append(status)
+            needs.append(to_decide(status, rise, half, int(min(lo[f"n {proto}"], hi[f"n {proto}"])))[0])
             parts.append(f"{proto}: RTT {lo['rtt_s']:g} -> {hi['rtt_s']:g} s adds {rise:.2f} +/- {half:.2f} s")
     if not verdicts:
         return _measured("untestable", "no emulated Table III column with at least 2 repetitions")
-    status = verdicts[0] if len(set(verdicts)) == 1 else "untestable"
+    status = verdicts[0] if len(set(verdicts)) == 1 else "inconclusive"
+    needed, note = split_note(verdicts, needs)
     return _measured(status, "; ".join(parts) + " (95% CI of the difference); supported if every emulated stack's "
-                                                "response time rises, 'sharply' is not quantified by the paper")
+                                                f"response time rises, 'sharply' is not quantified by the paper{note}",
+                     needed=needed)

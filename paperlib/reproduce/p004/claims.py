@@ -73,17 +73,20 @@ def within_4_percent_on_real_stacks(ev: Evidence) -> Verdict:
     """Judge "within 4%" on the emulated means: mean |model - emulated| / emulated over the cells run at least twice.
 
     The range of that mean over every cell's 95% CI decides: supported if the whole range is at most 4%,
-    refuted if it is all above, untestable otherwise or when no cell has two repetitions.
+    refuted if it is all above, inconclusive if it straddles the bound (with the repetitions per cell that would
+    decide it, :func:`paperlib.emulation.ledger_rows.to_decide`, the range read as an interval of half its width),
+    untestable when no cell has two repetitions.
     """
     table = ev.real_stacks
     claim = ev.paper.claim("within_4_percent")
-    errs_lo, errs_hi, errs = [], [], []
+    errs_lo, errs_hi, errs, reps = [], [], [], []
     for proto in ("SCTP", "TCP"):
         for _, t in table[table[f"n {proto}"] > 1].iterrows():
             m, e, h = t[f"model {proto} (s)"], t[f"emulated {proto} (s)"], t[f"CI95 {proto} (s)"]
             grid = np.linspace(max(e - h, 1e-9), e + h, 201)
             rel = np.abs(m - grid) / grid
             errs.append(abs(m - e) / e)
+            reps.append(int(t[f"n {proto}"]))
             errs_lo.append(rel.min())
             errs_hi.append(rel.max())
     if not errs:
@@ -92,11 +95,13 @@ def within_4_percent_on_real_stacks(ev: Evidence) -> Verdict:
     lo, hi, mid = 100 * np.mean(errs_lo), 100 * np.mean(errs_hi), 100 * np.mean(errs)
     bound = float(claim["printed"])
     status = emulated_rows.verdict(lo, hi, lambda v: v <= bound, lambda v: v > bound)
+    needed, note = emulated_rows.to_decide(status, mid, (hi - lo) / 2, min(reps), bound)
     return Verdict(status,
                    f"{emulated_rows.MARK} mean |model - emulated| / emulated over {len(errs)} Table II cells "
                    f"(model: Eqs. (5)/(6) under the chosen convention) = {mid:.2f}%, range over the cells' 95% CIs "
-                   f"[{lo:.2f}%, {hi:.2f}%]; bound {bound:g}%",
-                   regenerated=mid, column=REAL_STACKS, source=SOURCES["within_4_percent"])
+                   f"[{lo:.2f}%, {hi:.2f}%]; bound {bound:g}%{note}",
+                   regenerated=mid, column=REAL_STACKS, source=SOURCES["within_4_percent"],
+                   replications_to_decide=needed)
 
 
 @CLAIMS.claim("tcp_two_rtt_larger")
@@ -127,8 +132,8 @@ def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
 
     The gap's mean over those rates and its 95% CI
     (:func:`paperlib.emulation.ledger_rows.mean_difference`, which states its assumptions): supported if
-    the whole CI is within 10% of 2 T_r, refuted if wholly outside, untestable otherwise or without both
-    stacks.
+    the whole CI is within 10% of 2 T_r, refuted if wholly outside, inconclusive otherwise (with the repetitions
+    per rate that would decide it against the band's nearer edge), untestable without both stacks.
     """
     table, rtt = ev.real_stacks, ev.rtt_s
     have = table[(table["n SCTP"] > 1) & (table["n TCP"] > 1)]
@@ -140,8 +145,12 @@ def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
                                           have["emulated SCTP (s)"], have["CI95 SCTP (s)"])
     tol = findings.GAP_TOLERANCE * 2 * rtt
     status = emulated_rows.band_verdict(mean - h, mean + h, 2 * rtt - tol, 2 * rtt + tol)
+    reps = int(min(have["n SCTP"].min(), have["n TCP"].min()))
+    edge = emulated_rows.nearest(mean, (2 * rtt - tol, 2 * rtt + tol))
+    needed, note = emulated_rows.to_decide(status, mean, h, reps, edge)
     return Verdict(status,
                    f"{emulated_rows.MARK} emulated TCP - SCTP per rate {d.round(3).tolist()} s, mean {mean:.3f} s "
                    f"+/- {h:.3f} s (95% CI) = {mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is "
-                   f"within {findings.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside",
-                   regenerated=mean / rtt, column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"])
+                   f"within {findings.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside{note}",
+                   regenerated=mean / rtt, column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"],
+                   replications_to_decide=needed)

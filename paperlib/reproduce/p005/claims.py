@@ -185,16 +185,18 @@ def iw_gain_on_real_stacks(table: pd.DataFrame, protocol: str = "h2") -> tuple[f
 
 def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
     """Return the real stacks' verdict on "IW10 is faster than IW3" (:func:`iw_gain_on_real_stacks`): supported
-    if the gain's 95% interval is above 0, refuted if at most 0, untestable if it straddles; ``model``: the
-    model's gain, quoted beside it."""
+    if the gain's 95% interval is above 0, refuted if at most 0, inconclusive if it straddles (with the repetitions
+    that would decide it, :func:`emulated_rows.to_decide`); ``model``: the model's gain, quoted beside it."""
     got = iw_gain_on_real_stacks(table)
     if got is None:
         return _not_run("IW3 or IW10 over h2 without loss")
     mean, half, n = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
     beside = "" if model is None else f"; the model gives {model:.1%} ({100 * (mean - model):+.1f} points)"
+    needed, note = emulated_rows.to_decide(status, mean, half, n)
     return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
-                   f"{mean:.1%} +/- {half:.1%} (95% CI){beside}", regenerated=100 * mean, column=REAL_STACKS)
+                   f"{mean:.1%} +/- {half:.1%} (95% CI){beside}{note}", regenerated=100 * mean, column=REAL_STACKS,
+                   replications_to_decide=needed)
 
 
 def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]) -> pd.DataFrame | None:
@@ -230,7 +232,7 @@ def dukkipati_largest_high_rtt_bdp(ev: Evidence) -> Verdict:
     """Judge "the benefit is largest in high-RTT and high-BDP networks" on the heat map's grid (IW10 over IW4).
 
     Model: supported if the mean gain over the cells above the grid's median RTT exceeds that below it, and
-    likewise for the bandwidth-delay product; refuted if both are at most; untestable if they split.
+    likewise for the bandwidth-delay product; refuted if both are at most; inconclusive if they split.
     Real stacks: untestable (one rate and one RTT).
     """
     if ev.real_stacks is not None:
@@ -241,7 +243,7 @@ def dukkipati_largest_high_rtt_bdp(ev: Evidence) -> Verdict:
     by_rtt = (g[g.rtt_s > g.rtt_s.median()].gain.mean(), g[g.rtt_s < g.rtt_s.median()].gain.mean())
     by_bdp = (g[g.bdp_bits > g.bdp_bits.median()].gain.mean(), g[g.bdp_bits < g.bdp_bits.median()].gain.mean())
     up = [hi > lo for hi, lo in (by_rtt, by_bdp)]
-    status = "supported" if all(up) else "refuted" if not any(up) else "untestable"
+    status = "supported" if all(up) else "refuted" if not any(up) else "inconclusive"
     return Verdict(status, f"model (h2, loss 0, the median desktop homepage), IW10 over IW{ev.point.dukkipati_iw_old} "
                    f"on the heat map's {g.rate_bps.nunique()} x {g.rtt_s.nunique()} grid: mean gain {by_rtt[0]:.1%} "
                    f"above the median RTT against {by_rtt[1]:.1%} below; {by_bdp[0]:.1%} above the median BDP "
@@ -302,7 +304,7 @@ def langley_deployed_at_scale(ev: Evidence) -> Verdict:
                  f"against the papers' window of 3 segments at {LINK_TEXT}, without loss")
 def iw10_gain(ev: Evidence) -> Verdict:
     """Judge IW10 against IW3 at :data:`LINK` without loss: the model's relative gain, or the real stacks' with
-    its interval (supported above 0, refuted at most 0, untestable if the interval straddles)."""
+    its interval (supported above 0, refuted at most 0, inconclusive if the interval straddles)."""
     t = link_times(ev)
     old, new = _model(t, "h2", IW_REAL[0]), _model(t, "h2", IW_REAL[1])
     model = float(1 - new[LOSS_FREE] / old[LOSS_FREE])
@@ -336,9 +338,12 @@ def quic_handshake_saving(ev: Evidence) -> Verdict:
     mean, half = emulated_rows.mean_difference(a.loc[both].handshake_rtts_mean, a.loc[both].handshake_rtts_half,
                                                b.loc[both].handshake_rtts_mean, b.loc[both].handshake_rtts_half)
     status = emulated_rows.band_verdict(mean - half, mean + half, *ONE_RTT_BAND)
+    reps = int(min(a.loc[both].n.min(), b.loc[both].n.min()))
+    needed, note = emulated_rows.to_decide(status, mean, half, reps, emulated_rows.nearest(mean, ONE_RTT_BAND))
     return Verdict(status, f"{emulated_rows.MARK} measured handshake round trips without loss, h2 - h3 over "
                    f"{len(both)} cells: {mean:.2f} +/- {half:.2f} (95% CI); the RFC count {model:g} "
-                   f"({mean - model:+.2f} round trips)", regenerated=mean, column=REAL_STACKS)
+                   f"({mean - model:+.2f} round trips){note}", regenerated=mean, column=REAL_STACKS,
+                   replications_to_decide=needed)
 
 
 def _blocking(ev: Evidence, b: str) -> Verdict:
@@ -362,6 +367,8 @@ def _blocking(ev: Evidence, b: str) -> Verdict:
     top = got.iloc[-1]
     loss, excess, half = float(top.loss), float(top.excess_s), float(top.half_s)
     status = emulated_rows.verdict(excess - half, excess + half, lambda v: v > 0, lambda v: v <= 0)
+    reps = int(min(_stacks(ev.real_stacks, "h2", IW_REAL[1]).n.min(), _stacks(ev.real_stacks, b, IW_REAL[1]).n.min()))
+    needed, note = emulated_rows.to_decide(status, excess, half, reps)
     decided = got[got.excess_s - got.half_s > 0]
     first = (f"the smallest loss where it is above 0 beyond the interval: {decided.loss.iloc[0]:.0%}" if len(decided)
              else "at no loss run is it above 0 beyond the interval")
@@ -369,7 +376,8 @@ def _blocking(ev: Evidence, b: str) -> Verdict:
     return Verdict(status, f"{emulated_rows.MARK} IW10, (PLT_h2 - PLT_{b}) at each loss minus the same at loss 0 "
                    f"(the handshake and the stacks' other differences), 95% CI: {each}; {first}; the model gives "
                    f"{model:.3f} s at {loss:.0%} ({excess - model:+.3f} s; the model's smallest loss of the grid "
-                   f"where {b} is faster: {cross:g})", regenerated=excess, column=REAL_STACKS)
+                   f"where {b} is faster: {cross:g}){note}", regenerated=excess, column=REAL_STACKS,
+                   replications_to_decide=needed)
 
 
 def loss_limited_time_s(page_bits: float, mss_bits: float, rtt_s: float, p: float, handshake_rtts: float) -> float:
@@ -391,7 +399,8 @@ def loss_model_holds(ev: Evidence) -> Verdict:
 
     A question of the model against measurement, so it is judged on the real stacks only: supported if the
     model lies inside the 95% interval of the measured mean at every lossy cell, refuted if outside it at
-    every one, untestable otherwise. The reason gives the loss-limited Reno time
+    every one, inconclusive otherwise (the cells split; no number of repetitions is given for a split). The
+    reason gives the loss-limited Reno time
     (:func:`loss_limited_time_s`) beside both: the papers' model keeps the loss-free window after a loss
     (``docs/reconstruction-005.md``), a Reno sender halves it.
     """
@@ -412,7 +421,7 @@ def loss_model_holds(ev: Evidence) -> Verdict:
         reno = loss_limited_time_s(ev.page.total_bits, ev.keywords["mss_bits"], LINK["rtt_s"], loss, h)
         parts.append(f"loss {loss:.0%}: measured {row.plt_mean_s:.2f} +/- {row.plt_half_s:.2f} s, model "
                      f"{m:.2f} s ({m / row.plt_mean_s - 1:+.0%}), loss-limited Reno {reno:.2f} s")
-    status = "supported" if all(inside) else "refuted" if not any(inside) else "untestable"
+    status = "supported" if all(inside) else "refuted" if not any(inside) else "inconclusive"
     ratio = float((model[measured.index] / measured.plt_mean_s).mean())
     return Verdict(status, f"{emulated_rows.MARK} h2, IW10, {LINK_TEXT}: " + "; ".join(parts) + ". The papers' "
                    "model keeps the loss-free window after a loss; a Reno sender halves it and runs at the "

@@ -302,5 +302,5 @@ def _stack(cells: pd.DataFrame) -> str:
 
 
 def claim_rows(rows: list[Row]) -> list[Row]:
-    """Return the claim rows of ``rows`` (statuses supported, refuted, untestable)."""
-    return [r for r in rows if r.status in ledger.CLAIM_STATUSES]
+    """Return the claim rows of ``rows`` (:func:`paperlib.ledger.is_claim`)."""
+    return [r for r in rows if ledger.is_claim(r.status, r.column)]
