@@ -27,6 +27,7 @@ import pandas as pd
 
 from paperlib import decide, ledger
 from paperlib.atomic import atomic_write_text
+from paperlib.claims import Verdict, fidelity_lost
 from paperlib.emulation import experiments
 from paperlib.ledger import CLOSE, Row, claim_row, measured_row
 
@@ -45,17 +46,63 @@ PAPERS_TESTBED = "Linux 2.6, lksctp, NIST Net"
 
 
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
-                 compare_as: str | None = None, testbed: str | None = PAPERS_TESTBED) -> Row:
+                 compare_as: str | None = None, testbed: str | None = PAPERS_TESTBED,
+                 fidelity: dict | None = None) -> Row:
     """Return ``old`` (a published experimental cell) scored against the emulated mean of ``n`` repetitions.
 
     ``half`` is the mean's 95% half-width and ``stack`` names what was measured (the stack and its settings);
     ``testbed`` the published measurement's own testbed, which is not re-run (None: the number is not a
-    testbed's, e.g. an RFC's count); the status is :func:`paperlib.ledger.measured_status`'s.
+    testbed's, e.g. an RFC's count); ``fidelity`` the cell's fidelity summary
+    (:meth:`paperlib.emulation.notebook.Emulated.cell_fidelity`), worded in the reason; the status is
+    :func:`paperlib.ledger.measured_status`'s.
     """
     replaced = f" (the paper's testbed, {testbed}, is not re-run)" if testbed else ""
+    timing = f"; fidelity: {fidelity_text(fidelity)}" if fidelity else ""
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
-              f"scored against this measurement on today's stacks{replaced}; before: {old.reason}")
+              f"scored against this measurement on today's stacks{replaced}{timing}; before: {old.reason}")
     return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
+
+
+#: The fewest runs that kept their timing from which a cell's mean and interval are drawn.
+MIN_KEPT = 2
+
+
+def fidelity_text(summary: dict) -> str:
+    """Return a cell's fidelity summary in words (:func:`paperlib.emulation.fidelity.describe`, with the re-runs)."""
+    from paperlib.emulation import fidelity
+
+    tries = summary.get("tries")
+    extra = f" ({tries - summary['runs']} re-runs)" if tries and tries > summary["runs"] else ""
+    return fidelity.describe(summary) + extra
+
+
+def real_stack_cell(old: Row, n: int, fidelity: dict | None, not_run: str, score) -> Row:
+    """Return the row of a published cell on the real stacks: ``score()`` (an :func:`emulated_row`) when at least
+    :data:`MIN_KEPT` runs kept their timing, or at least one did and none lost it; :func:`fidelity_lost_cell` when
+    fewer than :data:`MIN_KEPT` kept it and some lost it (no verdict is drawn from them); :func:`not_run_row`
+    with ``not_run`` when nothing ran. ``n``: the runs that kept their timing; ``fidelity``: the cell's summary."""
+    lost = 0 if fidelity is None else fidelity["runs"] - fidelity["runs_kept"]
+    if lost and n < MIN_KEPT:
+        return fidelity_lost_cell(old, f"{n} of {fidelity['runs']} runs kept their timing, fewer than {MIN_KEPT}: "
+                                       f"no mean is drawn from the others; fidelity: {fidelity_text(fidelity)}")
+    if n == 0:
+        return not_run_row(old, not_run)
+    return score()
+
+
+def lost_runs(table) -> int:
+    """Return the real-stack runs behind a summary ``table`` that lost their timing (its ``attrs["lost_runs"]``,
+    set by the paper's ledger rows from :attr:`paperlib.emulation.notebook.Emulated.lost`; 0 when absent)."""
+    return int(getattr(table, "attrs", {}).get("lost_runs", 0))
+
+
+def no_cells(what: str, table, *, source: str | None = None) -> Verdict:
+    """Return the verdict of a real-stack claim that has no cell to judge: ``fidelity_lost`` when runs behind
+    ``table`` lost their timing (:func:`lost_runs`), else ``untestable``; ``what`` says what is missing."""
+    if lost_runs(table):
+        return fidelity_lost(f"{MARK} {what}: {lost_runs(table)} runs lost their timing (docs/fidelity.md), and no "
+                             "verdict is drawn from them", source=source)
+    return Verdict("untestable", f"{MARK} {what}", column=REAL_STACKS, source=source)
 
 
 def fidelity_lost_cell(old: Row, reason: str) -> Row:

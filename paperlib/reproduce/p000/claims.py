@@ -213,8 +213,8 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
     # a point printed in two tables (p = 1 %, 256 ms, 40 Kbps) is one measurement: count it once
     both = both.drop_duplicates(subset=["m", "emulated W TCP (s)", "emulated W SCTP (s)"])
     if not len(both):
-        return Verdict("untestable", f"{emulated_rows.MARK} needs both stacks emulated; available: "
-                       f"{experiments.protocols()}", column=REAL_STACKS, source=source)
+        return emulated_rows.no_cells(f"needs both stacks emulated, each at least twice; available: "
+                                      f"{experiments.protocols()}", table, source=source)
     mean, half = emulated_rows.mean_difference(both["emulated W TCP (s)"], both["CI95 TCP (s)"],
                                                both["emulated W SCTP (s)"], both["CI95 SCTP (s)"])
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
@@ -366,8 +366,8 @@ def rtt_grows_rapidly_on_real_stacks(ev: Evidence) -> Verdict:
             needs.append(emulated_rows.to_decide(status, d, h, reps)[0])
             parts.append(f"{proto}, m = {m}: rtt {lo.block} -> {hi.block} changes W by {d:+.2f} +/- {h:.2f} s")
     if not verdicts:
-        return Verdict("untestable", f"{emulated_rows.MARK} no emulated Table 3 rows with at least 2 repetitions at "
-                       "two rtt values", column=REAL_STACKS, source=source)
+        return emulated_rows.no_cells("no emulated Table 3 rows with at least 2 repetitions at two rtt values",
+                                      table, source=source)
     status = verdicts[0] if len(set(verdicts)) == 1 else "inconclusive"
     needed, note = emulated_rows.split_note(verdicts, needs)
     return Verdict(status, f"{emulated_rows.MARK} " + "; ".join(parts) + " (95% CI of the difference); supported if W "

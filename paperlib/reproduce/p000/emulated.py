@@ -27,7 +27,7 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import experiments, tcp_settings
 from paperlib.emulation import ledger_rows as emulated_rows
-from paperlib.emulation.notebook import Emulated
+from paperlib.emulation.notebook import Emulated, cell_fidelity
 from paperlib.ledger import Row
 from paperlib.reproduce.p000 import operating_point
 from paperlib.reproduce.p000.operating_point import Convention
@@ -141,20 +141,27 @@ def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: E
         old = next(r for r in rows if (r.source, r.row, r.column) == key)
         t = idx.loc[(operating_point.SOURCES[c.table], c.label, c.m)]
         n = int(t[f"n {proto.upper()}"])
-        if n == 0:
-            why = real_stacks.not_run or (
-                f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
-                if proto in experiments.protocols() else
-                emulated_rows.protocol_not_run(proto))
-            new[key] = emulated_rows.not_run_row(old, why)
-        else:
-            pt = points[c.point]
+        why = real_stacks.not_run or (
+            f"m = {c.m} is not in the reduced grid (m = 5 only; PROFILE=full runs every m)"
+            if proto in experiments.protocols() else
+            emulated_rows.protocol_not_run(proto))
+        pt = points[c.point]
+        # the cell's runs: its m users' and the single-user baselines at its operating point
+        fid = None
+        if n or real_stacks.lost is not None and len(real_stacks.lost):
+            at = dict(protocol=proto, rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
+            runs = real_stacks.cell_runs(**at)
+            fid = cell_fidelity(runs[runs.users.isin([1, c.m])]) if len(runs) else None
+
+        def score(old=old, n=n, proto=proto, t=t, pt=pt, key=key, c=c, fid=fid):
             stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 000, {' '.join(key)}",
                                                  rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
-            new[key] = emulated_rows.emulated_row(
+            return emulated_rows.emulated_row(
                 old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, rule,
                 f"W = mean turnaround of the m users - mean single-user response time, Welch CI (Eqs. (4), (6)); "
-                f"{stack}", compare_as=c.compare_as)
+                f"{stack}", compare_as=c.compare_as, fidelity=fid)
+
+        new[key] = emulated_rows.real_stack_cell(old, n, fid, why, score)
     return new
 
 

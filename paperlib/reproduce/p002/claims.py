@@ -18,6 +18,7 @@ import pandas as pd
 from paperlib.claims import ClaimRegistry, Verdict
 from paperlib.data import Paper
 from paperlib.emulation import experiments
+from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.ledger_rows import (
     MARK,
     REAL_STACKS,
@@ -264,7 +265,8 @@ def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
     """
     both = both_stacks(table)
     if not len(both):
-        return _measured("untestable", f"needs both stacks emulated; available: {experiments.protocols()}")
+        return emulated_rows.no_cells(f"needs both stacks emulated, each at least twice; available: "
+                                      f"{experiments.protocols()}", table)
     tcp, sctp = both["emulated TCP (s)"], both["emulated SCTP (s)"]
     mean, half = mean_difference(tcp, both["CI95 TCP (s)"], sctp, both["CI95 SCTP (s)"], scale=tcp)
     gain = (tcp - sctp) / tcp
@@ -285,8 +287,8 @@ def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
     """
     both = both_stacks(table)
     if not len(both):
-        return _measured("untestable", f"needs both stacks emulated; available: {experiments.protocols()}",
-                         source="Abstract")
+        return emulated_rows.no_cells(f"needs both stacks emulated, each at least twice; available: "
+                                      f"{experiments.protocols()}", table, source="Abstract")
     mean, half = mean_difference(both["emulated TCP (s)"], both["CI95 TCP (s)"], both["emulated SCTP (s)"],
                                  both["CI95 SCTP (s)"])
     status = verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
@@ -316,7 +318,7 @@ def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:
             needs.append(to_decide(status, rise, half, int(min(lo[f"n {proto}"], hi[f"n {proto}"])))[0])
             parts.append(f"{proto}: RTT {lo['rtt_s']:g} -> {hi['rtt_s']:g} s adds {rise:.2f} +/- {half:.2f} s")
     if not verdicts:
-        return _measured("untestable", "no emulated Table III column with at least 2 repetitions")
+        return emulated_rows.no_cells("no emulated Table III column with at least 2 repetitions", table)
     status = verdicts[0] if len(set(verdicts)) == 1 else "inconclusive"
     needed, note = split_note(verdicts, needs)
     return _measured(status, "; ".join(parts) + " (95% CI of the difference); supported if every emulated stack's "

@@ -89,6 +89,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     if real_stacks is None:
         return rows + CLAIMS.rows(paper, Evidence(paper, conv, regen))
     table = emulated.summary(paper, real_stacks.runs, simulations, conv=conv)
+    table.attrs["lost_runs"] = len(real_stacks.lost)
     rows = measured_cells(paper, rows, table, real_stacks, conv)
     claims = CLAIMS.rows(paper, Evidence(paper, conv, regen, real_stacks=table))
     published = [r for r in claims if r.column != emulated_rows.REAL_STACKS]
@@ -111,13 +112,18 @@ def measured_cells(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stac
             key = (SOURCES[pt.table], column_label(pt), row_label)
             old = next(r for r in rows if (r.source, r.row, r.column) == key)
             n = int(measured[f"n {proto.upper()}"])
-            if n == 0:
-                new[key] = emulated_rows.not_run_row(old, real_stacks.not_run or emulated_rows.protocol_not_run(proto))
-                continue
-            stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 002, {' '.join(key)}",
-                                                 rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
-            new[key] = emulated_rows.emulated_row(old, measured[f"emulated {proto.upper()} (s)"],
-                                                  measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack)
+            at = dict(protocol=proto, rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
+            fid = real_stacks.cell_fidelity(**at)
+
+            def score(old=old, n=n, proto=proto, measured=measured, at=at, fid=fid, key=key):
+                stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 002, {' '.join(key)}",
+                                                     **{k: v for k, v in at.items() if k != "protocol"})
+                return emulated_rows.emulated_row(old, measured[f"emulated {proto.upper()} (s)"],
+                                                  measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
+                                                  fidelity=fid)
+
+            new[key] = emulated_rows.real_stack_cell(
+                old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)
     return emulated_rows.replace(rows, new)
 
 

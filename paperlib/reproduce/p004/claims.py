@@ -90,8 +90,8 @@ def within_4_percent_on_real_stacks(ev: Evidence) -> Verdict:
             errs_lo.append(rel.min())
             errs_hi.append(rel.max())
     if not errs:
-        return Verdict("untestable", f"{emulated_rows.MARK} no emulated Table II cell with at least 2 repetitions",
-                       column=REAL_STACKS, source=SOURCES["within_4_percent"])
+        return emulated_rows.no_cells("no emulated Table II cell with at least 2 repetitions", table,
+                                      source=SOURCES["within_4_percent"])
     lo, hi, mid = 100 * np.mean(errs_lo), 100 * np.mean(errs_hi), 100 * np.mean(errs)
     bound = float(claim["printed"])
     status = emulated_rows.verdict(lo, hi, lambda v: v <= bound, lambda v: v > bound)
@@ -138,8 +138,8 @@ def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
     table, rtt = ev.real_stacks, ev.rtt_s
     have = table[(table["n SCTP"] > 1) & (table["n TCP"] > 1)]
     if not len(have):
-        return Verdict("untestable", f"{emulated_rows.MARK} needs both stacks emulated; available: "
-                       f"{experiments.protocols()}", column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"])
+        return emulated_rows.no_cells(f"needs both stacks emulated, each at least twice; available: "
+                                      f"{experiments.protocols()}", table, source=SOURCES["tcp_two_rtt_larger"])
     d = have["emulated TCP (s)"] - have["emulated SCTP (s)"]
     mean, h = emulated_rows.mean_difference(have["emulated TCP (s)"], have["CI95 TCP (s)"],
                                           have["emulated SCTP (s)"], have["CI95 SCTP (s)"])

@@ -56,6 +56,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     if real_stacks is None:
         return rows
     summary = emulated.summary(paper, real_stacks.runs)
+    summary.attrs["lost_runs"] = len(real_stacks.lost)
     return (emulated_rows.replace(rows, measured_cells(paper, rows, conv, summary, real_stacks))
             + emulated_rows.claims_not_run(
                 CLAIMS.rows(paper, Evidence(paper, conv, model_table, real_stacks=summary)), real_stacks.not_run))
@@ -137,12 +138,16 @@ def measured_cells(paper: Paper, rows: list[Row], conv: Convention, summary: pd.
         for column, proto in tables.EXP_COLUMNS.items():
             old = next(r for r in rows if r.source == "Table II" and r.row == t["BANDWIDTH"] and r.column == column)
             n = int(t[f"n {proto.upper()}"])
-            if n == 0:
-                why = real_stacks.not_run or emulated_rows.protocol_not_run(proto)
-                out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
-                continue
-            stack = emulated_rows.measured_stack(real_stacks.points, proto, n,
-                                                 f"paper 004, Table II {t['BANDWIDTH']} {column}", rate_bps=rates[i])
-            out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(
-                old, t[f"emulated {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack)
+            fid = real_stacks.cell_fidelity(protocol=proto, rate_bps=rates[i])
+
+            def score(old=old, n=n, proto=proto, t=t, i=i, column=column, fid=fid):
+                stack = emulated_rows.measured_stack(real_stacks.points, proto, n,
+                                                     f"paper 004, Table II {t['BANDWIDTH']} {column}",
+                                                     rate_bps=rates[i])
+                return emulated_rows.emulated_row(old, t[f"emulated {proto.upper()} (s)"],
+                                                  t[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
+                                                  fidelity=fid)
+
+            out[(old.source, old.row, old.column)] = emulated_rows.real_stack_cell(
+                old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)
     return out
