@@ -41,18 +41,22 @@ Settings, each stated where the programs allow it (``--help`` of each, their sou
   79 bytes each), its 16 KB TLS records; ngtcp2's initial RTT (333 ms), its acknowledgement of every second
   packet (``--ack-thresh`` 2) and its pacing.
 
-What the clients measure (:func:`parse_har`, :func:`parse_qlog`; seconds on each client's own steady clock):
+What the clients measure (:func:`parse_har`, :func:`parse_client_log`; seconds on each client's own steady
+clock):
 
 * nghttp writes a HAR file (``-r``): the connection start (after the address lookup), the end of the TCP and
   TLS handshakes (nghttp's ``connect`` ends when TLS is done) and per request the time its HEADERS frame is
   sent, the response's first HEADERS and its last byte, in microseconds -- except where each request after the
   first was sent relative to the connection's start, which the HAR gives only as a wall-clock time in whole
   milliseconds; those requests' times carry up to 1 ms of that rounding. Bytes are the HAR's body sizes.
-* gtlsclient writes a qlog (``--qlog-file``) whose times are whole milliseconds since the connection was made:
-  per object, the packet that sent its request, the packet that brought its stream's byte 0 (the response's
-  HEADERS frame) and the packet after which its stream's bytes were all in (the stream's final size from the
-  FIN frame, the byte ranges received so far covering it); the handshake's end is the client's Handshake
-  packet with its Finished. Bytes are the sizes of the files the client saved (``--download``).
+* gtlsclient prints ngtcp2's debug log (written to a file): one line per frame sent or received, stamped with
+  whole milliseconds since the connection was made. Per object: the frame that sent its request, the frame that
+  brought its stream's byte 0 (the response's HEADERS frame) and the frame after which its stream's bytes were
+  all in (up to the final size its FIN frame gives); the handshake's end is the client's Handshake CRYPTO frame
+  (its Finished). Bytes are the sizes of the files the client saved (``--download``). Its qlog cannot serve:
+  ngtcp2 0.12 keeps a packet's qlog record in a 4096-byte buffer and drops the record of a packet with more
+  frames than fit, as the first packet of 71 requests has. The log costs the client some eight lines of output
+  per packet (about 22 000 for paper 005's page).
 
 Every process is started with :meth:`Testbed.popen` and ended by the run (or by the testbed's teardown); a run
 is bounded by ``bound_s``; a failure raises :class:`CStackError` naming the program and the tail of its stderr.
@@ -64,6 +68,7 @@ import datetime
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -236,13 +241,14 @@ def gtlsserver_argv(binary: str, htdocs: Path, cert: Path, key: Path, n_objects:
             f"--timeout={max(1, math.ceil(idle_timeout_s))}s", address, str(port), str(key), str(cert)]
 
 
-def gtlsclient_argv(binary: str, qlog: Path, download: Path, n_objects: int, idle_timeout_s: float,
+def gtlsclient_argv(binary: str, download: Path, n_objects: int, idle_timeout_s: float,
                     address: str = netns.SERVER_IP, port: int = PORT) -> list[str]:
-    """Return ngtcp2's example client's command line: quiet, NewReno, 1472-byte datagrams without path-MTU
-    probes, a qlog, the bodies saved into ``download``, 1 GiB windows, every object's URI, exit once every
+    """Return ngtcp2's example client's command line: its debug log on (no ``--quiet``: the frame lines are its
+    timing, :func:`parse_client_log`) without the hex dumps of stream data, NewReno, 1472-byte datagrams without
+    path-MTU probes, the bodies saved into ``download``, 1 GiB windows, every object's URI, exit once every
     request stream closed."""
-    return [binary, "--quiet", "--cc=reno", f"--max-udp-payload-size={QUIC_DATAGRAM_BYTES}", "--no-pmtud",
-            f"--qlog-file={qlog}", f"--download={download}", "--exit-on-all-streams-close",
+    return [binary, "--no-quic-dump", "--no-http-dump", "--cc=reno", f"--max-udp-payload-size={QUIC_DATAGRAM_BYTES}",
+            "--no-pmtud", f"--download={download}", "--exit-on-all-streams-close",
             f"--max-data={NGTCP2_WINDOW_BYTES}", f"--max-stream-data-bidi-local={NGTCP2_WINDOW_BYTES}",
             f"--timeout={max(1, math.ceil(idle_timeout_s))}s", address, str(port), *uris(n_objects, address, port)]
 
@@ -314,17 +320,12 @@ def parse_har(text: str, n_objects: int) -> tuple[dict, list[dict]]:
     return conn, objects
 
 
-def read_qlog(text: str) -> list[dict]:
-    """Return the records of a JSON-SEQ qlog (RFC 7464: each record starts with the byte 0x1E); raise
-    :class:`CStackError` naming the first record that is not JSON."""
-    records = []
-    for k, chunk in enumerate(text.split("\x1e")):
-        if chunk.strip():
-            try:
-                records.append(json.loads(chunk))
-            except json.JSONDecodeError as err:
-                raise CStackError(f"the ngtcp2 client's qlog record {k} is not JSON: {err}") from None
-    return records
+#: A frame line of ngtcp2's debug log (``ngtcp2_log.c``): milliseconds since the connection was made, the source
+#: connection ID, direction, packet number, packet type, then the frame.
+_LOG_FRAME = re.compile(r"^I(?P<ms>\d+) 0x[0-9a-f]* frm (?P<dir>rx|tx) \d+ (?P<pkt>\S+) (?P<frame>.*)$")
+#: A STREAM frame's fields in that log.
+_LOG_STREAM = re.compile(r"^STREAM\(0x[0-9a-f]+\) id=0x(?P<id>[0-9a-f]+) fin=(?P<fin>[01]) offset=(?P<offset>\d+) "
+                         r"len=(?P<len>\d+) uni=[01]$")
 
 
 def _covered(ranges: list[tuple[int, int]], size: int) -> bool:
@@ -334,66 +335,62 @@ def _covered(ranges: list[tuple[int, int]], size: int) -> bool:
         if start > end:
             return False
         end = max(end, stop)
-        if end >= size:
-            return True
     return end >= size
 
 
-def parse_qlog(text: str, bytes_received: list[int]) -> tuple[dict, list[dict]]:
-    """Return (conn, objects) from the ngtcp2 client's qlog; times in seconds since the client made its
-    connection (the qlog's ``time``: whole milliseconds, rounded down).
+def parse_client_log(text: str, bytes_received: list[int]) -> tuple[dict, list[dict]]:
+    """Return (conn, objects) from the ngtcp2 example client's debug log (its stderr without ``--quiet``); times
+    in seconds since the client made its connection (each line's ``I<ms>``: whole milliseconds, rounded down).
 
     Object k is request stream 4k (the client opens its bidirectional streams in URI order). Per stream: the
-    request is the first ``packet_sent`` with a STREAM frame of it; the first byte the first ``packet_received``
-    with its byte 0; done the ``packet_received`` after which the received ranges cover its final size (the end of
-    its FIN frame). The connection starts at time 0 (the client's first Initial packet leaves then); the handshake
-    ends with the first Handshake ``packet_sent`` carrying CRYPTO data (the client's Finished, sent once the
-    server's has been read). ``bytes_received`` are the body sizes (the saved files), one per object. No wall-clock
-    time is in the qlog: ``realtime_first_request`` is None. Raises :class:`CStackError` when a stream is
-    missing or incomplete.
+    request is the first ``frm tx`` STREAM frame of it; the first byte the first ``frm rx`` STREAM frame with its
+    offset 0 (the response's HEADERS frame); done the ``frm rx`` line after which the received ranges cover its
+    final size (the end of its FIN frame), so a retransmission that fills a gap counts and a duplicate does not.
+    The connection starts at 0 (the client's first Initial packet leaves then); the handshake ends with the first
+    ``frm tx`` Handshake CRYPTO frame (the client's Finished, sent once it has read the server's). ``bytes_received``
+    are the body sizes (the files the client saved), one per object. The log holds no wall-clock time:
+    ``realtime_first_request`` is None. Raises :class:`CStackError` when a stream is missing or incomplete.
     """
     n = len(bytes_received)
     streams = {4 * k: {"t_request": None, "t_first_byte": None, "t_done": None, "ranges": [], "final": None}
                for k in range(n)}
     t_handshake = None
-    for rec in read_qlog(text):
-        name = rec.get("name")
-        if name not in ("transport:packet_sent", "transport:packet_received"):
+    for line in text.splitlines():
+        m = _LOG_FRAME.match(line)
+        if m is None:
             continue
-        t = float(rec["time"]) / 1e3
-        data = rec.get("data", {})
-        frames = data.get("frames", [])
-        sent = name == "transport:packet_sent"
-        if sent and t_handshake is None and data.get("header", {}).get("packet_type") == "handshake" \
-                and any(f.get("frame_type") == "crypto" for f in frames):
+        t = int(m["ms"]) / 1e3
+        sent = m["dir"] == "tx"
+        if sent and t_handshake is None and m["pkt"] == "Handshake" and m["frame"].startswith("CRYPTO("):
             t_handshake = t
-        for f in frames:
-            s = streams.get(f.get("stream_id")) if f.get("frame_type") == "stream" else None
-            if s is None:
-                continue
-            if sent:
-                if s["t_request"] is None:
-                    s["t_request"] = t
-                continue
-            start = int(f.get("offset", 0))
-            stop = start + int(f.get("length", 0))
-            if start == 0 and s["t_first_byte"] is None:
-                s["t_first_byte"] = t
-            s["ranges"].append((start, stop))
-            if f.get("fin"):
-                s["final"] = stop
-            if s["t_done"] is None and s["final"] is not None and _covered(s["ranges"], s["final"]):
-                s["t_done"] = t
+        f = _LOG_STREAM.match(m["frame"])
+        s = streams.get(int(f["id"], 16)) if f else None
+        if s is None:
+            continue
+        if sent:
+            if s["t_request"] is None:
+                s["t_request"] = t
+            continue
+        start = int(f["offset"])
+        stop = start + int(f["len"])
+        if start == 0 and s["t_first_byte"] is None:
+            s["t_first_byte"] = t
+        s["ranges"].append((start, stop))
+        if f["fin"] == "1":
+            s["final"] = stop
+        if s["t_done"] is None and s["final"] is not None and _covered(s["ranges"], s["final"]):
+            s["t_done"] = t
     objects = []
     for k in range(n):
         s = streams[4 * k]
         missing = [key for key in ("t_request", "t_first_byte", "t_done") if s[key] is None]
         if missing:
-            raise CStackError(f"the ngtcp2 client's qlog has no {missing[0][2:]} for object {k} (stream {4 * k})")
+            raise CStackError(f"the ngtcp2 client's log has no {missing[0][2:].replace('_', ' ')} for object {k} "
+                              f"(stream {4 * k})")
         objects.append({"object": k, "stream": 4 * k, "bytes": int(bytes_received[k]), "t_request": s["t_request"],
                         "t_first_byte": s["t_first_byte"], "t_done": s["t_done"]})
     if t_handshake is None:
-        raise CStackError("the ngtcp2 client's qlog has no Handshake packet with the client's Finished")
+        raise CStackError("the ngtcp2 client's log has no Handshake CRYPTO frame sent (the client's Finished)")
     conn = {"t_connect_start": 0.0, "t_handshake_done": t_handshake,
             "t_first_request": min(o["t_request"] for o in objects), "realtime_first_request": None}
     return conn, objects
@@ -436,15 +433,30 @@ def _wait_listening(tb: netns.Testbed, server: subprocess.Popen, program: str, t
                       f"{_tail(_stop(server))}")
 
 
-def _run_client(client: subprocess.Popen, program: str, timeout_s: float) -> str:
-    """Wait for ``client`` up to ``timeout_s``; return its stderr; raise naming ``program`` on failure."""
+def _file_tail(path: Path) -> str:
+    """Return the last :data:`STDERR_TAIL_CHARS` characters of file ``path`` ('' if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - STDERR_TAIL_CHARS))
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _run_client(client: subprocess.Popen, program: str, timeout_s: float, stderr_file: Path | None = None) -> str:
+    """Wait for ``client`` up to ``timeout_s``; return its stderr (piped, or the tail of ``stderr_file``); raise
+    naming ``program`` when it fails or runs past ``timeout_s``."""
     try:
         _, err = client.communicate(timeout=max(timeout_s, 0.1))
     except subprocess.TimeoutExpired:
-        raise CStackError(f"{program} did not finish within the run's bound: {_tail(_stop(client))}") from None
+        err = _stop(client)
+        err = _file_tail(stderr_file) if stderr_file is not None else err
+        raise CStackError(f"{program} did not finish within the run's bound: {_tail(err)}") from None
+    err = _file_tail(stderr_file) if stderr_file is not None else (err or "")
     if client.returncode != 0:
         raise CStackError(f"{program} failed ({client.returncode}): {_tail(err)}")
-    return err or ""
+    return err
 
 
 def _paths(implementation: str) -> dict[str, str]:
@@ -517,8 +529,9 @@ def run_ngtcp2(tb: netns.Testbed, objects_bytes, *, iw_segments: int, bound_s: f
     (conn, objects, settings).
 
     ``iw_segments`` must be :data:`NGTCP2_INITIAL_WINDOW` (10): the example programs cannot set another.
-    ``bound_s`` bounds the whole run; ``tmp`` is an existing folder for the page, certificate, qlog and the saved
-    bodies. conn and objects are :func:`parse_qlog`'s (seconds since the client made its connection).
+    ``bound_s`` bounds the whole run; ``tmp`` is an existing folder for the page, certificate, the client's log
+    (written to a file, ``client.log``) and the saved bodies. conn and objects are :func:`parse_client_log`'s
+    (seconds since the client made its connection).
     """
     tb = _check_testbed(tb)
     sizes = check_objects(objects_bytes)
@@ -532,23 +545,22 @@ def run_ngtcp2(tb: netns.Testbed, objects_bytes, *, iw_segments: int, bound_s: f
     tmp = Path(tmp)
     docs = write_page(tmp, sizes)
     cert, key = page_app.make_certificate(tmp, netns.SERVER_IP)
-    qlog, download = tmp / "client.qlog", tmp / "download"
+    log, download = tmp / "client.log", tmp / "download"
     download.mkdir(exist_ok=True)
     srv_argv = gtlsserver_argv(paths["gtlsserver"], docs, cert, key, len(sizes), bound + 30)
     server = tb.popen("server", srv_argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         _wait_listening(tb, server, "gtlsserver", "udp", PORT, min(SERVER_START_S, bound))
-        cl_argv = gtlsclient_argv(paths["gtlsclient"], qlog, download, len(sizes), bound + 30)
-        client = tb.popen("client", cl_argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        err = _run_client(client, "gtlsclient", deadline - time.monotonic())
-        if not qlog.is_file():
-            raise CStackError(f"gtlsclient wrote no qlog: {_tail(err)}")
+        cl_argv = gtlsclient_argv(paths["gtlsclient"], download, len(sizes), bound + 30)
+        with open(log, "w") as log_file:  # a file, not a pipe: the client never waits for a reader
+            client = tb.popen("client", cl_argv, stdout=subprocess.DEVNULL, stderr=log_file)
+            _run_client(client, "gtlsclient", deadline - time.monotonic(), log)
         received = [(download / object_name(i)).stat().st_size if (download / object_name(i)).is_file() else 0
                     for i in range(len(sizes))]
         try:
-            conn, objects = parse_qlog(qlog.read_text(), received)
+            conn, objects = parse_client_log(log.read_text(errors="replace"), received)
         except CStackError as exc:
-            raise CStackError(f"{exc}; gtlsclient's stderr: {_tail(err)}") from None
+            raise CStackError(f"{exc}; gtlsclient's stderr: {_tail(_file_tail(log))}") from None
     finally:
         server_err = _stop(server)
     _check_bytes("gtlsclient", objects, sizes, server_err)
@@ -557,7 +569,7 @@ def run_ngtcp2(tb: netns.Testbed, objects_bytes, *, iw_segments: int, bound_s: f
                 "congestion_control": "reno (ngtcp2 NewReno)", "initial_window_datagrams": NGTCP2_INITIAL_WINDOW,
                 "initial_window_set_by": "ngtcp2_cc_compute_initcwnd(1472): min(10 x 1472, max(2 x 1472, 14720)) B",
                 "max_udp_payload_bytes": QUIC_DATAGRAM_BYTES, "flow_window_bytes": NGTCP2_WINDOW_BYTES,
-                "priorities": "RFC 9218 defaults (nghttp3)", "time_source": "gtlsclient's qlog (--qlog-file)",
+                "priorities": "RFC 9218 defaults (nghttp3)", "time_source": "gtlsclient's debug log (stderr)",
                 "time_resolution_s": 1e-3}
     return conn, objects, settings
 
