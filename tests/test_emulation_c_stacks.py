@@ -102,7 +102,8 @@ def test_initial_window_checks_come_before_any_run():
 
 # --- nghttp's HAR -----------------------------------------------------------------------------------------
 
-def _entry(path, started, time_ms, wait_ms, receive_ms, dns_ms=0.0, connect_ms=0.0, status=200, size=1000):
+def _entry(path, started, time_ms, wait_ms, receive_ms, dns_ms=0.0, connect_ms=0.0, status=200, size=1000,
+           stream=1):
     """One HAR entry as nghttp 1.52 writes it (its output_har), with the fields it always has."""
     return {"startedDateTime": started, "time": time_ms, "comment": "",
             "request": {"headers": [{"name": ":method", "value": "GET"}, {"name": ":path", "value": f"/{path}"}],
@@ -113,7 +114,7 @@ def _entry(path, started, time_ms, wait_ms, receive_ms, dns_ms=0.0, connect_ms=0
                          "redirectURL": "", "headersSize": -1, "bodySize": -1},
             "cache": {}, "timings": {"dns": dns_ms, "connect": connect_ms, "blocked": 0.0, "send": 0.0,
                                      "wait": wait_ms, "receive": receive_ms},
-            "pageref": "page_0", "connection": "1"}
+            "pageref": "page_0", "connection": str(stream)}
 
 
 def _har(*entries):
@@ -125,8 +126,8 @@ def _har(*entries):
 
 HAR = _har(
     _entry("obj0", "2026-11-26T21:57:25.469Z", 268.498, 107.929, 0.05, dns_ms=0.079, connect_ms=160.347, size=5000),
-    _entry("obj1", "2026-11-26T21:57:25.629Z", 121.12, 107.95, 13.17, size=20000),
-    _entry("obj2", "2026-11-26T21:57:25.631Z", 150.0, 108.0, 42.0, size=100000),
+    _entry("obj1", "2026-11-26T21:57:25.629Z", 121.12, 107.95, 13.17, size=20000, stream=3),
+    _entry("obj2", "2026-11-26T21:57:25.631Z", 150.0, 108.0, 42.0, size=100000, stream=5),
 )
 
 
@@ -149,7 +150,7 @@ def test_har_gives_connection_and_object_times():
     # object 2: .631 - .469 = 162 ms; first byte 162 + 108 = 270 ms; done 162 + 150 = 312 ms
     assert (o2["t_request"], o2["t_first_byte"], o2["t_done"]) == pytest.approx((0.162, 0.270, 0.312))
     assert [o["bytes"] for o in objects] == [5000, 20000, 100000]
-    assert [o["stream"] for o in objects] == [1, 3, 5]  # HTTP/2 client streams are odd, in request order
+    assert [o["stream"] for o in objects] == [1, 3, 5]  # the HAR's "connection": the request's stream ID
 
 
 def test_har_entries_are_matched_by_path_not_position():

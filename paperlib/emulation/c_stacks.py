@@ -270,10 +270,11 @@ def parse_har(text: str, n_objects: int) -> tuple[dict, list[dict]]:
     ms) run from the start to the end of the address lookup and then to the end of the TCP and TLS handshakes;
     ``wait`` is request sent -> response headers, ``receive`` headers -> last byte; ``time`` is start -> last byte
     for entry 0 and request sent -> last byte for the others; ``startedDateTime`` is the wall-clock start (entry 0)
-    or request time (others) in whole ms. So: connection start = dns, handshake done = dns + connect, request 0
-    = time0 - wait0 - receive0 (all to the microsecond); request k > 0 = its startedDateTime less entry 0's, within
-    1 ms (both rounded down to whole ms), and not before request 0 (nghttp sends HEADERS in request order).
-    ``realtime_first_request`` is entry 0's wall-clock start plus request 0's offset (its ms rounding).
+    or request time (others) in whole ms; ``connection`` is the request's stream ID. So: connection start = dns,
+    handshake done = dns + connect, request 0 = time0 - wait0 - receive0 (all to the microsecond); request k > 0 =
+    its startedDateTime less entry 0's, within 1 ms (both rounded down to whole ms), and not before request 0
+    (nghttp sends HEADERS in request order). ``realtime_first_request`` is entry 0's wall-clock start plus
+    request 0's offset (its ms rounding).
     Raises :class:`CStackError` when the file is not such a HAR or a response is missing, not 200, or of another
     object count.
     """
@@ -289,13 +290,13 @@ def parse_har(text: str, n_objects: int) -> tuple[dict, list[dict]]:
     for k, entry in enumerate(entries):
         try:
             path = entry["request"]["url"].rsplit("/", 1)[-1]
-            index = int(path.removeprefix("obj")) if path.startswith("obj") else -1
+            index = int(path[3:]) if path.startswith("obj") and path[3:].isdigit() else -1
             status, size = entry["response"]["status"], entry["response"]["content"]["size"]
             t = entry["timings"]
             rec = {"time": float(entry["time"]) / 1e3, "wait": float(t["wait"]) / 1e3,
                    "receive": float(t["receive"]) / 1e3, "dns": float(t["dns"]) / 1e3,
                    "connect": float(t["connect"]) / 1e3, "iso": _iso_s(entry["startedDateTime"], f"entry {k}"),
-                   "bytes": int(size), "entry": k}
+                   "bytes": int(size), "entry": k, "stream": int(entry["connection"])}
         except (KeyError, TypeError, ValueError) as err:
             raise CStackError(f"nghttp's HAR entry {k} lacks {err}") from None
         if status != 200:
@@ -315,7 +316,7 @@ def parse_har(text: str, n_objects: int) -> tuple[dict, list[dict]]:
         else:
             t_req = max(t_req0, rec["iso"] - first["iso"])
             t_done = t_req + rec["time"]
-        objects.append({"object": index, "stream": 2 * rec["entry"] + 1, "bytes": rec["bytes"], "t_request": t_req,
+        objects.append({"object": index, "stream": rec["stream"], "bytes": rec["bytes"], "t_request": t_req,
                         "t_first_byte": t_req + rec["wait"], "t_done": t_done})
     return conn, objects
 
