@@ -23,9 +23,10 @@ Settings, each stated where the programs allow it (``--help`` of each, their sou
   ngtcp2's GnuTLS programs negotiate TLS 1.3 only by their default priority string (X25519 on both ends).
   Neither client authenticates the test certificate (``nghttp`` checks it and only warns, silenced by ``-y``;
   the ngtcp2 example client does not check it); the handshake's signature work is done all the same.
-* Priorities: RFC 9218's defaults (urgency 3, not incremental) on both, so each server sends whole responses in
-  request order: ``--no-rfc7540-pri`` on both nghttp2 programs and ``--no-dep`` on the client (no RFC 7540
-  dependency tree, whose equal weights would interleave the responses); nghttp3 uses RFC 9218 itself.
+* Priorities: RFC 9218's defaults (urgency 3, not incremental) on both, so each server sends whole responses one
+  after another, in the order the requests reach it: ``--no-rfc7540-pri`` on both nghttp2 programs and
+  ``--no-dep`` on the client (no RFC 7540 dependency tree, whose equal weights would interleave the responses);
+  nghttp3 uses RFC 9218 itself.
 * Flow control never binds: the nghttp client's stream and connection windows are 2^30 - 1 bytes (``-w 30
   -W 30``, the largest it takes); the ngtcp2 client's ``--max-data`` and ``--max-stream-data-bidi-local`` are
   1 GiB; concurrent streams at least the page's object count on both (``-m``/``-M``, ``--max-streams-bidi``).
