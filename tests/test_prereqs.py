@@ -21,7 +21,8 @@ SCRIPT = REPO / "tools" / "prereqs.sh"
 
 #: The commands the script checks, by the Debian package that provides each (as the script's checks say).
 CHECKED = {"g++": "g++", "git": "git", "make": "make", "ip": "iproute2", "gcc": "gcc", "tcpdump": "tcpdump",
-           "chromium": "chromium"}
+           "nghttpd": "nghttp2-server", "nghttp": "nghttp2-client", "gtlsserver": "ngtcp2-server",
+           "gtlsclient": "ngtcp2-client", "chromium": "chromium"}
 #: The system tools the script itself uses.
 TOOLS = ("tr", "sed", "awk", "uname", "mktemp", "tail", "head", "rm", "id")
 
@@ -110,6 +111,7 @@ def test_everything_present_passes_silently(tmp_path, purpose):
 @pytest.mark.parametrize("hide, package, purpose", [
     ("tcpdump", "tcpdump", "reproduce"), ("gcc", "gcc", "reproduce"), ("ip", "iproute2", "test"),
     ("header", "libusrsctp-dev", "reproduce"), ("header", "libusrsctp-dev", "test"),
+    ("nghttpd", "nghttp2-server", "reproduce"), ("gtlsclient", "ngtcp2-client", "test"),
 ])
 def test_missing_testbed_package_not_root_names_it_the_command_and_the_opt_out(tmp_path, hide, package, purpose):
     bindir = toolbox(tmp_path, missing=(hide,))

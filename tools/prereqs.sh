@@ -146,6 +146,10 @@ need_testbed() {
   has_cmd gcc || echo gcc
   has_cmd tcpdump || echo tcpdump
   usrsctp_header || echo libusrsctp-dev
+  has_cmd nghttpd || echo nghttp2-server
+  has_cmd nghttp || echo nghttp2-client
+  has_cmd gtlsserver || echo ngtcp2-server
+  has_cmd gtlsclient || echo ngtcp2-client
 }
 need_browser() {
   has_cmd chromium || has_cmd chromium-browser || echo chromium
@@ -162,6 +166,8 @@ why() {
     gcc) echo "compiles the link emulator and the TCP/SCTP application of the emulated runs" ;;
     tcpdump) echo "packet-capture cross-check of the emulated runs" ;;
     libusrsctp-dev) echo "usrsctp, the SCTP stack of the emulated runs" ;;
+    nghttp2-server|nghttp2-client) echo "nghttpd and nghttp, the C HTTP/2 stack beside paper 005's Python one" ;;
+    ngtcp2-server|ngtcp2-client) echo "gtlsserver and gtlsclient, the C HTTP/3 stack (ngtcp2) beside paper 005's Python one" ;;
     chromium) if is_ubuntu; then echo "the report's browser test; Ubuntu ships it as a snap: snap install chromium"
               else echo "the report's browser test drives headless Chromium"; fi ;;
     *) echo "" ;;
@@ -269,7 +275,7 @@ if ((status)); then
   # The opt-outs that would let this run go ahead: the testbed's when it is part of the trouble, the browser's.
   optouts=()
   for p in "${pkgs[@]}"; do
-    case $p in iproute2|gcc|tcpdump|libusrsctp-dev) testbed_trouble=yes ;; esac
+    case $p in iproute2|gcc|tcpdump|libusrsctp-dev|nghttp2-*|ngtcp2-*) testbed_trouble=yes ;; esac
   done
   [[ $testbed_trouble == yes ]] && \
     optouts+=("make $purpose EMULATION=off (the ledger then says the real-stack column was not run, by choice)")
