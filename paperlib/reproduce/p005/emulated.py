@@ -90,6 +90,8 @@ GRIDS = {
     "reduced": ((10e6,), (0.05,), (0.0, 0.01, 0.03), (3, 10), 5),
     "full": ((2e6, 10e6, 50e6), (0.02, 0.05, 0.1, 0.2), (0.0, 0.005, 0.01, 0.03, 0.05), (2, 3, 4, 10), 10),
 }
+#: The handshake each family's capture is read as (:data:`paperlib.emulation.capture.WIRE_KINDS`).
+WIRE_KIND = {"h2": "tcp-tls", "h3": "quic", "sctp": "sctp"}
 #: Columns of :func:`summary`, in order.
 SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
                    "ttfb_mean_s", "ttfb_half_s", "handshake_rtts_mean", "handshake_rtts_half",
@@ -293,6 +295,20 @@ def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict]
                            "pinned": settings.provenance()}
 
 
+def wire_figures(client_packets: list, server_packets: list, params: dict) -> dict | str:
+    """Return the run's handshake and first byte counted on the wire (:func:`capture.wire_handshake` and
+    :func:`capture.wire_ttfb` of both devices' captures), or why they cannot be read (the ValueError's text:
+    the run keeps its other measures, and the table shows the reason in ``wire_error``)."""
+    kind = WIRE_KIND[params["protocol"]]
+    try:
+        return {**capture.wire_handshake(client_packets, server_packets, float(params["rtt_s"]), kind,
+                                         float(params["rate_bps"])),
+                **capture.wire_ttfb(client_packets, server_packets, float(params["rtt_s"]), kind,
+                                    float(params["rate_bps"]))}
+    except ValueError as err:
+        return str(err)
+
+
 def run_point(params: dict, seed: int) -> dict:
     """Load the page once on a fresh testbed (the sweep's function); return the run's measures.
 
@@ -311,20 +327,28 @@ def run_point(params: dict, seed: int) -> dict:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="p005-") as tmp, Testbed(link, seed=int(params["link_seed"]),
                                                                       tcp=tcp) as tb:
-        pcap = Path(tmp) / "client.pcap"
-        dump = experiments.start_capture(tb, pcap) if params.get("capture") else None
-        if proto == "sctp":
-            conn, objects, settings = _run_sctp(tb, params, bound)
-        else:
-            conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+        kind = WIRE_KIND[proto]
+        pcaps = {side: Path(tmp) / f"{side}.pcap" for side in ("client", "server")}
+        dumps = {side: experiments.start_capture(tb, pcap, side, capture.SNAP_BYTES[kind])
+                 for side, pcap in pcaps.items()}
+        try:
+            if proto == "sctp":
+                conn, objects, settings = _run_sctp(tb, params, bound)
+            else:
+                conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+        finally:
+            for dump in dumps.values():
+                experiments.stop_capture(dump)
+        packets = capture.read_pcap(pcaps["client"])
         flight = None
-        if dump is not None:
-            experiments.stop_capture(dump)
-            packets = capture.read_pcap(pcap)
+        if params.get("capture"):
             ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
                       "captured_packets": len(packets)}
+        wire, wire_error = wire_figures(packets, capture.read_pcap(pcaps["server"]), params), None
+        if isinstance(wire, str):
+            wire, wire_error = None, wire
         # the TCP client's receive buffer limit (flow control must not bind): recorded, not set
         provenance = {**tb.provenance(), "client_tcp_rmem": tb.sysctl_values("client", ["net.ipv4.tcp_rmem"])}
     link_stats = tb.link_stats  # the emulator's counters, read at teardown
@@ -341,6 +365,8 @@ def run_point(params: dict, seed: int) -> dict:
         "t_first_byte": [o["t_first_byte"] - t0 for o in objects],
         "t_done": [o["t_done"] - t0 for o in objects],
         "first_flight": flight,
+        "wire": wire,
+        "wire_error": wire_error,
         "link_stats": link_stats,
         "provenance": {**provenance, "application_settings": settings},
         "wall_s": time.monotonic() - started,
