@@ -95,7 +95,10 @@ WIRE_KIND = {"h2": "tcp-tls", "h3": "quic", "sctp": "sctp"}
 #: Columns of :func:`summary`, in order.
 SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
                    "ttfb_mean_s", "ttfb_half_s", "handshake_rtts_mean", "handshake_rtts_half",
-                   "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s"]
+                   "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s",
+                   "wire_rtts_mean", "wire_rtts_half", "protocol_rtts_mean", "protocol_rtts_half",
+                   "processing_rtts_mean", "processing_rtts_half", "ttfb_wire_s_mean", "ttfb_wire_s_half",
+                   "ttfb_protocol_rtts_mean", "ttfb_protocol_rtts_half", "wire_n"]
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
 #: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
@@ -104,7 +107,16 @@ PACKAGES = {"h2": ("h2", "cryptography"), "h3": ("aioquic", "cryptography"), "sc
 #: Columns of ``emulation_runs.csv``.
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
                "objects", "page_bytes", "plt_s", "ttfb_s", "handshake_rtts", "first_flight_packets",
-               "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"]
+               "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"] + [
+                   "wire_rtts", "protocol_rtts", "server_hold_s", "client_hold_s", "processing_s", "processing_rtts",
+                   "wire_wait_s", "ttfb_wire_s", "ttfb_wire_rtts", "ttfb_protocol_rtts", "ttfb_processing_s",
+                   "wire_error"]
+#: The wire figures of a run (:func:`wire_figures`) in ``emulation_runs.csv``: column -> key of the figures.
+WIRE_COLUMNS = {"wire_rtts": "wire_rtts", "protocol_rtts": "protocol_rtts", "server_hold_s": "server_hold_s",
+                "client_hold_s": "client_hold_s", "processing_s": "processing_s",
+                "processing_rtts": "processing_rtts", "wire_wait_s": "wait_s", "ttfb_wire_s": "ttfb_wire_s",
+                "ttfb_wire_rtts": "ttfb_wire_rtts", "ttfb_protocol_rtts": "ttfb_protocol_rtts",
+                "ttfb_processing_s": "ttfb_processing_s"}
 
 
 @dataclass(frozen=True)
@@ -437,8 +449,19 @@ def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
                                           "rep", "link_seed", "plt_s", "ttfb_s", "handshake_rtts", "wall_s")},
                      "objects": len(r["objects_bytes"]), "page_bytes": int(sum(r["objects_bytes"])),
                      "first_flight_packets": ff.get("packets"), "first_flight_full_packets": ff.get("full_packets"),
-                     "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked")})
+                     "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked"),
+                     **wire_row(r)})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def wire_row(run: dict) -> dict:
+    """Return a run's wire figures as :data:`WIRE_COLUMNS` (NaN where the run has none) and ``wire_error`` (why
+    the captures could not be read, else None)."""
+    wire = run.get("wire") or {}
+    out = {col: float(wire[key]) if key in wire else float("nan") for col, key in WIRE_COLUMNS.items()}
+    error = run.get("wire_error")
+    out["wire_error"] = error if isinstance(error, str) and error else None
+    return out
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -489,7 +512,12 @@ def summary(real_stacks) -> pd.DataFrame:
     of the (protocol, rate, rtt, iw)'s capture run in full-sized packets (``full_packets`` of
     :func:`paperlib.emulation.capture.first_flight`: its bytes over its largest packet's, rounded up;
     ``emulation_runs.csv`` also holds the raw packet count) and whether it shows the set window; the stack in
-    a sentence. Empty when nothing ran."""
+    a sentence; the handshake counted on the wire (:func:`paperlib.emulation.capture.wire_handshake`: client's
+    first packet -> first packet that can carry the request, on the client's device, in round trips; the
+    protocol's round trips without the applications' processing and the link's serialisation; the processing
+    on that path in round trips), the time to the first response byte on the wire (s) and its protocol round
+    trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
+    repetitions whose captures were read. Empty when nothing ran."""
     runs = _runs(real_stacks)
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
@@ -505,13 +533,20 @@ def summary(real_stacks) -> pd.DataFrame:
         tt_m, tt_h, _ = experiments.mean_ci(grp["ttfb_s"])
         hs_m, hs_h, _ = experiments.mean_ci(grp["handshake_rtts"])
         ob_m, ob_h, _ = experiments.mean_ci([float(np.mean(done)) for done in grp["t_done"]])
+        wire = pd.DataFrame([wire_row(r) for r in grp.to_dict("records")])
+        wired = wire[wire.wire_error.isna() & wire.protocol_rtts.notna()]
+        wire_ci = {name: experiments.mean_ci(wired[name]) for name in ("wire_rtts", "protocol_rtts", "processing_rtts",
+                                                                          "ttfb_wire_s", "ttfb_protocol_rtts")}
         first = grp.iloc[0].to_dict()
         rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
                      "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
                      "stack": stack_text(first, first.get("provenance")), "object_mean_s": ob_m,
-                     "object_half_s": ob_h})
+                     "object_half_s": ob_h,
+                     **{f"{name}_{part}": wire_ci[name][k] for name in wire_ci
+                        for k, part in ((0, "mean"), (1, "half"))},
+                     "wire_n": len(wired)})
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     out["protocol"] = pd.Categorical(out["protocol"], categories=list(PROTOCOLS), ordered=True)
     out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)
