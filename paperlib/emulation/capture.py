@@ -382,27 +382,30 @@ class _Packet:
 
 
 def _direction(sender: list[tuple[float, bytes]], receiver: list[tuple[float, bytes]], src: bytes,
-               rate_bps: float) -> list[_Packet]:
+               rate_bps: float, one_way_s: float) -> list[_Packet]:
     """Return one direction's packets with their arrivals matched and the link's serialisation modelled.
 
     The link is first-in first-out and does not reorder (``linkemu.c``), so the receiver's packets are the
-    sender's in the same order less those lost: each received packet is matched to the next sent one with the
-    same captured bytes. Then, for the packets that arrived, the emulator's model (loss applied on entry, so a
-    lost packet takes no link time; a drop-tail queue; serialisation of the IP packet at ``rate_bps``):
-    ``link_done = max(dep, previous link_done) + 8 * IP length / rate_bps``; arrival - link_done is then the
-    measured propagation (the link's delay and the emulator's lateness).
+    sender's in the same order less those lost: each received packet is matched to a later sent one than the
+    previous match with the same captured bytes; where several are alike (a retransmission without TCP
+    timestamps repeats its bytes), to the last one that left at least ``one_way_s`` (the link's delay, which no
+    packet beats) before the arrival, else the first. Then, for the packets that arrived, the emulator's model (loss
+    applied on entry, so a lost packet takes no link time; a drop-tail queue; serialisation of the IP packet at
+    ``rate_bps``): ``link_done = max(dep, previous link_done) + 8 * IP length / rate_bps``; arrival - link_done is
+    then the measured propagation (the link's delay and the emulator's lateness).
     """
     sent = [_Packet(t, None, ip) for t, ip in sender if ip[12:16] == src]
     got = [(t, ip) for t, ip in receiver if ip[12:16] == src]
     i = 0
     for t, ip in got:
-        while i < len(sent) and sent[i].ip[:len(ip)] != ip[:len(sent[i].ip)]:
-            i += 1
-        if i == len(sent):
+        alike = [j for j in range(i, len(sent)) if sent[j].ip[:len(ip)] == ip[:len(sent[j].ip)]]
+        if not alike:
             raise ValueError(f"a packet received at {t:.6f} s has no sent packet to match in the sender's capture "
                              "(the captures are not of one run, or the sender's capture missed packets)")
-        sent[i].arr = t
-        i += 1
+        early = [j for j in alike if sent[j].dep <= t - one_way_s]
+        j = early[-1] if early else alike[0]
+        sent[j].arr = t
+        i = j + 1
     busy = -math.inf
     for p in sent:
         if p.arr is not None:
@@ -500,16 +503,17 @@ def _path(end: _Packet, end_side: str, up: list[_Packet], down: list[_Packet], t
     return parts
 
 
-def _directions(client_packets, server_packets, rate_bps: float) -> tuple[list[_Packet], list[_Packet]]:
+def _directions(client_packets, server_packets, rate_bps: float, one_way_s: float
+                ) -> tuple[list[_Packet], list[_Packet]]:
     if not (isinstance(rate_bps, (int, float)) and rate_bps > 0):
         raise ValueError(f"rate_bps must be a positive number, got {rate_bps!r}")
     client, server = _addr(netns.CLIENT_IP), _addr(netns.SERVER_IP)
     client_packets = [(t, ip) for t, ip in client_packets if len(ip) >= 20 and ip[0] >> 4 == 4]
     server_packets = [(t, ip) for t, ip in server_packets if len(ip) >= 20 and ip[0] >> 4 == 4]
-    up = _direction(client_packets, server_packets, client, rate_bps)
-    down = _direction(server_packets, client_packets, server, rate_bps)
-    if not up:
+    if not any(ip[12:16] == client for _, ip in client_packets):
         raise ValueError("the client's capture holds no packet from the client")
+    up = _direction(client_packets, server_packets, client, rate_bps, one_way_s)
+    down = _direction(server_packets, client_packets, server, rate_bps, one_way_s)
     return up, down
 
 
@@ -605,7 +609,7 @@ def wire_handshake(client_packets: list[tuple[float, bytes]], server_packets: li
     _check_kind(kind)
     if not (isinstance(rtt_s, (int, float)) and rtt_s > 0):
         raise ValueError(f"rtt_s must be a positive number, got {rtt_s!r}")
-    up, down = _directions(client_packets, server_packets, rate_bps)
+    up, down = _directions(client_packets, server_packets, rate_bps, rtt_s / 2)
     first = _first_packet(up, kind)
     req = request_packet(up, kind)
     parts = _path(req, "client", up, down, first.dep, kind)
@@ -627,7 +631,7 @@ def wire_ttfb(client_packets: list[tuple[float, bytes]], server_packets: list[tu
     _check_kind(kind)
     if not (isinstance(rtt_s, (int, float)) and rtt_s > 0):
         raise ValueError(f"rtt_s must be a positive number, got {rtt_s!r}")
-    up, down = _directions(client_packets, server_packets, rate_bps)
+    up, down = _directions(client_packets, server_packets, rate_bps, rtt_s / 2)
     first = _first_packet(up, kind)
     req = request_packet(up, kind)
     if req.arr is None:
