@@ -328,7 +328,9 @@ def run_point(params: dict, seed: int) -> dict:
     loss seed is ``params["link_seed"]`` (:func:`link_seed`), shared by the protocols. Returns per-object
     times (seconds from the connection's start), ``plt_s`` (connection start -> last byte of the last
     object), ``ttfb_s`` (-> first response byte), ``handshake_rtts`` ((first request sent - connection
-    start) / ``rtt_s``), the first flight of the capture run (else None) and the run's provenance.
+    start) / ``rtt_s``, on the client's clock), the first flight of the capture run (else None), ``wire``: the
+    handshake and first byte counted on both devices' captures (:func:`wire_figures`; every run captures
+    both devices) or None with ``wire_error`` saying why, and the run's provenance.
     """
     check_point(params)
     proto, iw, rtt = params["protocol"], int(params["iw_segments"]), float(params["rtt_s"])
