@@ -398,7 +398,11 @@ def _direction(sender: list[tuple[float, bytes]], receiver: list[tuple[float, by
     got = [(t, ip) for t, ip in receiver if ip[12:16] == src]
     i = 0
     for t, ip in got:
-        alike = [j for j in range(i, len(sent)) if sent[j].ip[:len(ip)] == ip[:len(sent[j].ip)]]
+        alike, j = [], i
+        while j < len(sent) and (sent[j].dep <= t or not alike):  # sent before it arrived (else the first alike)
+            if sent[j].ip[:len(ip)] == ip[:len(sent[j].ip)]:
+                alike.append(j)
+            j += 1
         if not alike:
             raise ValueError(f"a packet received at {t:.6f} s has no sent packet to match in the sender's capture "
                              "(the captures are not of one run, or the sender's capture missed packets)")
