@@ -1,8 +1,13 @@
 """The packet capture of an emulated run and its cross-check against the application and the link
-(paperlib.emulation.capture). The testbed run (about 15 s on 2 cores) skips with the reason where the
-machine has no root, TUN or namespaces."""
+(paperlib.emulation.capture), and handshakes counted on the wire from synthetic captures of both devices
+built byte by byte. The testbed run (about 15 s on 2 cores) skips with the reason where the machine has no
+root, TUN or namespaces."""
+
+import struct
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperlib.emulation import capture, experiments, netns
 
@@ -73,7 +78,6 @@ def test_capture_latency_from_a_hand_made_pcap(tmp_path):
 # delay 25 ms (rtt_s = 0.05). A packet departs on its sender's device at `dep`, leaves the link's queue at
 # link_done = max(dep, previous link_done) + L us, and arrives on the receiver's device at link_done + 25 ms.
 
-import struct  # noqa: E402
 
 RATE, RTT = 8e6, 0.05
 C, S = netns.CLIENT_IP, netns.SERVER_IP
@@ -330,3 +334,44 @@ def test_malformed_captures_name_what_is_missing():
         capture.wire_handshake(q_client[:2], q_server[:2], RTT, "quic", RATE)
     with pytest.raises(ValueError, match="kind"):
         capture.wire_handshake(client, server, RTT, "tcp", RATE)
+
+
+def test_an_extra_exchange_counts_a_round_trip():
+    # A HelloRetryRequest (RFC 8446 section 4.1.4): the server answers C3 with a 140-B HRR and the client sends
+    # a second ClientHello before the server's flight.
+    #   C1, S1, C2, C3 as in _tcp_tls_run (C3 arr 1.076480)
+    #   HRR 140 B   dep 1.077480 (server hold 1 ms), link_done 1.077620, arr 1.102620
+    #   CH2 340 B   dep 1.103620 (client hold 1 ms), link_done 1.103960, arr 1.128960
+    #   S2 1500 B   dep 1.129960 (1 ms), link_done 1.131460, arr 1.156460
+    #   S3 540 B    dep 1.129970, link_done 1.132000, arr 1.157000
+    #   C5 104 B    dep 1.159000 (2 ms)
+    c1, s1, c2, c3 = (_seg(C, S, 0, SYN), _seg(S, C, 0, SYN | ACK), _seg(C, S, 1, ACK),
+                      _seg(C, S, 1, ACK, _record(0x16, 295)))
+    hrr = _seg(S, C, 1, ACK, _record(0x16, 95))
+    ch2 = _seg(C, S, 301, ACK, _record(0x16, 295))
+    s2 = _seg(S, C, 101, ACK, size=1460)
+    s3 = _seg(S, C, 1561, ACK, size=500)
+    c5 = _seg(C, S, 601, ACK, _record(0x14, 1) + _record(0x17, 53))
+    client = [(1.0, c1), (1.050140, s1), (1.050200, c2), (1.051140, c3), (1.102620, hrr), (1.103620, ch2),
+              (1.156460, s2), (1.157000, s3), (1.159000, c5)]
+    server = [(1.025040, c1), (1.025100, s1), (1.075240, c2), (1.076480, c3), (1.077480, hrr), (1.128960, ch2),
+              (1.129960, s2), (1.129970, s3), (1.184104, c5)]
+    w = capture.wire_handshake(client, server, RTT, "tcp-tls", RATE)
+    # 6 crossings; serialisation 40 + 40 + 340 + 140 + 340 + 2030 us = 0.002930; holds: server 60 us + 1 ms +
+    # 1.01 ms = 0.002070, client 1 + 1 + 2 ms = 0.004; protocol (0.159 - 0.00607 - 0.00293) / 0.05 = 3
+    assert w["crossings"] == 6 and w["serialisation_s"] == pytest.approx(0.002930, abs=1e-9)
+    assert w["processing_s"] == pytest.approx(0.006070, abs=1e-9)
+    assert w["protocol_rtts"] == pytest.approx(3.0, abs=1e-7)
+
+
+@given(delta=st.floats(min_value=0.0, max_value=0.5))
+def test_processing_moves_the_wire_figure_but_not_the_protocol_count(delta):
+    # the server takes `delta` longer before its TLS flight: every packet from S2 on leaves and arrives delta
+    # later; the wire grows by delta, the server's hold by delta, the protocol count stays 2
+    client, server = _tcp_tls_run()
+    client = [(t + delta if t >= 1.078480 else t, ip) for t, ip in client]
+    server = [(t + delta if t >= 1.078480 else t, ip) for t, ip in server]
+    w = capture.wire_handshake(client, server, RTT, "tcp-tls", RATE)
+    assert w["wire_s"] == pytest.approx(0.107520 + delta, abs=1e-9)
+    assert w["server_hold_s"] == pytest.approx(0.002070 + delta, abs=1e-9)
+    assert w["protocol_rtts"] == pytest.approx(2.0, abs=1e-7)
