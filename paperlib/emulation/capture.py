@@ -496,6 +496,9 @@ def _path(end: _Packet, end_side: str, up: list[_Packet], down: list[_Packet], t
             parts["wait_s"] += pkt.dep - t_first
             break
         q = max(cands, key=lambda x: x.arr)
+        if q.dep >= pkt.dep:
+            raise ValueError(f"a packet arriving at {q.arr:.6f} s left at {q.dep:.6f} s, not before the packet it "
+                             "answers: the captures' clocks disagree")
         answer = min(p.dep for p in own if q.arr <= p.dep <= pkt.dep and _bearing(p.ip, kind))
         parts[f"{side}_hold_s"] += answer - q.arr
         spread = "wait_s" if _repeats(own, pkt, kind) else f"{side}_hold_s"
