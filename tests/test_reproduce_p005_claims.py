@@ -42,8 +42,9 @@ def test_model_verdicts(ev):
     assert len(rows) == 4 + len(q)
 
 
-def _table(plt3, plt10, half=0.05, n=5):
-    """A hand-made real-stack summary: h2 and h3 on the claims' link, losses 0 and 3%, IW 3 and 10."""
+def _table(plt3, plt10, half=0.05, n=5, clock=(2.0, 1.0), wire=(2.0, 1.0)):
+    """A hand-made real-stack summary: h2 and h3 on the claims' link, losses 0 and 3%, IW 3 and 10; ``clock``:
+    h2's and h3's handshake on the client's clock, ``wire``: counted on the wire (protocol round trips)."""
     rows = []
     link = {"rate_bps": claims.LINK["rate_bps"], "rtt_s": claims.LINK["rtt_s"]}
     for proto, extra in (("h2", 0.0), ("h3", -0.1)):
@@ -52,9 +53,13 @@ def _table(plt3, plt10, half=0.05, n=5):
                 hold = 0.5 if (proto == "h2" and loss) else 0.0
                 rows.append({"protocol": proto, **link, "loss": loss, "iw_segments": iw,
                              "n": n, "plt_mean_s": plt + extra + hold, "plt_half_s": half, "ttfb_mean_s": 0.3,
-                             "ttfb_half_s": 0.01, "handshake_rtts_mean": 2.0 if proto == "h2" else 1.0,
+                             "ttfb_half_s": 0.01, "handshake_rtts_mean": clock[proto == "h3"],
                              "handshake_rtts_half": 0.02, "first_flight_packets": iw, "iw_checked": True,
-                             "stack": proto, "object_mean_s": (plt + extra + hold) / 2, "object_half_s": half})
+                             "stack": proto, "object_mean_s": (plt + extra + hold) / 2, "object_half_s": half,
+                             "protocol_rtts_mean": wire[proto == "h3"], "protocol_rtts_half": 0.02,
+                             "wire_rtts_mean": clock[proto == "h3"] - 0.2, "wire_rtts_half": 0.05,
+                             "processing_rtts_mean": clock[proto == "h3"] - 0.2 - wire[proto == "h3"],
+                             "processing_rtts_half": 0.05, "wire_n": n})
     return pd.DataFrame(rows)
 
 
@@ -75,6 +80,21 @@ def test_real_stack_verdicts_follow_the_interval(ev):
     assert "about 12461 replications would decide it at the measured spread (5 now)" in straddle.reason
     # the measured handshake saving 2.0 - 1.0 = 1 with half sqrt(2) 0.02 / 1 ... inside [0.5, 1.5]
     assert claims.CLAIMS.judge("quic_handshake_saving", real)[0].status == "supported"
+    # the saving is decided on the wire count, not on the client's clock: clocks 3.3 and 1.3 (a saving of 2,
+    # outside [0.5, 1.5)) with wire counts 2.0 and 1.0 -> 1.0, supported; clocks 2.0 and 1.0 with wire counts
+    # 3.0 and 1.0 (an extra exchange on the wire) -> 2.0 +/- 0.028 (0.02 x sqrt 2), refuted
+    slow_clock = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.7, clock=(3.3, 1.3)))
+    v = claims.CLAIMS.judge("quic_handshake_saving", slow_clock)[0]
+    assert v.status == "supported" and v.regenerated == pytest.approx(1.0)
+    assert "h2 - h3 = 2.00" in v.reason  # the clock's figure beside it, as what it is
+    extra = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=_table(3.0, 2.7, wire=(3.0, 1.0)))
+    v = claims.CLAIMS.judge("quic_handshake_saving", extra)[0]
+    assert v.status == "refuted" and v.regenerated == pytest.approx(2.0)
+    # cells whose captures were not read at least twice give no interval
+    unread = _table(3.0, 2.7).assign(wire_n=1)
+    v = claims.CLAIMS.judge("quic_handshake_saving", claims.Evidence(ev.paper, ev.conv, ev.point,
+                                                                     real_stacks=unread))[0]
+    assert v.status == "untestable" and v.regenerated is None
     # blocking: (h2 - h3) at 3% = 0.6 s, at 0 = 0.1 s: excess 0.5 s, half 0.1 s (four 0.05 s in quadrature)
     b = claims.CLAIMS.judge("h3_beats_h2_loss", real)[0]
     assert b.status == "supported" and b.regenerated == pytest.approx(0.5)

@@ -76,6 +76,14 @@ def test_sctp_burst_limit_is_at_least_the_window():
     assert "--max-burst" in emulated.sctp_settings(10).argv()
 
 
+def _fake_wire(proto: str, k: int) -> dict:
+    """Wire figures of a fake run: protocol round trips 2 (h2) or 1 (h3) plus 0.01 k, processing 0.1 + 0.1 k."""
+    base = 2.0 if proto == "h2" else 1.0
+    keys = dict.fromkeys(emulated.WIRE_COLUMNS.values(), 0.0)
+    return {**keys, "wire_rtts": base + 0.01 * k + 0.1 + 0.1 * k, "protocol_rtts": base + 0.01 * k,
+            "processing_rtts": 0.1 + 0.1 * k, "ttfb_wire_s": 0.2, "ttfb_protocol_rtts": base + 1}
+
+
 def _fake_runs():
     """Two protocols, one link point, 3 reps each (plt, ttfb, handshake rtts), h2's first rep captured."""
     rows = []
@@ -86,7 +94,10 @@ def _fake_runs():
                          "t_done": [plt / 2, plt],
                          "handshake_rtts": 2.0 if proto == "h2" else 1.0, "provenance": {},
                          "first_flight": ({"packets": 13, "full_packets": 11, "iw_checked": True}
-                                          if proto == "h2" and k == 0 else None)})
+                                          if proto == "h2" and k == 0 else None),
+                         # h2's third repetition has no wire figures (its captures could not be read)
+                         "wire": None if (proto, k) == ("h2", 2) else _fake_wire(proto, k),
+                         "wire_error": "no request" if (proto, k) == ("h2", 2) else None})
     return emulated.RealStacks("reduced", runs=pd.DataFrame(rows))
 
 
@@ -104,6 +115,24 @@ def test_summary_means_and_intervals():
     # h3: three equal values -> half-width 0; no capture run -> no first flight
     assert h3.plt_half_s == 0.0 and h3.handshake_rtts_mean == 1.0 and pd.isna(h3.first_flight_packets)
     assert "HTTP/3 over QUIC" in h3.stack and "RTT 100 ms" in h3.stack
+    # the wire: h2 has two readable runs (protocol 2.00, 2.01 -> mean 2.005, sd 0.0070711, half = t(0.975, 1)
+    # 12.706205 x 0.0070711 / sqrt(2) = 0.063531; processing 0.1, 0.2 -> 0.15); h3 three (1.00, 1.01, 1.02 ->
+    # 1.01, sd 0.01, half 2.484138 x 0.01 = 0.024841)
+    assert h2.wire_n == 2 and h2.protocol_rtts_mean == pytest.approx(2.005)
+    assert h2.protocol_rtts_half == pytest.approx(0.063531, abs=1e-6) and h2.processing_rtts_mean == pytest.approx(0.15)
+    assert h3.wire_n == 3 and h3.protocol_rtts_mean == pytest.approx(1.01)
+    assert h3.protocol_rtts_half == pytest.approx(0.024841, abs=1e-6) and h3.ttfb_protocol_rtts_mean == 2.0
+
+
+def test_runs_table_holds_the_wire_figures_and_why_they_are_missing():
+    runs = _fake_runs().runs.assign(wall_s=1.0)
+    runs["objects_bytes"] = [[1000, 2000]] * len(runs)
+    t = emulated.runs_table(runs)
+    assert list(t.columns) == emulated.RUN_COLUMNS
+    h2 = t[t.protocol == "h2"].reset_index(drop=True)
+    # rep 1: protocol 2 + 0.01 = 2.01, processing 0.1 + 0.1 = 0.2 RTT; rep 2: no figures, its reason
+    assert h2.protocol_rtts[1] == pytest.approx(2.01) and h2.processing_rtts[1] == pytest.approx(0.2)
+    assert math.isnan(h2.protocol_rtts[2]) and h2.wire_error[2] == "no request" and h2.wire_error[:2].isna().all()
 
 
 def test_paired_matches_repetitions_on_the_same_link_seed():
@@ -168,6 +197,14 @@ def test_one_small_page_per_transport(protocol):
     assert r["handshake_rtts"] >= h and r["plt_s"] > (h + 1) * 0.04 + 60000 * 8 / 50e6
     assert r["ttfb_s"] <= r["plt_s"] and len(r["t_done"]) == 3 and max(r["t_done"]) == pytest.approx(r["plt_s"])
     assert r["first_flight"]["iw_checked"], r["first_flight"]
+    # counted on the wire (both devices' captures): the message flow's round trips without the applications'
+    # processing: TCP + TLS 1.3 2, QUIC 1, usrsctp 2 (its connect returns on the COOKIE-ACK); the response
+    # one round trip later
+    w = r["wire"]
+    assert r["wire_error"] is None and w["protocol_rtts"] == pytest.approx({"h2": 2, "h3": 1, "sctp": 2}[protocol],
+                                                                             abs=0.1), w
+    assert w["ttfb_protocol_rtts"] == pytest.approx(w["protocol_rtts"] + 1, abs=0.1)
+    assert w["wire_rtts"] >= w["protocol_rtts"] and w["processing_s"] >= 0
     assert r["provenance"]["link"]["loss_down"] == 0.0 and r["provenance"]["seed"] == p["link_seed"]
     if protocol == "sctp":
         # what the C program reports in force: the window, RFC 4960's Max.Burst 4 (not below IW 3), the

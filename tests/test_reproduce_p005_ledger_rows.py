@@ -59,12 +59,16 @@ def test_simulations_are_refused(paper):
 def test_with_real_stacks_the_cells_are_measured(paper, rows):
     fake = Emulated("reduced", [], pd.DataFrame())
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(emulated, "summary", lambda _: _table(3.0, 2.7))
+        mp.setattr(emulated, "summary", lambda _: _table(3.0, 2.7, clock=(3.2, 1.4)))
         got = ledger_rows.ledger_rows(paper, real_stacks=fake)
     by = {(r.source, r.row, r.column): r for r in got}
     tls = by[("data/005/handshake_rtts.csv", "TCP + TLS 1.3 (full handshake)", "rtts")]
-    # 2 measured round trips over 2 cells of 5 runs: the printed 2 is inside the interval
+    # counted on the wire: 2 round trips over 2 loss-free cells of 5 runs (the client's clock says 3.2, the
+    # reason gives it beside): the printed 2 is inside the interval
     assert tls.status == "measured_within_ci" and tls.reason.startswith(emulated_rows.MARK)
+    assert float(tls.regenerated) == pytest.approx(2.0) and "client's own clock (connect to request) 3.20" in tls.reason
+    quic = by[("data/005/handshake_rtts.csv", "QUIC (new connection, 1-RTT handshake)", "rtts")]
+    assert quic.status == "measured_within_ci" and float(quic.regenerated) == pytest.approx(1.0)
     sctp = by[("data/005/handshake_rtts.csv", "SCTP (request bundled with COOKIE ECHO)", "rtts")]
     assert sctp.status == "not_regenerable" and sctp.reason.startswith(emulated_rows.NOT_RUN)
     flight = by[("data/005/initial_windows.csv", "TCP", "first flight (packets)")]

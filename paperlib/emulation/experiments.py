@@ -106,15 +106,25 @@ def _c_app_runs(tb: Testbed, params: dict, seed: int, bound_s: float) -> list[di
     return records
 
 
-def start_capture(tb: Testbed, pcap: Path) -> subprocess.Popen:
-    """Start tcpdump on the client's TUN device (headers only, written per packet); return once it listens."""
+def start_capture(tb: Testbed, pcap: Path, side: str = "client", snap_bytes: int = 128) -> subprocess.Popen:
+    """Start tcpdump on ``side``'s TUN device ("client" or "server"); return once it listens.
+
+    It keeps the first ``snap_bytes`` of each packet (128: the IPv4 and TCP or UDP headers and the first
+    bytes of payload; :data:`paperlib.emulation.capture.SNAP_BYTES` names what each reading needs) and writes
+    each packet as it comes. Both devices are in one host's namespaces, so the two captures of a run share
+    one clock.
+    """
     import select
 
-    dump = tb.popen("client", ["tcpdump", "-i", netns.DEVICE, "-n", "-s", "128", "-U", "--immediate-mode",
-                               "-w", str(pcap)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if side not in ("client", "server"):
+        raise ParameterError(f"side must be 'client' or 'server', got {side!r}")
+    if isinstance(snap_bytes, bool) or not isinstance(snap_bytes, int) or not 64 <= snap_bytes <= 65535:
+        raise ParameterError(f"snap_bytes must be a whole number in [64, 65535], got {snap_bytes!r}")
+    dump = tb.popen(side, ["tcpdump", "-i", netns.DEVICE, "-n", "-s", str(snap_bytes), "-U", "--immediate-mode",
+                           "-w", str(pcap)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     ready, _, _ = select.select([dump.stderr], [], [], 10)
     if not ready or "listening" not in dump.stderr.readline():
-        raise RuntimeError("tcpdump did not start on the client's device")
+        raise RuntimeError(f"tcpdump did not start on the {side}'s device")
     return dump
 
 

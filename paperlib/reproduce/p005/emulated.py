@@ -90,10 +90,15 @@ GRIDS = {
     "reduced": ((10e6,), (0.05,), (0.0, 0.01, 0.03), (3, 10), 5),
     "full": ((2e6, 10e6, 50e6), (0.02, 0.05, 0.1, 0.2), (0.0, 0.005, 0.01, 0.03, 0.05), (2, 3, 4, 10), 10),
 }
+#: The handshake each family's capture is read as (:data:`paperlib.emulation.capture.WIRE_KINDS`).
+WIRE_KIND = {"h2": "tcp-tls", "h3": "quic", "sctp": "sctp"}
 #: Columns of :func:`summary`, in order.
 SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", "plt_mean_s", "plt_half_s",
                    "ttfb_mean_s", "ttfb_half_s", "handshake_rtts_mean", "handshake_rtts_half",
-                   "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s"]
+                   "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s",
+                   "wire_rtts_mean", "wire_rtts_half", "protocol_rtts_mean", "protocol_rtts_half",
+                   "processing_rtts_mean", "processing_rtts_half", "ttfb_wire_s_mean", "ttfb_wire_s_half",
+                   "ttfb_protocol_rtts_mean", "ttfb_protocol_rtts_half", "wire_n"]
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
 #: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
@@ -102,7 +107,16 @@ PACKAGES = {"h2": ("h2", "cryptography"), "h3": ("aioquic", "cryptography"), "sc
 #: Columns of ``emulation_runs.csv``.
 RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
                "objects", "page_bytes", "plt_s", "ttfb_s", "handshake_rtts", "first_flight_packets",
-               "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"]
+               "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"] + [
+                   "wire_rtts", "protocol_rtts", "server_hold_s", "client_hold_s", "processing_s", "processing_rtts",
+                   "wire_wait_s", "ttfb_wire_s", "ttfb_wire_rtts", "ttfb_protocol_rtts", "ttfb_processing_s",
+                   "wire_error"]
+#: The wire figures of a run (:func:`wire_figures`) in ``emulation_runs.csv``: column -> key of the figures.
+WIRE_COLUMNS = {"wire_rtts": "wire_rtts", "protocol_rtts": "protocol_rtts", "server_hold_s": "server_hold_s",
+                "client_hold_s": "client_hold_s", "processing_s": "processing_s",
+                "processing_rtts": "processing_rtts", "wire_wait_s": "wait_s", "ttfb_wire_s": "ttfb_wire_s",
+                "ttfb_wire_rtts": "ttfb_wire_rtts", "ttfb_protocol_rtts": "ttfb_protocol_rtts",
+                "ttfb_processing_s": "ttfb_processing_s"}
 
 
 @dataclass(frozen=True)
@@ -293,6 +307,20 @@ def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict]
                            "pinned": settings.provenance()}
 
 
+def wire_figures(client_packets: list, server_packets: list, params: dict) -> dict | str:
+    """Return the run's handshake and first byte counted on the wire (:func:`capture.wire_handshake` and
+    :func:`capture.wire_ttfb` of both devices' captures), or why they cannot be read (the ValueError's text:
+    the run keeps its other measures, and the table shows the reason in ``wire_error``)."""
+    kind = WIRE_KIND[params["protocol"]]
+    try:
+        return {**capture.wire_handshake(client_packets, server_packets, float(params["rtt_s"]), kind,
+                                         float(params["rate_bps"])),
+                **capture.wire_ttfb(client_packets, server_packets, float(params["rtt_s"]), kind,
+                                    float(params["rate_bps"]))}
+    except ValueError as err:
+        return str(err)
+
+
 def run_point(params: dict, seed: int) -> dict:
     """Load the page once on a fresh testbed (the sweep's function); return the run's measures.
 
@@ -300,7 +328,9 @@ def run_point(params: dict, seed: int) -> dict:
     loss seed is ``params["link_seed"]`` (:func:`link_seed`), shared by the protocols. Returns per-object
     times (seconds from the connection's start), ``plt_s`` (connection start -> last byte of the last
     object), ``ttfb_s`` (-> first response byte), ``handshake_rtts`` ((first request sent - connection
-    start) / ``rtt_s``), the first flight of the capture run (else None) and the run's provenance.
+    start) / ``rtt_s``, on the client's clock), the first flight of the capture run (else None), ``wire``: the
+    handshake and first byte counted on both devices' captures (:func:`wire_figures`; every run captures
+    both devices) or None with ``wire_error`` saying why, and the run's provenance.
     """
     check_point(params)
     proto, iw, rtt = params["protocol"], int(params["iw_segments"]), float(params["rtt_s"])
@@ -311,20 +341,28 @@ def run_point(params: dict, seed: int) -> dict:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="p005-") as tmp, Testbed(link, seed=int(params["link_seed"]),
                                                                       tcp=tcp) as tb:
-        pcap = Path(tmp) / "client.pcap"
-        dump = experiments.start_capture(tb, pcap) if params.get("capture") else None
-        if proto == "sctp":
-            conn, objects, settings = _run_sctp(tb, params, bound)
-        else:
-            conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+        kind = WIRE_KIND[proto]
+        pcaps = {side: Path(tmp) / f"{side}.pcap" for side in ("client", "server")}
+        dumps = {side: experiments.start_capture(tb, pcap, side, capture.SNAP_BYTES[kind])
+                 for side, pcap in pcaps.items()}
+        try:
+            if proto == "sctp":
+                conn, objects, settings = _run_sctp(tb, params, bound)
+            else:
+                conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+        finally:
+            for dump in dumps.values():
+                experiments.stop_capture(dump)
+        packets = capture.read_pcap(pcaps["client"])
         flight = None
-        if dump is not None:
-            experiments.stop_capture(dump)
-            packets = capture.read_pcap(pcap)
+        if params.get("capture"):
             ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
                       "captured_packets": len(packets)}
+        wire, wire_error = wire_figures(packets, capture.read_pcap(pcaps["server"]), params), None
+        if isinstance(wire, str):
+            wire, wire_error = None, wire
         # the TCP client's receive buffer limit (flow control must not bind): recorded, not set
         provenance = {**tb.provenance(), "client_tcp_rmem": tb.sysctl_values("client", ["net.ipv4.tcp_rmem"])}
     link_stats = tb.link_stats  # the emulator's counters, read at teardown
@@ -341,6 +379,8 @@ def run_point(params: dict, seed: int) -> dict:
         "t_first_byte": [o["t_first_byte"] - t0 for o in objects],
         "t_done": [o["t_done"] - t0 for o in objects],
         "first_flight": flight,
+        "wire": wire,
+        "wire_error": wire_error,
         "link_stats": link_stats,
         "provenance": {**provenance, "application_settings": settings},
         "wall_s": time.monotonic() - started,
@@ -411,8 +451,19 @@ def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
                                           "rep", "link_seed", "plt_s", "ttfb_s", "handshake_rtts", "wall_s")},
                      "objects": len(r["objects_bytes"]), "page_bytes": int(sum(r["objects_bytes"])),
                      "first_flight_packets": ff.get("packets"), "first_flight_full_packets": ff.get("full_packets"),
-                     "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked")})
+                     "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked"),
+                     **wire_row(r)})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def wire_row(run: dict) -> dict:
+    """Return a run's wire figures as :data:`WIRE_COLUMNS` (NaN where the run has none) and ``wire_error`` (why
+    the captures could not be read, else None)."""
+    wire = run.get("wire") or {}
+    out = {col: float(wire[key]) if key in wire else float("nan") for col, key in WIRE_COLUMNS.items()}
+    error = run.get("wire_error")
+    out["wire_error"] = error if isinstance(error, str) and error else None
+    return out
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -463,7 +514,12 @@ def summary(real_stacks) -> pd.DataFrame:
     of the (protocol, rate, rtt, iw)'s capture run in full-sized packets (``full_packets`` of
     :func:`paperlib.emulation.capture.first_flight`: its bytes over its largest packet's, rounded up;
     ``emulation_runs.csv`` also holds the raw packet count) and whether it shows the set window; the stack in
-    a sentence. Empty when nothing ran."""
+    a sentence; the handshake counted on the wire (:func:`paperlib.emulation.capture.wire_handshake`: client's
+    first packet -> first packet that can carry the request, on the client's device, in round trips; the
+    protocol's round trips without the applications' processing and the link's serialisation; the processing
+    on that path in round trips), the time to the first response byte on the wire (s) and its protocol round
+    trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
+    repetitions whose captures were read. Empty when nothing ran."""
     runs = _runs(real_stacks)
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
@@ -479,13 +535,20 @@ def summary(real_stacks) -> pd.DataFrame:
         tt_m, tt_h, _ = experiments.mean_ci(grp["ttfb_s"])
         hs_m, hs_h, _ = experiments.mean_ci(grp["handshake_rtts"])
         ob_m, ob_h, _ = experiments.mean_ci([float(np.mean(done)) for done in grp["t_done"]])
+        wire = pd.DataFrame([wire_row(r) for r in grp.to_dict("records")])
+        wired = wire[wire.wire_error.isna() & wire.protocol_rtts.notna()]
+        wire_ci = {name: experiments.mean_ci(wired[name]) for name in ("wire_rtts", "protocol_rtts", "processing_rtts",
+                                                                          "ttfb_wire_s", "ttfb_protocol_rtts")}
         first = grp.iloc[0].to_dict()
         rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
                      "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
                      "stack": stack_text(first, first.get("provenance")), "object_mean_s": ob_m,
-                     "object_half_s": ob_h})
+                     "object_half_s": ob_h,
+                     **{f"{name}_{part}": wire_ci[name][k] for name in wire_ci
+                        for k, part in ((0, "mean"), (1, "half"))},
+                     "wire_n": len(wired)})
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     out["protocol"] = pd.Categorical(out["protocol"], categories=list(PROTOCOLS), ordered=True)
     out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)

@@ -9,8 +9,8 @@ anchors it can check are scored:
 * Dukkipati's ~10% against the model's mean IW10 gain over IW4 on the heat map's grid (fixed beforehand,
   :func:`paperlib.reproduce.p005.findings.heatmap_grid`), and against the real stacks' IW10-vs-IW3 gain;
 * the handshake round trips of the three families and the initial windows of TCP and QUIC against the real
-  stacks' measurements (``handshake_rtts``, ``first_flight_packets``); without a run, ``not_regenerable``
-  naming the run that would produce them.
+  stacks' measurements (``protocol_rtts``, the handshake counted on the wire; ``first_flight_packets``);
+  without a run, ``not_regenerable`` naming the run that would produce them.
 """
 
 from __future__ import annotations
@@ -211,8 +211,11 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
                   real_stacks: Emulated) -> dict[tuple[str, str, str], Row]:
     """Return the measured anchors of ``rows`` scored against the real stacks, by (source, row, column).
 
-    Handshakes: the family's ``handshake_rtts_mean`` over its cells run at least twice (their mean and the mean
-    of their half-widths in quadrature, :func:`emulated_rows.mean_difference` against 0); first flights: the
+    Handshakes: the family's ``protocol_rtts_mean`` (counted on the wire,
+    :func:`paperlib.emulation.capture.wire_handshake`) over its loss-free cells with at least two runs whose
+    captures were read (their mean and the mean of their half-widths in quadrature,
+    :func:`emulated_rows.mean_difference` against 0), the client-clock figure and the processing beside it in
+    the reason; first flights: the
     family's ``first_flight_packets`` at IW10 (every repetition's count, its half-width 0 when they agree).
     A cell not run says why.
     """
@@ -226,23 +229,29 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
     missing = getattr(real_stacks, "missing", {}) or {}
 
     def skip(old: Row, protocol: str):
-        why = real_stacks.not_run or missing.get(protocol) or f"{protocol} has no cell run at least twice"
+        why = (real_stacks.not_run or missing.get(protocol)
+               or f"{protocol} has no cell run at least twice (with both devices' captures read)")
         out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
 
     for old in rows:
         if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
             family = MEASURED_HANDSHAKES[next(s for s, label in handshake.STACKS.items() if label == old.row)]
             cells = ran[(ran.protocol == family) & (ran.loss == claims.LOSS_FREE)]
+            cells = cells[cells.wire_n >= 2] if "wire_n" in cells.columns else cells.iloc[0:0]
             if not len(cells):
                 skip(old, family)
                 continue
             zeros = [0.0] * len(cells)
-            mean, half = emulated_rows.mean_difference(cells.handshake_rtts_mean, cells.handshake_rtts_half, zeros,
+            mean, half = emulated_rows.mean_difference(cells.protocol_rtts_mean, cells.protocol_rtts_half, zeros,
                                                        zeros)
-            put(old, mean, half, int(cells.n.sum()),
-                f"{_stack(cells)}; the loss-free cells only (the count assumes no loss); measured from the client's "
-                "connect to its first request byte, so the applications' own processing counts too "
-                "(docs/real-stacks-005.md)", "round trips")
+            put(old, mean, half, int(cells.wire_n.sum()),
+                f"{_stack(cells)}; the loss-free cells only (the count assumes no loss); counted on the wire "
+                "(both devices' captures): the client's first packet to its first packet that can carry the "
+                "request, less the applications' processing and the link's serialisation "
+                f"(paperlib.emulation.capture.wire_handshake; docs/real-stacks-005.md); beside it, the wire "
+                f"itself {cells.wire_rtts_mean.mean():.2f} round trips with the applications' processing "
+                f"{cells.processing_rtts_mean.mean():.2f}, and the client's own clock (connect to request) "
+                f"{cells.handshake_rtts_mean.mean():.2f}", "round trips")
         elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
             family = MEASURED_WINDOWS[old.row]
             cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & (ran.loss == claims.LOSS_FREE)
