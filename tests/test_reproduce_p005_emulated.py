@@ -258,8 +258,11 @@ def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_
     monkeypatch.setattr(experiments, "CACHE_DIR", tmp_path / "cache")
     rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
     assert emulated.not_run_reasons(rs) == {"h3": f"{emulated_rows.NOT_RUN_CANNOT}: aioquic is not installed"}
+    # one run per protocol, kept or (on a loaded machine) lost to the fidelity rule: either way it ran
+    every = pd.concat([rs.runs, rs.lost])
+    assert sorted(every.protocol) == ["h2", "sctp"] and every.fidelity_kept.notna().all()
     s = emulated.summary(rs)
-    assert list(s.protocol) == ["h2", "sctp"] and (s.n == 1).all()
+    assert set(s.protocol) <= {"h2", "sctp"} and (s.n == 1).all()
     written = pd.read_csv(tmp_path / "emulation_runs.csv")
     assert list(written.columns) == emulated.RUN_COLUMNS and sorted(written.protocol) == ["h2", "sctp"]
     # a second call reads the cache: the same times

@@ -90,6 +90,22 @@ def real_stack_cell(old: Row, n: int, fidelity: dict | None, not_run: str, score
     return score()
 
 
+def with_run_fidelity(rows: list[Row], real_stacks) -> list[Row]:
+    """Return ``rows`` with the fidelity of every real-stack run (kept and lost, :func:`fidelity_text`) added to
+    the reason of each claim judged on the real stacks (column :data:`REAL_STACKS`); ``rows`` as they are when
+    nothing ran or no run has a fidelity record."""
+    from paperlib.emulation import notebook
+
+    frames = [f for f in (getattr(real_stacks, "runs", None), getattr(real_stacks, "lost", None))
+              if f is not None and len(f)]
+    fid = notebook.cell_fidelity(pd.concat(frames, ignore_index=True)) if frames else None
+    if fid is None:
+        return rows
+    text = f"; fidelity of the paper's real-stack runs: {fidelity_text(fid)}"
+    return [Row(r.paper, r.source, r.row, r.column, r.published, r.regenerated, r.rel_error, r.status,
+                r.reason + text) if r.column == REAL_STACKS else r for r in rows]
+
+
 def lost_runs(table) -> int:
     """Return the real-stack runs behind a summary ``table`` that lost their timing (its ``attrs["lost_runs"]``,
     set by the paper's ledger rows from :attr:`paperlib.emulation.notebook.Emulated.lost`; 0 when absent)."""

@@ -69,7 +69,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     on_ns3 = [r for r in claims if r.column == ns3.CLAIM_COLUMN]
     rows += [r for r in claims if r.column not in (REAL_STACKS, ns3.CLAIM_COLUMN)]
     if real_stacks is not None:
-        rows += emulated_rows.claims_not_run(on_real_stacks, real_stacks.not_run)
+        rows += emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(on_real_stacks, real_stacks.not_run),
+                                                real_stacks)
     if simulations is not None:
         rows += ns3.cell_rows(paper, conv, simulations.table) + on_ns3
     return rows

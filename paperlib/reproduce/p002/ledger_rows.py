@@ -94,7 +94,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     claims = CLAIMS.rows(paper, Evidence(paper, conv, regen, real_stacks=table))
     published = [r for r in claims if r.column != emulated_rows.REAL_STACKS]
     measured = [r for r in claims if r.column == emulated_rows.REAL_STACKS]
-    return rows + published + emulated_rows.claims_not_run(measured, real_stacks.not_run)
+    return rows + published + emulated_rows.with_run_fidelity(
+        emulated_rows.claims_not_run(measured, real_stacks.not_run), real_stacks)
 
 
 def measured_cells(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: Emulated,

@@ -58,8 +58,9 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     summary = emulated.summary(paper, real_stacks.runs)
     summary.attrs["lost_runs"] = len(real_stacks.lost)
     return (emulated_rows.replace(rows, measured_cells(paper, rows, conv, summary, real_stacks))
-            + emulated_rows.claims_not_run(
-                CLAIMS.rows(paper, Evidence(paper, conv, model_table, real_stacks=summary)), real_stacks.not_run))
+            + emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(
+                CLAIMS.rows(paper, Evidence(paper, conv, model_table, real_stacks=summary)), real_stacks.not_run),
+                real_stacks))
 
 
 def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention, table: pd.DataFrame) -> list[Row]:

@@ -166,9 +166,10 @@ def _stacks(table: pd.DataFrame, protocol: str, iw: int) -> pd.DataFrame:
     return sel.set_index("loss").sort_index()
 
 
-def _not_run(what: str) -> Verdict:
-    return Verdict("untestable", f"{emulated_rows.MARK} {what} has no cell run at least twice, so no interval",
-                   column=REAL_STACKS)
+def _not_run(what: str, table: pd.DataFrame) -> Verdict:
+    """Return the verdict of a real-stack question with no cell run at least twice: ``fidelity_lost`` when runs
+    behind ``table`` lost their timing, else ``untestable`` (:func:`emulated_rows.no_cells`)."""
+    return emulated_rows.no_cells(f"{what} has no cell run at least twice, so no interval", table)
 
 
 def iw_gain_on_real_stacks(table: pd.DataFrame, protocol: str = "h2") -> tuple[float, float, int] | None:
@@ -190,7 +191,7 @@ def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
     that would decide it, :func:`emulated_rows.to_decide`); ``model``: the model's gain, quoted beside it."""
     got = iw_gain_on_real_stacks(table)
     if got is None:
-        return _not_run("IW3 or IW10 over h2 without loss")
+        return _not_run("IW3 or IW10 over h2 without loss", table)
     mean, half, n = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
     beside = "" if model is None else f"; the model gives {model:.1%} ({100 * (mean - model):+.1f} points)"
@@ -342,7 +343,7 @@ def quic_handshake_saving(ev: Evidence) -> Verdict:
     b = table[table.protocol == "h3"].set_index(keys)
     both = a.index.intersection(b.index)
     if not len(both):
-        return _not_run("h2 or h3 (with both devices' captures read)")
+        return _not_run("h2 or h3 (with both devices' captures read)", ev.real_stacks)
     a, b = a.loc[both], b.loc[both]
 
     def diff(name):
@@ -382,7 +383,7 @@ def _blocking(ev: Evidence, b: str) -> Verdict:
                        regenerated=model)
     got = blocking_excess_on_real_stacks(ev.real_stacks, b)
     if got is None:
-        return _not_run(f"h2 or {b} at loss 0 and a higher loss")
+        return _not_run(f"h2 or {b} at loss 0 and a higher loss", ev.real_stacks)
     top = got.iloc[-1]
     loss, excess, half = float(top.loss), float(top.excess_s), float(top.half_s)
     status = emulated_rows.verdict(excess - half, excess + half, lambda v: v > 0, lambda v: v <= 0)
@@ -429,7 +430,7 @@ def loss_model_holds(ev: Evidence) -> Verdict:
     measured = _stacks(ev.real_stacks, "h2", IW_REAL[1])
     measured = measured[measured.index > 0]
     if not len(measured):
-        return _not_run("h2 at IW10 with loss")
+        return _not_run("h2 at IW10 with loss", ev.real_stacks)
     times = link_times(ev)
     model = _model(times, "h2", IW_REAL[1])
     h = float(times.groupby("protocol").handshake_rtts.first()["h2"])
@@ -498,7 +499,7 @@ def h3_less_than_h2_000(ev: Evidence) -> Verdict:
                        regenerated=100 * rel, source="data/000/claims.csv sctp_less_than_tcp")
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10")
+        return _not_run("h2 or h3 at IW10", ev.real_stacks)
     mean, half, n = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
@@ -520,7 +521,7 @@ def h3_less_20pct_002(ev: Evidence) -> Verdict:
                        source="data/002/claims.csv sctp_less_20pct")
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10")
+        return _not_run("h2 or h3 at IW10", ev.real_stacks)
     mean, half, n = got
     status = emulated_rows.band_verdict(100 * (mean - half), 100 * (mean + half), *band)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "

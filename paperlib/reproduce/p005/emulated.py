@@ -60,7 +60,7 @@ import pandas as pd
 
 from paperlib import sweep, validate
 from paperlib.atomic import atomic_write_csv
-from paperlib.emulation import apps, capture, experiments, netns, page_app
+from paperlib.emulation import apps, capture, experiments, fidelity, netns, page_app
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.netns import Link, Testbed
@@ -110,7 +110,7 @@ RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_seg
                "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"] + [
                    "wire_rtts", "protocol_rtts", "server_hold_s", "client_hold_s", "processing_s", "processing_rtts",
                    "wire_wait_s", "ttfb_wire_s", "ttfb_wire_rtts", "ttfb_protocol_rtts", "ttfb_processing_s",
-                   "wire_error"]
+                   "wire_error"] + emulation_notebook.FIDELITY_COLUMNS
 #: The wire figures of a run (:func:`wire_figures`) in ``emulation_runs.csv``: column -> key of the figures.
 WIRE_COLUMNS = {"wire_rtts": "wire_rtts", "protocol_rtts": "protocol_rtts", "server_hold_s": "server_hold_s",
                 "client_hold_s": "client_hold_s", "processing_s": "processing_s",
@@ -139,10 +139,12 @@ class TodayTcp(TcpSettings):
 
 @dataclass
 class RealStacks(Emulated):
-    """The runs of :func:`run` (an :class:`~paperlib.emulation.notebook.Emulated`) and, per protocol left out
-    while the others ran, why (``missing``)."""
+    """The runs of :func:`run` (an :class:`~paperlib.emulation.notebook.Emulated`: ``runs`` those that kept their
+    timing, ``lost`` those that did not), per protocol left out while the others ran, why (``missing``), and the
+    replication plan of the questions (:mod:`paperlib.reproduce.p005.replication_plan`; empty when none ran)."""
 
     missing: dict = field(default_factory=dict)
+    plans: list = field(default_factory=list)
 
 
 # --- the grid -----------------------------------------------------------------------------------
@@ -322,7 +324,15 @@ def wire_figures(client_packets: list, server_packets: list, params: dict) -> di
 
 
 def run_point(params: dict, seed: int) -> dict:
-    """Load the page once on a fresh testbed (the sweep's function); return the run's measures.
+    """Load the page once on a fresh testbed (:func:`load_page`), again up to
+    :data:`paperlib.emulation.experiments.FIDELITY_TRIES` times while the run breaks the fidelity rule (one
+    connection handshake per run; :func:`paperlib.emulation.fidelity.run_kept`): the sweep's function."""
+    return fidelity.run_kept(load_page, params, seed, rtt_s=float(params["rtt_s"]), handshakes=1,
+                             tries=experiments.FIDELITY_TRIES)
+
+
+def load_page(params: dict, seed: int) -> dict:
+    """Load the page once on a fresh testbed; return the run's measures and its fidelity record.
 
     ``params``: a point of :func:`points`. ``seed`` (the sweep's per-point seed) is not used: the link's
     loss seed is ``params["link_seed"]`` (:func:`link_seed`), shared by the protocols. Returns per-object
@@ -382,6 +392,7 @@ def run_point(params: dict, seed: int) -> dict:
         "wire": wire,
         "wire_error": wire_error,
         "link_stats": link_stats,
+        "fidelity": tb.fidelity.to_dict(),
         "provenance": {**provenance, "application_settings": settings},
         "wall_s": time.monotonic() - started,
     }
@@ -435,15 +446,54 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
     if not pts:
         return RealStacks(profile, not_run="; ".join(f"{p}: {w}" for p, w in missing.items()), missing=missing)
     n = scheduler_links or experiments.PARALLEL_LINKS
-    runs = sweep.run_sweep(run_point, pts, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
-                           scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
-                           progress=True, desc=f"{PAPER} real stacks ({profile})")
+
+    def swept(points_: list[dict], stage: str) -> pd.DataFrame:
+        return sweep.run_sweep(run_point, points_, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
+                               scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
+                               progress=True, desc=f"{PAPER} real stacks ({profile}, {stage})")
+
+    runs = swept(pts, "pilot")
+    kept, lost = emulation_notebook.split_kept(runs)
+    from paperlib.data import Paper, load_paper
+    from paperlib.reproduce.p005 import claims, operating_point, replication_plan
+
+    paper = paper if isinstance(paper, Paper) else load_paper(PAPER)  # the model of the plan needs the data
+    ev = claims.Evidence(paper, operating_point.chosen_convention(paper), operating_point.operating_point(paper))
+    plans = replication_plan.plans(ev, summary(RealStacks(profile, pts, kept, lost=lost)))
+    extra = more_points(pts, replication_plan.cell_replications(plans), **claims.LINK)
+    if extra:
+        pts = pts + extra
+        runs = swept(pts, "replications of the plan")
+        kept, lost = emulation_notebook.split_kept(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", runs_table(runs))
-    return RealStacks(profile, pts, runs, missing=missing)
+    return RealStacks(profile, pts, kept, lost=lost, missing=missing, plans=plans)
+
+
+def more_points(pilot: list[dict], replications: dict[tuple[str, float, int], int], rate_bps: float,
+                rtt_s: float) -> list[dict]:
+    """Return the points that bring each planned cell from its pilot to its planned replications.
+
+    ``replications``: (protocol, loss, iw_segments) at the questions' link (``rate_bps``, ``rtt_s``) -> replications
+    (:func:`paperlib.reproduce.p005.replication_plan.cell_replications`). A new repetition ``k`` of a cell is its
+    pilot point with ``rep`` k, its own link seed (:func:`link_seed` of the cell's rate, RTT, loss and k: the
+    same for every protocol, so cells stay paired) and no capture check.
+    """
+    out = []
+    for (proto, loss, iw), want in sorted(replications.items()):
+        cell = [p for p in pilot if (p["protocol"], p["loss"], p["iw_segments"]) == (proto, loss, iw)
+                and np.isclose(p["rate_bps"], rate_bps) and np.isclose(p["rtt_s"], rtt_s)]
+        if not cell:
+            continue
+        base = cell[0]
+        for k in range(max(p["rep"] for p in cell) + 1, want):
+            out.append({**base, "rep": k, "link_seed": link_seed(base["rate_bps"], base["rtt_s"], loss, k),
+                        "capture": False})
+    return out
 
 
 def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Return the runs as the flat table ``emulation_runs.csv`` holds (:data:`RUN_COLUMNS`)."""
+    """Return the runs as the flat table ``emulation_runs.csv`` holds (:data:`RUN_COLUMNS`: the measures, the
+    wire figures and the fidelity figures of :func:`paperlib.emulation.notebook.fidelity_columns`)."""
     rows = []
     for r in runs.to_dict("records"):
         ff = r.get("first_flight") or {}
@@ -453,7 +503,8 @@ def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
                      "first_flight_packets": ff.get("packets"), "first_flight_full_packets": ff.get("full_packets"),
                      "handshake_packets": ff.get("handshake_packets"), "iw_checked": ff.get("iw_checked"),
                      **wire_row(r)})
-    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+    fid = emulation_notebook.fidelity_columns(runs).to_dict("records") if len(runs) else []
+    return pd.DataFrame([{**row, **f} for row, f in zip(rows, fid, strict=True)], columns=RUN_COLUMNS)
 
 
 def wire_row(run: dict) -> dict:

@@ -88,11 +88,12 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
 
     summary = (emulated.summary(real_stacks) if real_stacks.runs is not None
                else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
+    summary.attrs["lost_runs"] = 0 if real_stacks.lost is None else len(real_stacks.lost)
     measured = measured_rows(rows, conv, summary, real_stacks)
     judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary))
     return (emulated_rows.replace(rows, measured) + dukkipati_on_real_stacks(rows, summary, real_stacks)
-            + emulated_rows.claims_not_run(
-        [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run))
+            + emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(
+                [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run), real_stacks))
 
 
 def _source(table: str) -> str:
@@ -222,24 +223,26 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
     out: dict[tuple[str, str, str], Row] = {}
     ran = summary[summary.n >= 2]
 
-    def put(old: Row, mean, half, n, stack, unit):
+    def put(old: Row, mean, half, n, stack, unit, fid):
         out[(old.source, old.row, old.column)] = emulated_rows.emulated_row(old, mean, half, n, "half_up", stack,
-                                                                            unit=unit, testbed=None)
+                                                                            unit=unit, testbed=None, fidelity=fid)
 
     missing = getattr(real_stacks, "missing", {}) or {}
 
-    def skip(old: Row, protocol: str):
+    def skip(old: Row, protocol: str, fid: dict | None):
         why = (real_stacks.not_run or missing.get(protocol)
                or f"{protocol} has no cell run at least twice (with both devices' captures read)")
-        out[(old.source, old.row, old.column)] = emulated_rows.not_run_row(old, why)
+        out[(old.source, old.row, old.column)] = emulated_rows.real_stack_cell(old, 0, fid, why, None)
 
     for old in rows:
         if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
             family = MEASURED_HANDSHAKES[next(s for s, label in handshake.STACKS.items() if label == old.row)]
             cells = ran[(ran.protocol == family) & (ran.loss == claims.LOSS_FREE)]
             cells = cells[cells.wire_n >= 2] if "wire_n" in cells.columns else cells.iloc[0:0]
+            fid = real_stacks.cell_fidelity(protocol=family, loss=claims.LOSS_FREE) if real_stacks.not_run is None \
+                else None
             if not len(cells):
-                skip(old, family)
+                skip(old, family, fid)
                 continue
             zeros = [0.0] * len(cells)
             mean, half = emulated_rows.mean_difference(cells.protocol_rtts_mean, cells.protocol_rtts_half, zeros,
@@ -251,13 +254,13 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
                 f"(paperlib.emulation.capture.wire_handshake; docs/real-stacks-005.md); beside it, the wire "
                 f"itself {cells.wire_rtts_mean.mean():.2f} round trips with the applications' processing "
                 f"{cells.processing_rtts_mean.mean():.2f}, and the client's own clock (connect to request) "
-                f"{cells.handshake_rtts_mean.mean():.2f}", "round trips")
+                f"{cells.handshake_rtts_mean.mean():.2f}", "round trips", fid)
         elif old.source == _source("initial_windows") and old.column == "first flight (packets)":
             family = MEASURED_WINDOWS[old.row]
             cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & (ran.loss == claims.LOSS_FREE)
                         & ran.first_flight_packets.notna()]
             if not len(cells):
-                skip(old, family)
+                skip(old, family, None)
                 continue
             out[(old.source, old.row, old.column)] = window_checked_row(old, cells)
     return out
@@ -296,7 +299,8 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
         why = real_stacks.not_run or missing.get("h2") or "h2 has no IW3 and IW10 cells run at least twice"
         return [emulated_rows.not_run_row(base, why)]
     mean, half, n = got
-    return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up",
+    fid = real_stacks.cell_fidelity(protocol="h2", loss=claims.LOSS_FREE)
+    return [emulated_rows.emulated_row(base, 100 * mean, 100 * half, n, "half_up", fidelity=fid, stack=
                                        f"h2 at {claims.LINK_TEXT} without loss, 1 - PLT(IW10)/PLT(IW3) on the median "
                                        "desktop homepage (Dukkipati measured single responses on Google's traffic)",
                                        unit="%", testbed="Google's front ends and their users' paths")]
