@@ -107,11 +107,13 @@ def test_rows_are_one_per_claim_in_data_order_with_the_interval_in_the_reason():
 def test_the_claims_table_is_the_verdicts_with_their_mean_margin():
     holds, fails = world(), world(p90=scaled(BASE.fifo, (1.0, 1.0, 1.2), loads=(0.8,)))
     table = claims.claims_table(PAPER, evidence([holds] * 6 + [fails] * 4))
-    assert list(table.columns) == ["claim", "status", "regenerated", "reason", "margin"]
+    assert list(table.columns) == ["claim", "status", "regenerated", "reason", "margin", "replications_to_decide"]
     assert list(table["claim"]) == list(PAPER.claims.cells["id"])
     row = table.set_index("claim").loc["fifo_queue_size_same"]
     # margins +0.1 (6 times) and -0.1 (4 times): mean (0.6 - 0.4) / 10 = +0.02
     assert row["status"] == "inconclusive" and row["margin"] == pytest.approx(0.02)
+    # s = 0.1033 and |mean| 0.02: 105 replications (tests/test_reproduce_p001_decision_rule.py)
+    assert row["replications_to_decide"] == 105
     # the ledger's verdict is the same judgement
     verdict = claims.CLAIMS.functions["fifo_queue_size_same"](evidence([holds] * 6 + [fails] * 4))
     assert (verdict.status, verdict.reason) == (row["status"], row["reason"])

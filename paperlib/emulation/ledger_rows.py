@@ -244,9 +244,10 @@ def to_decide(status: str, mean: float, half: float, n: int, threshold: float = 
     ``threshold`` the value the claim is decided against (a band's nearest edge, :func:`nearest`). Unless
     ``status`` is 'inconclusive' (the interval straddles) it is ``(None, "")``; otherwise the number is
     :func:`paperlib.decide.replications_from_interval`'s (the spread per repetition behind ``half``, held as
-    measured) and the sentence :func:`paperlib.decide.straddle_text`'s, opening with "; ".
+    measured) and the sentence :func:`paperlib.decide.straddle_text`'s, opening with "; ". An interval without
+    a spread to scale (``half`` not finite, ``n`` below 2) gives ``(None, "")`` too.
     """
-    if status != "inconclusive":
+    if status != "inconclusive" or not np.isfinite(half) or n < 2:
         return None, ""
     needed = decide.replications_from_interval(mean, half, n, threshold)
     return needed, "; " + decide.straddle_text(mean, half, threshold, needed, n)

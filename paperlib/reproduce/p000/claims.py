@@ -291,8 +291,8 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
         status = "supported" if expected.all() else "refuted"
     else:
         status = "refuted" if (decided & ~expected).any() else "inconclusive"
-    if status == "inconclusive":
-        open_ = t[~decided]
+    open_ = t[~decided & np.isfinite(t["ns3 W ci95"]) & (t["runs"] >= 2)]
+    if status == "inconclusive" and len(open_):
         needed = max(decide.replications_from_interval(w, h, int(n), m) for w, h, n, m in zip(
             open_["ns3 W"], open_["ns3 W ci95"], open_["runs"], open_["model W (tables' law)"], strict=True))
         note = (f"; {len(open_)} rows undecided (their 95% CI straddles the model): "

@@ -20,8 +20,8 @@ replication's) and returns a :class:`~paperlib.reproduce.p001.decision_rule.Read
 > 0 where the claim holds and < 0 where it fails. :func:`rule_claim` registers it in :data:`CLAIMS`
 under its own name (the claim id) as a function of the whole :class:`Evidence` that returns a
 :class:`paperlib.claims.Verdict`, judged by the decision rule across the replications (:func:`judged`);
-:func:`claims_table` is every claim's verdict with its mean margin (the notebook's ``claims.csv``),
-``CLAIMS.rows`` the ledger rows (``ledger_rows``).
+:func:`claims_table` is every claim's verdict with its mean margin and the replications that would decide it
+(the notebook's ``claims.csv``), ``CLAIMS.rows`` the ledger rows (``ledger_rows``).
 """
 
 from __future__ import annotations
@@ -161,15 +161,18 @@ def rule_claim(reading: Callable[[Evidence], Reading]) -> Callable[[Evidence], V
 def claims_table(paper: Paper, evidence: Evidence) -> pd.DataFrame:
     """Return every claim of ``claims.csv`` (in its order) judged on ``evidence``: the notebook's ``claims.csv``.
 
-    Columns: ``claim`` (id), ``status``, ``regenerated``, ``reason`` and ``margin`` (the mean margin across
-    the replications).
+    Columns: ``claim`` (id), ``status``, ``regenerated``, ``reason``, ``margin`` (the mean margin across
+    the replications) and ``replications_to_decide`` (of an inconclusive claim, NaN otherwise; inf: more than
+    :data:`paperlib.decide.MAX_REPLICATIONS`).
     """
     CLAIMS.check_against(paper)
     rows = []
     for claim_id in paper.claims.cells["id"]:
         verdict, decision = judged(claim_id, evidence)
+        needed = verdict.replications_to_decide
         rows.append({"claim": claim_id, "status": verdict.status, "regenerated": verdict.regenerated,
-                     "reason": verdict.reason, "margin": decision.mean})
+                     "reason": verdict.reason, "margin": decision.mean,
+                     "replications_to_decide": float("nan") if needed is None else needed})
     return pd.DataFrame(rows)
 
 
