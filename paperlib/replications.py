@@ -4,7 +4,7 @@ The rule (:data:`RULE`), fixed before any run and the same for every paper:
 
 1. every cell a question reads runs :data:`PILOT` replications (the pilot);
 2. the pilot's 95% interval of the question's quantity, half-width ``h0`` over ``n0`` replications, gives the
-   spread of one replication, ``s = h0 sqrt(n0) / t(0.975, n0 - 1)`` (:func:`spread_from_half`);
+   spread of one replication, ``s = h0 sqrt(n0) / t(0.975, n0 - 1)`` (:func:`paperlib.decide.sd_from_half_width`);
 3. the question then runs the smallest ``n`` in [``n0``, :data:`CAP`] at which a two-sided t-test at the 5% level
    has power :data:`POWER` against the effect the model predicts, ``delta`` (the model's distance from the
    question's threshold): ``(t(0.975, n - 1) + t(POWER, n - 1)) s / sqrt(n) <= |delta|``
@@ -64,18 +64,6 @@ class Plan:
             need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
             text += f"; the rule asks for {need}, more than the cap of {self.n}"
         return text
-
-
-def spread_from_half(half: float, n: int, confidence: float = 0.95) -> float:
-    """Return the standard deviation of one replication implied by a t-interval's half-width ``half`` over ``n``.
-
-    ``half = t(1/2 + confidence/2, n - 1) s / sqrt(n)``, so ``s = half sqrt(n) / t``.
-    """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise ParameterError(f"n must be a whole number of at least 2 replications, got {n!r}")
-    if not (isinstance(half, (int, float)) and math.isfinite(half) and half >= 0):
-        raise ParameterError(f"half must be a finite half-width >= 0, got {half!r}")
-    return float(half * math.sqrt(n) / stats.t.ppf(0.5 + confidence / 2, n - 1))
 
 
 def replications_for_power(spread: float, effect: float, *, pilot: int = PILOT, cap: int = CAP,

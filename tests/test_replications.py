@@ -42,12 +42,6 @@ def test_no_spread_needs_only_the_pilot():
     assert replications.replications_for_power(0.0, 0.5).n == replications.PILOT
 
 
-def test_spread_from_half_inverts_the_t_interval():
-    # a half-width of t(0.975, 4) * 1 / sqrt(5) over 5 replications is a spread of exactly 1
-    half = stats.t.ppf(0.975, 4) / math.sqrt(5)
-    assert replications.spread_from_half(half, 5) == pytest.approx(1.0, rel=1e-12)
-
-
 @given(st.floats(0.01, 10), st.floats(0.01, 10))
 def test_the_plan_is_the_smallest_n_with_the_power(spread, effect):
     plan = replications.replications_for_power(spread, effect)
@@ -70,8 +64,3 @@ def test_the_plan_is_the_smallest_n_with_the_power(spread, effect):
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ParameterError, match=name):
         replications.replications_for_power(**kwargs)
-
-
-def test_spread_from_half_needs_two_replications():
-    with pytest.raises(ParameterError, match="n must be"):
-        replications.spread_from_half(1.0, 1)

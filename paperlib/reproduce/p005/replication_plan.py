@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from paperlib import replications
+from paperlib import decide, replications
 from paperlib.reproduce.p005 import claims
 
 #: The cells' key in the real stacks' summary (:func:`paperlib.reproduce.p005.emulated.summary`).
@@ -51,7 +51,7 @@ def _planned(claim_id, cells, table, mean, half, effect) -> QuestionPlan | None:
     n = _n(table, cells) if cells else 0
     if n < 2 or not pd.notna(half):
         return None
-    spread = replications.spread_from_half(float(half), n)
+    spread = decide.sd_from_half_width(float(half), n)
     return QuestionPlan(claim_id, cells, float(mean), float(half), n,
                         replications.replications_for_power(spread, float(effect), pilot=n))
 
