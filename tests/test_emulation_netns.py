@@ -89,7 +89,33 @@ def test_setup_pins_tcp_and_teardown_leaves_nothing():
     assert not names & _namespaces()
     assert _namespaces() == before - names or _namespaces() <= before
     assert not _alive(emu_pid) and not _alive(sleeper.pid)
-    assert tb.link_stats is not None and set(tb.link_stats) == {"ab", "ba"}
+    assert tb.link_stats is not None and set(tb.link_stats) == {"ab", "ba", "lateness"}
+    assert tb.fidelity is not None and tb.fidelity.role("server") is not None  # the sleeper, as a server
+
+
+@needs_testbed
+def test_a_transfer_leaves_a_fidelity_record():
+    from tests.test_emulation_fidelity import transfer
+
+    with Testbed(Link(rate_bps=10e6, delay_s=0.01), seed=6) as tb:
+        assert transfer(tb, 400_000) == 400_000
+        # a shell and its child (it prints the child's pid once that exists)
+        sleeper = tb.popen("client", ["sh", "-c", "sleep 30 & echo $!; wait"], role="other", stdout=subprocess.PIPE,
+                           text=True)
+        assert sleeper.stdout.readline().strip().isdigit()
+    rec, stats = tb.fidelity, tb.link_stats
+    # one lateness per packet the emulator wrote, per direction and in all
+    assert stats["ab"]["lateness"]["n"] == stats["ab"]["out"] and stats["ba"]["lateness"]["n"] == stats["ba"]["out"]
+    assert rec.lateness_n == stats["ab"]["out"] + stats["ba"]["out"] > 400_000 / 1500
+    assert rec.worst_lateness_n in (stats["ab"]["out"], stats["ba"]["out"])
+    assert 0 <= rec.lateness_median_s <= rec.lateness_p99_s <= rec.lateness_max_s
+    assert 0 <= rec.worst_lateness_median_s <= rec.worst_lateness_p99_s <= rec.worst_lateness_max_s
+    assert {r.role for r in rec.cpu} == {"client", "server", "emulator", "other"}
+    assert all(r.run_s > 0 and r.wait_s >= 0 for r in rec.cpu if r.role != "other")
+    assert rec.role("other").tasks == 2  # sh and its sleep, found as a descendant
+    assert rec.app_run_s == rec.role("client").run_s + rec.role("server").run_s
+    assert rec.wall_s > 0 and (rec.cpu_pressure_fraction is None or rec.cpu_pressure_fraction >= 0)
+    assert not _alive(sleeper.pid)
 
 
 @needs_testbed
