@@ -52,7 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +60,7 @@ import pandas as pd
 
 from paperlib import sweep, validate
 from paperlib.atomic import atomic_write_csv
-from paperlib.emulation import apps, capture, experiments, fidelity, netns, page_app
+from paperlib.emulation import apps, c_stacks, capture, experiments, fidelity, netns, page_app
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.netns import Link, Testbed
@@ -99,13 +99,26 @@ SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", 
                    "wire_rtts_mean", "wire_rtts_half", "protocol_rtts_mean", "protocol_rtts_half",
                    "processing_rtts_mean", "processing_rtts_half", "ttfb_wire_s_mean", "ttfb_wire_s_half",
                    "ttfb_protocol_rtts_mean", "ttfb_protocol_rtts_half", "wire_n"]
+#: The implementations of a point: the Python stacks (the default: a point without ``implementation`` is one) and
+#: the C programs Debian ships (:mod:`paperlib.emulation.c_stacks`) beside them for HTTP/2 and HTTP/3.
+IMPLEMENTATIONS = ("python", "c")
+#: The C implementation of each protocol that has one (:data:`paperlib.emulation.c_stacks.PROGRAMS`).
+C_IMPLEMENTATION = {"h2": "nghttp2", "h3": "ngtcp2"}
+#: The link of the C points: the questions' link (the reduced grid's one rate and round trip, also in the full grid).
+C_LINK = {"rate_bps": GRIDS["reduced"][0][0], "rtt_s": GRIDS["reduced"][1][0]}
+#: The measures :func:`implementation_summary` compares (the wire's two over the runs whose captures were read).
+IMPLEMENTATION_MEASURES = ("protocol_rtts", "processing_rtts", "ttfb_s", "plt_s")
+#: Columns of :func:`implementation_summary`, in order.
+IMPLEMENTATION_COLUMNS = (["protocol", "iw_segments", "implementation", "n", "wire_n"]
+                          + [f"{m}_{part}" for m in IMPLEMENTATION_MEASURES for part in ("mean", "half")] + ["stack"])
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
 #: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
 #: ``cryptography`` makes the certificate (a dependency of aioquic, named for HTTP/2 alone).
 PACKAGES = {"h2": ("h2", "cryptography"), "h3": ("aioquic", "cryptography"), "sctp": ()}
 #: Columns of ``emulation_runs.csv``.
-RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep", "link_seed",
+RUN_COLUMNS = ["protocol", "implementation", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments", "rep",
+               "link_seed",
                "objects", "page_bytes", "plt_s", "ttfb_s", "handshake_rtts", "first_flight_packets",
                "first_flight_full_packets", "handshake_packets", "iw_checked", "wall_s"] + [
                    "wire_rtts", "protocol_rtts", "server_hold_s", "client_hold_s", "processing_s", "processing_rtts",
@@ -141,10 +154,12 @@ class TodayTcp(TcpSettings):
 class RealStacks(Emulated):
     """The runs of :func:`run` (an :class:`~paperlib.emulation.notebook.Emulated`: ``runs`` those that kept their
     timing, ``lost`` those that did not), per protocol left out while the others ran, why (``missing``), and the
-    replication plan of the questions (:mod:`paperlib.reproduce.p005.replication_plan`; empty when none ran)."""
+    replication plan of the questions (:mod:`paperlib.reproduce.p005.replication_plan`; empty when none ran); per
+    protocol whose C implementation was left out while the rest ran, why (``c_missing``)."""
 
     missing: dict = field(default_factory=dict)
     plans: list = field(default_factory=list)
+    c_missing: dict = field(default_factory=dict)
 
 
 # --- the grid -----------------------------------------------------------------------------------
@@ -172,10 +187,11 @@ def link_seed(rate_bps: float, rtt_s: float, loss: float, rep: int) -> int:
 def points(paper, profile: str) -> list[dict]:
     """Return the sweep points of ``profile`` ("reduced", "full"; "off": none).
 
-    One point per (protocol, rate, rtt, loss, iw, rep), in that order. ``capture`` is True on the first
+    One point per (protocol, rate, rtt, loss, iw, rep), in that order, of the Python stacks (no ``implementation``
+    field, so their sweep keys are those of points without it). ``capture`` is True on the first
     repetition at the grid's lowest loss, one per (protocol, rate, rtt, iw): the run whose packet capture
-    checks the initial window. ``paper`` is accepted for the common signature and not read (the page is
-    :func:`page_bytes`).
+    checks the initial window. Then the C implementations' points (:func:`c_points`). ``paper`` is accepted for
+    the common signature and not read (the page is :func:`page_bytes`).
     """
     experiments.check_profile(profile)
     if profile == "off":
@@ -187,7 +203,32 @@ def points(paper, profile: str) -> list[dict]:
                  link_seed=link_seed(rate, rtt, loss, k), objects_bytes=sizes,
                  capture=bool(k == 0 and loss == min(losses)))
             for proto in PROTOCOLS for rate in rates for rtt in rtts for loss in losses for iw in iws
-            for k in range(reps)]
+            for k in range(reps)] + c_points(profile)
+
+
+def c_points(profile: str) -> list[dict]:
+    """Return the C implementations' points of ``profile``: ``implementation`` "c", the loss-free cells of the
+    questions' link (:data:`C_LINK`), nghttp2 (h2) at every initial window of the grid and ngtcp2 (h3) at
+    :data:`paperlib.emulation.c_stacks.NGTCP2_INITIAL_WINDOW` only (its programs cannot set another), the grid's
+    repetitions, each with the Python points' link seed there (:func:`link_seed`) and no capture check (the
+    ngtcp2 client gives no wall-clock time of its first request to anchor the first flight on)."""
+    experiments.check_profile(profile)
+    if profile == "off":
+        return []
+    _, _, _, iws, reps = GRIDS[profile]
+    rate, rtt, sizes = C_LINK["rate_bps"], C_LINK["rtt_s"], page_bytes()
+    windows = {"h2": iws, "h3": [iw for iw in iws if iw == c_stacks.NGTCP2_INITIAL_WINDOW]}
+    return [dict(paper=PAPER, protocol=proto, implementation="c", rate_bps=float(rate), rtt_s=float(rtt), loss=0.0,
+                 queue_packets=queue_packets(rate, rtt), iw_segments=int(iw), rep=k,
+                 link_seed=link_seed(rate, rtt, 0.0, k), objects_bytes=sizes, capture=False)
+            for proto in C_IMPLEMENTATION for iw in windows[proto] for k in range(reps)]
+
+
+def implementation_of(params: dict) -> str:
+    """Return a point's implementation: its ``implementation`` field, "python" when it has none (or a NaN, as a
+    table of runs holds for the Python points)."""
+    value = params.get("implementation")
+    return "python" if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
 def check_point(params: dict) -> dict:
@@ -199,6 +240,15 @@ def check_point(params: dict) -> dict:
         if name not in params:
             raise validate.ParameterError(f"params lacks {name!r}")
     transports.check_protocol(params["protocol"])
+    impl = params.get("implementation", "python")
+    if impl not in IMPLEMENTATIONS:
+        raise validate.ParameterError(f"implementation must be one of {IMPLEMENTATIONS}, got {impl!r}")
+    if impl == "c" and params["protocol"] not in C_IMPLEMENTATION:
+        raise validate.ParameterError(f"implementation 'c' exists for {sorted(C_IMPLEMENTATION)} only, got protocol "
+                                      f"{params['protocol']!r}")
+    if impl == "c" and params["protocol"] == "h3" and params["iw_segments"] != c_stacks.NGTCP2_INITIAL_WINDOW:
+        raise validate.ParameterError(f"iw_segments must be {c_stacks.NGTCP2_INITIAL_WINDOW} for ngtcp2 (h3, "
+                                      f"implementation 'c'), got {params['iw_segments']!r}")
     validate.positive("rate_bps", params["rate_bps"])
     validate.positive("rtt_s", params["rtt_s"])
     for name, lo, hi in (("iw_segments", 1, 100), ("rep", 0, 10**6), ("queue_packets", 1, 60000)):
@@ -272,6 +322,17 @@ def _run_http(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict,
     return conn, objects, settings
 
 
+def _run_c(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict, list[dict], dict]:
+    """Run the protocol's C implementation (:func:`paperlib.emulation.c_stacks.run_nghttp2` or ``run_ngtcp2``);
+    return (connection times, objects, settings) as :func:`_run_http` does."""
+    folder = tmp / "c"
+    folder.mkdir()
+    runner = c_stacks.run_nghttp2 if params["protocol"] == "h2" else c_stacks.run_ngtcp2
+    conn, objects, settings = runner(tb, [int(s) for s in params["objects_bytes"]],
+                                     iw_segments=int(params["iw_segments"]), bound_s=bound, tmp=folder)
+    return conn, objects, {"client": settings}
+
+
 def _client_output(client: subprocess.Popen, proto: str, bound: float) -> str:
     """Return the standard output of a finished client; raise naming ``proto`` if it failed or ran past ``bound``."""
     try:
@@ -340,7 +401,9 @@ def load_page(params: dict, seed: int) -> dict:
     object), ``ttfb_s`` (-> first response byte), ``handshake_rtts`` ((first request sent - connection
     start) / ``rtt_s``, on the client's clock), the first flight of the capture run (else None), ``wire``: the
     handshake and first byte counted on both devices' captures (:func:`wire_figures`; every run captures
-    both devices) or None with ``wire_error`` saying why, and the run's provenance.
+    both devices) or None with ``wire_error`` saying why, and the run's provenance. A point of implementation "c"
+    runs the C programs (:func:`_run_c`) on the same testbed, TCP settings and captures; the first flight is
+    checked only where the client gives the wall-clock time of its first request (not ngtcp2's).
     """
     check_point(params)
     proto, iw, rtt = params["protocol"], int(params["iw_segments"]), float(params["rtt_s"])
@@ -356,7 +419,9 @@ def load_page(params: dict, seed: int) -> dict:
         dumps = {side: experiments.start_capture(tb, pcap, side, capture.SNAP_BYTES[kind])
                  for side, pcap in pcaps.items()}
         try:
-            if proto == "sctp":
+            if implementation_of(params) == "c":
+                conn, objects, settings = _run_c(tb, params, bound, Path(tmp))
+            elif proto == "sctp":
                 conn, objects, settings = _run_sctp(tb, params, bound)
             else:
                 conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
@@ -365,7 +430,7 @@ def load_page(params: dict, seed: int) -> dict:
                 experiments.stop_capture(dump)
         packets = capture.read_pcap(pcaps["client"])
         flight = None
-        if params.get("capture"):
+        if params.get("capture") and conn["realtime_first_request"] is not None:
             ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
@@ -403,8 +468,8 @@ def load_page(params: dict, seed: int) -> dict:
 
 def code_version() -> str:
     """Return the cache's code version: the experiments' (emulator, namespaces, applications) and a hash of
-    this module, :mod:`page_app`, :mod:`capture`, :mod:`transports` and the C application."""
-    files = [Path(inspect.getsourcefile(m)) for m in (sys.modules[__name__], page_app, capture, transports)]
+    this module, :mod:`page_app`, :mod:`capture`, :mod:`transports`, :mod:`c_stacks` and the C application."""
+    files = [Path(inspect.getsourcefile(m)) for m in (sys.modules[__name__], page_app, capture, transports, c_stacks)]
     files.append(Path(apps.APP_SOURCE))
     digest = hashlib.sha256()
     for f in files:
@@ -412,10 +477,18 @@ def code_version() -> str:
     return f"{experiments.code_version()}+p005-{digest.hexdigest()[:12]}"
 
 
-def missing_reason(protocol: str) -> str | None:
+def missing_reason(protocol: str, implementation: str = "python") -> str | None:
     """Return why ``protocol`` cannot run on this machine beyond the testbed (a package not installed, the C
-    application not buildable), or None."""
+    application not buildable; for ``implementation`` "c", the C programs' Debian packages,
+    :func:`paperlib.emulation.c_stacks.missing_reason`), or None."""
     transports.check_protocol(protocol)
+    if implementation == "c":
+        if protocol not in C_IMPLEMENTATION:
+            raise validate.ParameterError(f"implementation 'c' exists for {sorted(C_IMPLEMENTATION)} only, got "
+                                          f"protocol {protocol!r}")
+        return c_stacks.missing_reason(C_IMPLEMENTATION[protocol])
+    if implementation != "python":
+        raise validate.ParameterError(f"implementation must be one of {IMPLEMENTATIONS}, got {implementation!r}")
     for package in PACKAGES[protocol]:
         if importlib.util.find_spec(package) is None:
             return f"{package} is not installed"
@@ -433,7 +506,8 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
 
     Nothing runs with ``profile`` "off" (by choice) or when :func:`netns.unavailable_reason` names what the
     machine lacks; a protocol whose package is missing (:func:`missing_reason`) is left out with its reason
-    (:func:`not_run_reasons`) and the others run. ``scheduler_links`` testbeds run at once (default
+    (:func:`not_run_reasons`) and the others run; so is a protocol's C implementation whose programs are missing
+    (``c_missing``), its Python points running. ``scheduler_links`` testbeds run at once (default
     :data:`paperlib.emulation.experiments.PARALLEL_LINKS`).
     """
     profile = experiments.check_profile(profile)
@@ -442,15 +516,20 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
         return RealStacks(profile, not_run=reason)
     missing = {p: f"{emulated_rows.NOT_RUN_CANNOT}: {why}" for p in PROTOCOLS
                if (why := missing_reason(p)) is not None}
-    pts = [p for p in points(paper, profile) if p["protocol"] not in missing]
+    c_missing = {p: f"{emulated_rows.NOT_RUN_CANNOT}: {why}" for p in C_IMPLEMENTATION
+                 if (why := missing_reason(p, "c")) is not None}
+    pts = [p for p in points(paper, profile) if p["protocol"] not in missing
+           and not (implementation_of(p) == "c" and p["protocol"] in c_missing)]
     if not pts:
-        return RealStacks(profile, not_run="; ".join(f"{p}: {w}" for p, w in missing.items()), missing=missing)
+        return RealStacks(profile, not_run="; ".join(f"{p}: {w}" for p, w in missing.items()), missing=missing,
+                          c_missing=c_missing)
     n = scheduler_links or experiments.PARALLEL_LINKS
 
     def swept(points_: list[dict], stage: str) -> pd.DataFrame:
-        return sweep.run_sweep(run_point, points_, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
-                               scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
-                               progress=True, desc=f"{PAPER} real stacks ({profile}, {stage})")
+        runs_ = sweep.run_sweep(run_point, points_, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
+                                scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
+                                progress=True, desc=f"{PAPER} real stacks ({profile}, {stage})")
+        return runs_.assign(implementation=[implementation_of(r) for r in runs_.to_dict("records")])
 
     runs = swept(pts, "pilot")
     kept, lost = emulation_notebook.split_kept(runs)
@@ -466,7 +545,7 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
         runs = swept(pts, "replications of the plan")
         kept, lost = emulation_notebook.split_kept(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", runs_table(runs))
-    return RealStacks(profile, pts, kept, lost=lost, missing=missing, plans=plans)
+    return RealStacks(profile, pts, kept, lost=lost, missing=missing, plans=plans, c_missing=c_missing)
 
 
 def more_points(pilot: list[dict], replications: dict[tuple[str, float, int], int], rate_bps: float,
@@ -475,12 +554,13 @@ def more_points(pilot: list[dict], replications: dict[tuple[str, float, int], in
 
     ``replications``: (protocol, loss, iw_segments) at the questions' link (``rate_bps``, ``rtt_s``) -> replications
     (:func:`paperlib.reproduce.p005.replication_plan.cell_replications`). A new repetition ``k`` of a cell is its
-    pilot point with ``rep`` k, its own link seed (:func:`link_seed` of the cell's rate, RTT, loss and k: the
-    same for every protocol, so cells stay paired) and no capture check.
+    pilot point with ``rep`` k (the Python stacks' only), its own link seed (:func:`link_seed` of the cell's rate,
+    RTT, loss and k: the same for every protocol, so cells stay paired) and no capture check.
     """
     out = []
     for (proto, loss, iw), want in sorted(replications.items()):
         cell = [p for p in pilot if (p["protocol"], p["loss"], p["iw_segments"]) == (proto, loss, iw)
+                and implementation_of(p) == "python"
                 and np.isclose(p["rate_bps"], rate_bps) and np.isclose(p["rtt_s"], rtt_s)]
         if not cell:
             continue
@@ -497,7 +577,8 @@ def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in runs.to_dict("records"):
         ff = r.get("first_flight") or {}
-        rows.append({**{k: r[k] for k in ("protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments",
+        rows.append({"implementation": implementation_of(r),
+                     **{k: r[k] for k in ("protocol", "rate_bps", "rtt_s", "loss", "queue_packets", "iw_segments",
                                           "rep", "link_seed", "plt_s", "ttfb_s", "handshake_rtts", "wall_s")},
                      "objects": len(r["objects_bytes"]), "page_bytes": int(sum(r["objects_bytes"])),
                      "first_flight_packets": ff.get("packets"), "first_flight_full_packets": ff.get("full_packets"),
@@ -529,6 +610,24 @@ def _runs(real_stacks) -> pd.DataFrame:
     return runs
 
 
+def _implementations(runs: pd.DataFrame | None) -> pd.Series:
+    """Return each run's implementation (:func:`implementation_of`: "python" where the column is absent or NaN)."""
+    if runs is None or "implementation" not in runs.columns:
+        return pd.Series("python", index=None if runs is None else runs.index, dtype=object)
+    return runs["implementation"].map(lambda v: implementation_of({"implementation": v}))
+
+
+def python_runs(runs: pd.DataFrame | None) -> pd.DataFrame | None:
+    """Return the runs of the Python stacks among ``runs`` (None stays None)."""
+    return runs if runs is None or not len(runs) else runs[_implementations(runs) == "python"]
+
+
+def python_only(real_stacks):
+    """Return ``real_stacks`` (a dataclass such as :class:`RealStacks`) with only the Python stacks' runs in
+    ``runs`` and ``lost``: what the claims, anchors and their fidelity are drawn from."""
+    return replace(real_stacks, runs=python_runs(real_stacks.runs), lost=python_runs(real_stacks.lost))
+
+
 def stack_text(params: dict, provenance: dict | None = None) -> str:
     """Return one sentence on the stack of a run (ledger reasons): implementation and version, TLS, congestion
     control, initial window, flow control, link."""
@@ -540,7 +639,9 @@ def stack_text(params: dict, provenance: dict | None = None) -> str:
         cc_module = ((app.get("server", {}) or {}).get("sctp", {}) or {}).get("cc_module", "?")
     link = (f"link {params['rate_bps'] / 1e6:g} Mbit/s, RTT {params['rtt_s'] * 1e3:g} ms, loss {params['loss']:g} "
             f"(data direction), drop-tail {params['queue_packets']} packets, MTU {MTU_BYTES} B")
-    if proto == "h2":
+    if implementation_of(params) == "c":
+        impl = _c_stack_text(proto, iw, versions)
+    elif proto == "h2":
         impl = (f"HTTP/2 (h2 {versions.get('h2', '?')}) over TLS 1.3 ({versions.get('openssl', 'OpenSSL')}) over "
                 f"Linux TCP reno, initcwnd {iw}, MSS {TCP_MSS_BYTES} B, SACK, timestamps and RACK on, delayed ACKs, "
                 f"TLS records up to 16 KB, windows {page_app.FLOW_WINDOW} B")
@@ -554,6 +655,19 @@ def stack_text(params: dict, provenance: dict | None = None) -> str:
                 f"{max(iw, SCTP_MAX_BURST)}, {SCTP_DATA_BYTES} B of data per packet, RTO and SACK at RFC 4960 "
                 f"defaults, receive buffer 4 MB")
     return f"{impl}; {link}."
+
+
+def _c_stack_text(proto: str, iw: int, versions: dict) -> str:
+    """Return the C implementation's part of :func:`stack_text` (``versions``: Debian package -> version)."""
+    if proto == "h2":
+        return (f"HTTP/2 (nghttp2: nghttpd {versions.get('nghttp2-server', '?')}, nghttp "
+                f"{versions.get('nghttp2-client', '?')}) over TLS 1.3 (OpenSSL, group P-256) over Linux TCP reno, "
+                f"initcwnd {iw}, MSS {TCP_MSS_BYTES} B, SACK, timestamps and RACK on, delayed ACKs, TLS records up "
+                f"to 16 KB, windows {2**c_stacks.NGHTTP_WINDOW_BITS - 1} B, RFC 9218 priorities")
+    return (f"HTTP/3 over QUIC (ngtcp2 + nghttp3: gtlsserver {versions.get('ngtcp2-server', '?')}, gtlsclient "
+            f"{versions.get('ngtcp2-client', '?')}, GnuTLS TLS 1.3), NewReno, initial window "
+            f"{c_stacks.NGTCP2_INITIAL_WINDOW} datagrams of {c_stacks.QUIC_DATAGRAM_BYTES} B (fixed), paced, "
+            f"max_data and max_stream_data {c_stacks.NGTCP2_WINDOW_BYTES} B, RFC 9218 priorities")
 
 
 def summary(real_stacks) -> pd.DataFrame:
@@ -570,8 +684,9 @@ def summary(real_stacks) -> pd.DataFrame:
     protocol's round trips without the applications' processing and the link's serialisation; the processing
     on that path in round trips), the time to the first response byte on the wire (s) and its protocol round
     trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
-    repetitions whose captures were read. Empty when nothing ran."""
-    runs = _runs(real_stacks)
+    repetitions whose captures were read. Empty when nothing ran. The Python stacks' runs only (those without an
+    ``implementation`` or with "python"); :func:`implementation_summary` sets the C programs beside them."""
+    runs = python_runs(_runs(real_stacks))
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     flights = {}
@@ -607,14 +722,52 @@ def summary(real_stacks) -> pd.DataFrame:
     return out
 
 
+def implementation_summary(real_stacks) -> pd.DataFrame:
+    """Return the two implementations of each HTTP version side by side: one row per (protocol, iw_segments,
+    implementation) at the questions' link (:data:`C_LINK`) without loss, for every (protocol, iw_segments) a C
+    implementation ran, columns :data:`IMPLEMENTATION_COLUMNS`.
+
+    Per measure of :data:`IMPLEMENTATION_MEASURES` the mean and Student-t 95% half-width
+    (:func:`paperlib.emulation.experiments.mean_ci`) over repetitions: the handshake counted on the wire in round
+    trips (``protocol_rtts``) and the applications' processing on its path (``processing_rtts``) over the
+    ``wire_n`` runs whose captures were read, the time to the first response byte and the page load time (s) over
+    all ``n``; ``stack`` says which programs ran. Empty when no C run is among the runs."""
+    runs = _runs(real_stacks)
+    if runs is None or not len(runs):
+        return pd.DataFrame(columns=IMPLEMENTATION_COLUMNS)
+    runs = runs.assign(implementation=_implementations(runs))
+    at = (runs.loss == 0) & np.isclose(runs.rate_bps.astype(float), C_LINK["rate_bps"]) & np.isclose(
+        runs.rtt_s.astype(float), C_LINK["rtt_s"])
+    runs = runs[at & runs.protocol.isin(list(C_IMPLEMENTATION))]
+    cells = set(zip(runs.protocol[runs.implementation == "c"], runs.iw_segments[runs.implementation == "c"],
+                    strict=True))
+    rows = []
+    for (proto, iw, impl), grp in runs.groupby(["protocol", "iw_segments", "implementation"], sort=True):
+        if (proto, iw) not in cells:
+            continue
+        wire = pd.DataFrame([wire_row(r) for r in grp.to_dict("records")])
+        wired = wire[wire.wire_error.isna() & wire.protocol_rtts.notna()]
+        row = {"protocol": proto, "iw_segments": int(iw), "implementation": impl, "n": len(grp),
+               "wire_n": len(wired)}
+        for m in IMPLEMENTATION_MEASURES:
+            mean, half, _ = experiments.mean_ci(wired[m] if m in wired.columns else grp[m])
+            row[f"{m}_mean"], row[f"{m}_half"] = mean, half
+        first = grp.iloc[0].to_dict()
+        rows.append({**row, "stack": stack_text(first, first.get("provenance"))})
+    out = pd.DataFrame(rows, columns=IMPLEMENTATION_COLUMNS)
+    order = {name: i for i, name in enumerate(IMPLEMENTATIONS)}
+    return out.sort_values(["protocol", "iw_segments", "implementation"], key=lambda c: c.map(order)
+                           if c.name == "implementation" else c, kind="stable").reset_index(drop=True)
+
+
 def paired(real_stacks, a: str, b: str) -> pd.DataFrame:
     """Return the page load times of protocols ``a`` and ``b`` on the same link seed, one row per (rate_bps,
-    rtt_s, loss, iw_segments, rep) both ran, columns :data:`PAIRED_COLUMNS`."""
+    rtt_s, loss, iw_segments, rep) both ran, columns :data:`PAIRED_COLUMNS` (the Python stacks' runs)."""
     transports.check_protocol(a)
     transports.check_protocol(b)
     if a == b:
         raise validate.ParameterError(f"a and b must be two protocols, got {a!r} twice")
-    runs = _runs(real_stacks)
+    runs = python_runs(_runs(real_stacks))
     if not len(runs):
         return pd.DataFrame(columns=PAIRED_COLUMNS)
     key = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "link_seed"]
