@@ -10,7 +10,12 @@ anchors it can check are scored:
   :func:`paperlib.reproduce.p005.findings.heatmap_grid`), and against the real stacks' IW10-vs-IW3 gain;
 * the handshake round trips of the three families and the initial windows of TCP and QUIC against the real
   stacks' measurements (``protocol_rtts``, the handshake counted on the wire; ``first_flight_packets``);
-  without a run, ``not_regenerable`` naming the run that would produce them.
+  without a run, ``not_regenerable`` naming the run that would produce them;
+* per HTTP version, whether its two implementations (the Python stack and the C programs Debian ships) agree on
+  the handshake counted on the wire and on the loss-free page load time (:func:`implementation_rows`).
+
+Every row but the implementations' is drawn from the Python stacks' runs alone
+(:func:`paperlib.reproduce.p005.emulated.python_only`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import pandas as pd
 
 from paperlib import ledger
+from paperlib.claims import Verdict
 from paperlib.data import Paper
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
@@ -49,6 +55,20 @@ MEASURED_HANDSHAKES = {stack: family for family, stack in transports.HANDSHAKE_S
 MEASURED_WINDOWS = {"TCP": "h2", "QUIC": "h3"}
 #: The window whose first flight checks the rules' ten segments (RFC 6928, RFC 9002): the larger one run.
 IW_NEW = claims.IW_REAL[-1]
+#: The source of the rows comparing the two implementations of each HTTP version.
+IMPLEMENTATIONS_SOURCE = "paper 005 implementations"
+#: The bands, fixed before any run, inside which the 95% interval of C - Python says the implementations agree:
+#: the handshake counted on the wire in round trips, the loss-free page load time as a fraction of Python's.
+AGREE_BANDS = {"handshake": (-0.1, 0.1), "plt": (-0.05, 0.05)}
+#: The implementations of each HTTP version, in words.
+IMPLEMENTATION_NAMES = {"h2": ("h2 with Python's ssl", "nghttp2"), "h3": ("aioquic", "ngtcp2")}
+#: The row (the claim's text) of each (protocol, measure).
+AGREEMENT_TEXT = {
+    (proto, measure): f"{version}'s two implementations ({IMPLEMENTATION_NAMES[proto][0]}, "
+                      f"{IMPLEMENTATION_NAMES[proto][1]}) agree on {what}"
+    for proto, version in (("h2", "HTTP/2"), ("h3", "HTTP/3"))
+    for measure, what in (("handshake", "the handshake counted on the wire, within 0.1 round trip"),
+                          ("plt", "the loss-free page load time, within 5%"))}
 
 
 def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
@@ -86,6 +106,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
         return rows
     from paperlib.reproduce.p005 import emulated
 
+    both = real_stacks
+    real_stacks = emulated.python_only(both)
     summary = (emulated.summary(real_stacks) if real_stacks.runs is not None
                else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
     summary.attrs["lost_runs"] = 0 if real_stacks.lost is None else len(real_stacks.lost)
@@ -93,7 +115,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary))
     return (emulated_rows.replace(rows, measured) + dukkipati_on_real_stacks(rows, summary, real_stacks)
             + emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(
-                [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run), real_stacks))
+                [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run), real_stacks)
+            + implementation_rows(both))
 
 
 def _source(table: str) -> str:
@@ -317,3 +340,81 @@ def _stack(cells: pd.DataFrame) -> str:
 def claim_rows(rows: list[Row]) -> list[Row]:
     """Return the claim rows of ``rows`` (:func:`paperlib.ledger.is_claim`)."""
     return [r for r in rows if ledger.is_claim(r.status, r.column)]
+
+
+def implementation_rows(real_stacks: Emulated) -> list[Row]:
+    """Return, per HTTP version and measure, whether its two implementations agree (column ``emulated (real
+    stacks)``, source :data:`IMPLEMENTATIONS_SOURCE`, row :data:`AGREEMENT_TEXT`).
+
+    Judged on :func:`paperlib.reproduce.p005.emulated.implementation_summary` by :func:`agreement_verdict`; the
+    fidelity of the runs behind them is added (:func:`emulated_rows.with_run_fidelity`). Nothing run, or the
+    protocol or its C programs missing: the rows say why (:func:`emulated_rows.not_run_row`).
+    """
+    from paperlib.reproduce.p005 import emulated
+
+    missing = {**(getattr(real_stacks, "missing", {}) or {})}
+    c_missing = getattr(real_stacks, "c_missing", {}) or {}
+    table = (emulated.implementation_summary(real_stacks) if real_stacks.runs is not None
+             else pd.DataFrame(columns=emulated.IMPLEMENTATION_COLUMNS))
+    table.attrs["lost_runs"] = 0 if real_stacks.lost is None else len(real_stacks.lost)
+    rows = []
+    for (proto, measure), text in AGREEMENT_TEXT.items():
+        why = real_stacks.not_run or missing.get(proto) or c_missing.get(proto)
+        if why:
+            base = emulated_rows.judged_claim(PAPER, IMPLEMENTATIONS_SOURCE, text, "", None, "untestable",
+                                              "the two implementations' runs did not both run")
+            rows.append(emulated_rows.not_run_row(base, why))
+            continue
+        v = agreement_verdict(table, proto, measure)
+        rows.append(ledger.claim_row(PAPER, IMPLEMENTATIONS_SOURCE, text, "", v.regenerated, v.status, v.reason,
+                                     column=emulated_rows.REAL_STACKS))
+    return emulated_rows.with_run_fidelity(rows, real_stacks)
+
+
+def agreement_verdict(table: pd.DataFrame, protocol: str, measure: str) -> Verdict:
+    """Return whether ``protocol``'s two implementations agree on ``measure`` ("handshake" or "plt") in ``table``
+    (:func:`paperlib.reproduce.p005.emulated.implementation_summary`'s).
+
+    The difference C - Python over the windows both ran at least twice (for the handshake, with at least two
+    runs' captures read each): the handshake counted on the wire in round trips, the page load time as a fraction
+    of Python's; its mean over the windows and 95% half-width are :func:`emulated_rows.mean_difference`'s.
+    Supported when that interval lies inside :data:`AGREE_BANDS` (fixed before any run), refuted when wholly
+    outside (:func:`emulated_rows.band_verdict`), inconclusive otherwise with the replications that would decide
+    (:func:`emulated_rows.to_decide`). The reason gives both implementations' processing on the handshake's
+    path beside it. No window both ran: :func:`emulated_rows.no_cells`.
+    """
+    if measure not in AGREE_BANDS:
+        raise ValueError(f"measure must be one of {sorted(AGREE_BANDS)}, got {measure!r}")
+    count = "wire_n" if measure == "handshake" else "n"
+    cells = table[(table.protocol == protocol) & (table[count] >= 2)]
+    py = cells[cells.implementation == "python"].set_index("iw_segments")
+    c = cells[cells.implementation == "c"].set_index("iw_segments")
+    windows = sorted(py.index.intersection(c.index))
+    python_name, c_name = IMPLEMENTATION_NAMES[protocol]
+    if not windows:
+        return emulated_rows.no_cells(f"{protocol} has no initial window that both implementations ({python_name}, "
+                                      f"{c_name}) ran at least twice without loss", table,
+                                      source=IMPLEMENTATIONS_SOURCE)
+    py, c = py.loc[windows], c.loc[windows]
+    band = AGREE_BANDS[measure]
+    if measure == "handshake":
+        mean, half = emulated_rows.mean_difference(c.protocol_rtts_mean, c.protocol_rtts_half, py.protocol_rtts_mean,
+                                                   py.protocol_rtts_half)
+        what, scale, unit = "the handshake counted on the wire", 1.0, " round trips"
+    else:
+        mean, half = emulated_rows.mean_difference(c.plt_mean_s, c.plt_half_s, py.plt_mean_s, py.plt_half_s,
+                                                   scale=py.plt_mean_s)
+        what, scale, unit = "the page load time relative to Python's", 100.0, "%"
+    status = emulated_rows.band_verdict(mean - half, mean + half, *band)
+    reps = int(min(py[count].min(), c[count].min()))
+    needed, note = emulated_rows.to_decide(status, mean, half, reps, emulated_rows.nearest(mean, band))
+    top = c.index.max()
+    reason = (f"{emulated_rows.MARK} {what}, {c_name} - {python_name}, without loss at {claims.LINK_TEXT}, over IW "
+              f"{', '.join(str(int(w)) for w in windows)}: {scale * mean:+.2f} +/- {scale * half:.2f}{unit} (95% CI); "
+              f"the implementations agree inside {scale * band[0]:+g} to {scale * band[1]:+g}{unit}, fixed before "
+              f"any run{note}. Beside it, not judged: the applications' processing on the handshake's path "
+              f"{python_name} {py.processing_rtts_mean.mean():.2f}, {c_name} {c.processing_rtts_mean.mean():.2f} round "
+              f"trips; the page load time {python_name} {py.plt_mean_s.mean():.3f} s, {c_name} "
+              f"{c.plt_mean_s.mean():.3f} s; {c_name}: {c.loc[top, 'stack']}")
+    return Verdict(status, reason, regenerated=scale * mean, column=emulated_rows.REAL_STACKS,
+                          source=IMPLEMENTATIONS_SOURCE, replications_to_decide=needed)
