@@ -24,8 +24,10 @@ def test_interface_names_come_from_transports():
 
 def test_grid_sizes():
     # reduced: 3 protocols x 1 rate x 1 RTT x 3 losses x 2 IWs x 5 reps = 90 runs, one capture run per
-    # (protocol, rate, RTT, IW) = 3 x 2 = 6; full: 3 x 3 x 4 x 5 x 4 x 10 = 7200 runs, 3 x 3 x 4 x 4 = 144 captures
-    for profile, runs, captures in (("reduced", 90, 6), ("full", 7200, 144)):
+    # (protocol, rate, RTT, IW) = 3 x 2 = 6; full: 3 x 3 x 4 x 5 x 4 x 10 = 7200 runs, 3 x 3 x 4 x 4 = 144 captures;
+    # then the C points: nghttp2 at every IW, ngtcp2 at IW 10, loss 0, one link: reduced (2 + 1) x 5 = 15,
+    # full (4 + 1) x 10 = 50, none captured
+    for profile, runs, captures in (("reduced", 90 + 15, 6), ("full", 7200 + 50, 144)):
         pts = emulated.points(None, profile)
         assert len(pts) == runs and sum(p["capture"] for p in pts) == captures
         assert all(p["loss"] == 0.0 and p["rep"] == 0 for p in pts if p["capture"])
@@ -59,6 +61,120 @@ def test_link_seed_is_shared_by_protocols_and_windows_only():
         by_link.setdefault((p["rate_bps"], p["rtt_s"], p["loss"], p["rep"]), set()).add(p["link_seed"])
     assert all(len(seeds) == 1 for seeds in by_link.values())  # every protocol and IW at a link point: one seed
     assert len({s for seeds in by_link.values() for s in seeds}) == len(by_link)  # distinct across link points
+
+
+def test_c_points_are_the_loss_free_cells_of_the_questions_link_on_the_python_seeds():
+    pts = emulated.points(None, "reduced")
+    py = [p for p in pts if "implementation" not in p]
+    c = [p for p in pts if p.get("implementation") == "c"]
+    assert len(py) + len(c) == len(pts) and c == emulated.c_points("reduced")
+    assert {(p["protocol"], p["iw_segments"]) for p in c} == {("h2", 3), ("h2", 10), ("h3", 10)}
+    assert all(p["loss"] == 0.0 and not p["capture"] for p in c)
+    assert {(p["rate_bps"], p["rtt_s"]) for p in c} == {(10e6, 0.05)}
+    seeds = {(p["protocol"], p["iw_segments"], p["rep"]): p["link_seed"] for p in py if p["loss"] == 0.0}
+    for p in c:  # the same link seed as the Python point of its cell and repetition
+        assert p["link_seed"] == seeds[(p["protocol"], p["iw_segments"], p["rep"])]
+        assert {k: v for k, v in p.items() if k != "implementation"} == {
+            **next(q for q in py if (q["protocol"], q["loss"], q["iw_segments"], q["rep"]) ==
+                   (p["protocol"], 0.0, p["iw_segments"], p["rep"])), "capture": False}
+    full = emulated.c_points("full")
+    assert sorted({p["iw_segments"] for p in full if p["protocol"] == "h3"}) == [10]
+    assert sorted({p["iw_segments"] for p in full if p["protocol"] == "h2"}) == [2, 3, 4, 10]
+    assert emulated.c_points("off") == []
+
+
+def test_a_point_without_implementation_is_python_and_keeps_its_sweep_key():
+    from paperlib import sweep
+
+    p = emulated.points(None, "reduced")[0]
+    assert emulated.implementation_of(p) == "python" and emulated.implementation_of({"implementation": math.nan}) \
+        == "python"
+    # the field is added to the C points only, so a Python point's key is that of the point as it always was
+    assert "implementation" not in p and sweep._key({"params": p}) != sweep._key({"params": {**p, "implementation":
+                                                                                             "python"}})
+    c = emulated.c_points("reduced")
+    for bad, field in (({**c[0], "implementation": "rust"}, "implementation"),
+                       ({**c[0], "protocol": "sctp"}, "implementation 'c'"),
+                       ({**c[-1], "iw_segments": 3}, "iw_segments must be 10")):
+        with pytest.raises(ParameterError, match=field):
+            emulated.check_point(bad)
+    assert emulated.check_point(c[-1]) is c[-1]
+
+
+def test_a_missing_c_program_is_named(monkeypatch):
+    from paperlib.emulation import c_stacks
+
+    monkeypatch.setattr(c_stacks, "program_path", lambda name: None)
+    assert "ngtcp2-server" in emulated.missing_reason("h3", "c")
+    with pytest.raises(ParameterError, match="implementation"):
+        emulated.missing_reason("sctp", "c")
+
+
+class _FakeTestbed:
+    """Stands in for a Testbed in the dispatch test: no namespaces, nothing runs."""
+
+    def __init__(self, link, seed, tcp):
+        self.tcp, self.link_stats = tcp, {}
+        self.fidelity = type("F", (), {"to_dict": lambda self: {}})()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def provenance(self):
+        return {}
+
+    def sysctl_values(self, side, names):
+        return {}
+
+
+def test_load_page_dispatches_c_points_to_c_stacks(monkeypatch):
+    from paperlib.emulation import c_stacks, experiments
+
+    called = []
+
+    def canned(name):
+        def run(tb, objects_bytes, *, iw_segments, bound_s, tmp):
+            called.append((name, iw_segments, tb.tcp.initcwnd))
+            conn = {"t_connect_start": 10.0, "t_handshake_done": 10.1, "t_first_request": 10.1,
+                    "realtime_first_request": None}
+            objects = [{"object": i, "stream": 4 * i, "bytes": b, "t_request": 10.1, "t_first_byte": 10.2 + i,
+                        "t_done": 10.3 + i} for i, b in enumerate(objects_bytes)]
+            return conn, objects, {"implementation": name, "versions": {}}
+        return run
+
+    monkeypatch.setattr(c_stacks, "run_nghttp2", canned("nghttp2"))
+    monkeypatch.setattr(c_stacks, "run_ngtcp2", canned("ngtcp2"))
+    monkeypatch.setattr(emulated, "_run_http", lambda *a: pytest.fail("the Python stack ran for a C point"))
+    monkeypatch.setattr(emulated, "Testbed", _FakeTestbed)
+    monkeypatch.setattr(experiments, "start_capture", lambda *a: None)
+    monkeypatch.setattr(experiments, "stop_capture", lambda dump: None)
+    monkeypatch.setattr(emulated.capture, "read_pcap", lambda path: [])
+    monkeypatch.setattr(emulated, "wire_figures", lambda c, s, p: {"protocol_rtts": 2.0})
+    c = emulated.c_points("reduced")
+    h2 = {**c[0], "objects_bytes": [100, 200]}
+    r = emulated.load_page(h2, 0)
+    # objects end at 10.3 and 11.3 from a start at 10.0: plt 1.3 s; first byte 10.2 -> ttfb 0.2 s; the request
+    # leaves at 10.1: 0.1 s / 0.05 s = 2 round trips on the client's clock
+    assert r["plt_s"] == pytest.approx(1.3) and r["ttfb_s"] == pytest.approx(0.2)
+    assert r["handshake_rtts"] == pytest.approx(2.0) and r["first_flight"] is None
+    assert r["provenance"]["application_settings"]["client"]["implementation"] == "nghttp2"
+    emulated.load_page({**c[-1], "objects_bytes": [100]}, 0)
+    # nghttp2 on the Testbed's TCP initial window of its point (3); ngtcp2 at 10
+    assert called == [("nghttp2", 3, 3), ("ngtcp2", 10, 10)]
+
+
+def test_resets_are_left_out_of_the_nghttp2_captures():
+    # IPv4 header of 20 B (0x45), protocol 6; TCP flags at byte 20 + 13: RST (0x04) and ACK (0x10)
+    def tcp(flags):
+        ip = bytearray(40)
+        ip[0], ip[9], ip[33] = 0x45, 6, flags
+        return bytes(ip)
+
+    packets = [(0.0, tcp(0x10)), (0.1, tcp(0x04)), (0.2, tcp(0x14)), (0.3, tcp(0x18))]
+    assert [t for t, _ in emulated.without_resets(packets)] == [0.0, 0.3]
 
 
 def test_bad_point_names_the_field():
@@ -122,6 +238,48 @@ def test_summary_means_and_intervals():
     assert h2.protocol_rtts_half == pytest.approx(0.063531, abs=1e-6) and h2.processing_rtts_mean == pytest.approx(0.15)
     assert h3.wire_n == 3 and h3.protocol_rtts_mean == pytest.approx(1.01)
     assert h3.protocol_rtts_half == pytest.approx(0.024841, abs=1e-6) and h3.ttfb_protocol_rtts_mean == 2.0
+
+
+def _with_c_runs():
+    """_fake_runs plus C runs at loss 0 on the questions' link: h2 at IW 10 (plt 2.0, 2.2; wire 2.0, 2.02), and the
+    Python h2 of that cell (plt 2.4, 2.6; wire 2.1, 2.1) and an sctp run the implementation table leaves out."""
+    fake = _fake_runs().runs
+    rows = []
+    for impl, proto, plts, wires in (("c", "h2", [2.0, 2.2], [2.0, 2.02]), ("python", "h2", [2.4, 2.6], [2.1, 2.1]),
+                                     ("python", "sctp", [9.0, 9.0], [2.0, 2.0])):
+        for k, (plt, w) in enumerate(zip(plts, wires, strict=True)):
+            wire = {**_fake_wire("h2", 0), "protocol_rtts": w, "processing_rtts": 0.05 if impl == "c" else 0.25}
+            rows.append({"protocol": proto, "implementation": impl, "rate_bps": 10e6, "rtt_s": 0.05, "loss": 0.0,
+                         "queue_packets": 42, "iw_segments": 10, "rep": k, "link_seed": 7 + k, "plt_s": plt,
+                         "ttfb_s": 0.2 + 0.1 * k, "t_done": [plt], "handshake_rtts": 2.0, "provenance": {},
+                         "first_flight": None, "wire": wire, "wire_error": None})
+    return emulated.RealStacks("reduced", runs=pd.concat([fake, pd.DataFrame(rows)], ignore_index=True))
+
+
+def test_summary_keeps_the_python_cells_and_the_implementations_stand_side_by_side():
+    rs = _with_c_runs()
+    s = emulated.summary(rs)
+    py = rs.runs[rs.runs.implementation.fillna("python") == "python"]
+    expected = emulated.summary(emulated.RealStacks("reduced", runs=py.drop(columns="implementation")))
+    pd.testing.assert_frame_equal(s, expected)  # the C runs change nothing in the Python cells
+    t = emulated.implementation_summary(rs)
+    assert list(t.columns) == emulated.IMPLEMENTATION_COLUMNS
+    # one cell with a C run: h2 at IW 10; sctp and the lossy cells are not among them; Python first
+    assert t[["protocol", "iw_segments", "implementation"]].values.tolist() == [["h2", 10, "python"], ["h2", 10, "c"]]
+    c, p = t.iloc[1], t.iloc[0]
+    # C: plt 2.0, 2.2 -> mean 2.1, sd 0.141421, half t(0.975, 1) 12.706205 x 0.141421 / sqrt(2) = 1.270621;
+    # wire 2.0, 2.02 -> 2.01, half 12.706205 x 0.014142 / 1.414214 = 0.127062; processing 0.05 both
+    assert c.plt_mean_s == pytest.approx(2.1) and c.plt_half_s == pytest.approx(1.270621, abs=1e-6)
+    assert c.protocol_rtts_mean == pytest.approx(2.01) and c.protocol_rtts_half == pytest.approx(0.127062, abs=1e-6)
+    assert c.processing_rtts_mean == pytest.approx(0.05) and c.n == 2 and c.wire_n == 2
+    # ttfb 0.2, 0.3 -> 0.25 on both; Python: plt 2.5, wire 2.1 with half 0, processing 0.25
+    assert c.ttfb_mean_s == pytest.approx(0.25) and p.plt_mean_s == pytest.approx(2.5)
+    assert p.protocol_rtts_half == 0.0 and p.processing_rtts_mean == pytest.approx(0.25)
+    assert "nghttp2" in c.stack and "h2 " in p.stack
+    assert emulated.implementation_summary(_fake_runs()).empty  # no C run, no row
+    # the Python-only view of the runs (the claims and anchors) holds no C run
+    assert set(emulated.python_only(rs).runs.implementation.dropna()) == {"python"}
+    assert emulated.paired(rs, "h2", "sctp").empty or set(emulated.paired(rs, "h2", "sctp").plt_a_s) == {2.4, 2.6}
 
 
 def test_runs_table_holds_the_wire_figures_and_why_they_are_missing():
@@ -213,6 +371,24 @@ def test_one_small_page_per_transport(protocol):
         assert (sctp["initial_cwnd_mtus"], sctp["max_burst"], sctp["cc_module"]) == (3, 4, 0)
         assert "usrsctp module 0" in emulated.stack_text(p, r["provenance"])
     assert math.isfinite(r["wall_s"]) and np.all(np.diff(sorted(r["t_done"])) >= 0)
+
+
+@needs_testbed
+@pytest.mark.parametrize("protocol", sorted(emulated.C_IMPLEMENTATION))
+def test_one_small_page_per_c_implementation(protocol):
+    why = emulated.missing_reason(protocol, "c")
+    if why:
+        pytest.skip(why)
+    # 50 Mbit/s, RTT 40 ms, no loss, three objects of 20 kB; nghttp2 at IW 3, ngtcp2 at its fixed 10
+    c = next(p for p in emulated.c_points("reduced") if p["protocol"] == protocol)
+    p = {**c, "rate_bps": 50e6, "rtt_s": 0.04, "queue_packets": 200, "objects_bytes": [20000, 20000, 20000]}
+    r = emulated.run_point(p, seed=0)
+    # counted on the wire (both devices' captures): TCP + TLS 1.3 2 round trips, QUIC 1, as for the Python stacks
+    w = r["wire"]
+    assert r["wire_error"] is None and w["protocol_rtts"] == pytest.approx({"h2": 2, "h3": 1}[protocol], abs=0.1), w
+    assert r["plt_s"] > ({"h2": 2, "h3": 1}[protocol] + 1) * 0.04 and len(r["t_done"]) == 3
+    assert r["first_flight"] is None and r["provenance"]["seed"] == p["link_seed"]
+    assert emulated.C_IMPLEMENTATION[protocol] in emulated.stack_text(p, r["provenance"])
 
 
 def test_stack_sentence_names_each_family():

@@ -106,11 +106,14 @@ IMPLEMENTATIONS = ("python", "c")
 C_IMPLEMENTATION = {"h2": "nghttp2", "h3": "ngtcp2"}
 #: The link of the C points: the questions' link (the reduced grid's one rate and round trip, also in the full grid).
 C_LINK = {"rate_bps": GRIDS["reduced"][0][0], "rtt_s": GRIDS["reduced"][1][0]}
-#: The measures :func:`implementation_summary` compares (the wire's two over the runs whose captures were read).
-IMPLEMENTATION_MEASURES = ("protocol_rtts", "processing_rtts", "ttfb_s", "plt_s")
+#: The measures :func:`implementation_summary` compares (the wire's two over the runs whose captures were read) ->
+#: their mean and half-width columns (named as :func:`summary`'s).
+IMPLEMENTATION_MEASURES = {"protocol_rtts": ("protocol_rtts_mean", "protocol_rtts_half"),
+                           "processing_rtts": ("processing_rtts_mean", "processing_rtts_half"),
+                           "ttfb_s": ("ttfb_mean_s", "ttfb_half_s"), "plt_s": ("plt_mean_s", "plt_half_s")}
 #: Columns of :func:`implementation_summary`, in order.
 IMPLEMENTATION_COLUMNS = (["protocol", "iw_segments", "implementation", "n", "wire_n"]
-                          + [f"{m}_{part}" for m in IMPLEMENTATION_MEASURES for part in ("mean", "half")] + ["stack"])
+                          + [c for pair in IMPLEMENTATION_MEASURES.values() for c in pair] + ["stack"])
 #: Columns of :func:`paired`, in order.
 PAIRED_COLUMNS = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s"]
 #: What each family needs beyond the testbed: the Python packages it imports (none: the C application);
@@ -768,9 +771,8 @@ def implementation_summary(real_stacks) -> pd.DataFrame:
         wired = wire[wire.wire_error.isna() & wire.protocol_rtts.notna()]
         row = {"protocol": proto, "iw_segments": int(iw), "implementation": impl, "n": len(grp),
                "wire_n": len(wired)}
-        for m in IMPLEMENTATION_MEASURES:
-            mean, half, _ = experiments.mean_ci(wired[m] if m in wired.columns else grp[m])
-            row[f"{m}_mean"], row[f"{m}_half"] = mean, half
+        for m, (mean_col, half_col) in IMPLEMENTATION_MEASURES.items():
+            row[mean_col], row[half_col], _ = experiments.mean_ci(wired[m] if m in wired.columns else grp[m])
         first = grp.iloc[0].to_dict()
         rows.append({**row, "stack": stack_text(first, first.get("provenance"))})
     out = pd.DataFrame(rows, columns=IMPLEMENTATION_COLUMNS)
