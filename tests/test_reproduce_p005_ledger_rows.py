@@ -97,3 +97,66 @@ def test_emulation_off_says_so_on_every_real_stack_row(paper):
 
 def test_the_package_answers_the_protocol():
     assert protocol.conformance("005") == []
+
+
+def _implementations(c_wire=2.03, c_wire_half=0.03, c_plt=2.04, c_plt_half=0.02, n=5):
+    """A hand-made implementation table: h2 at IW 3 and 10, both implementations; Python's handshake 2.0 +/- 0.02
+    round trips, page 2.0 +/- 0.02 s; the C one's as given; processing Python 0.2, C 0.05 round trips."""
+    rows = []
+    for iw in (3, 10):
+        for impl, wire, wire_half, plt, plt_half, proc in (("python", 2.0, 0.02, 2.0, 0.02, 0.2),
+                                                           ("c", c_wire, c_wire_half, c_plt, c_plt_half, 0.05)):
+            rows.append({"protocol": "h2", "iw_segments": iw, "implementation": impl, "n": n, "wire_n": n,
+                         "protocol_rtts_mean": wire, "protocol_rtts_half": wire_half, "processing_rtts_mean": proc,
+                         "processing_rtts_half": 0.01, "ttfb_mean_s": 0.3, "ttfb_half_s": 0.01, "plt_mean_s": plt,
+                         "plt_half_s": plt_half, "stack": f"{impl} stack"})
+    return pd.DataFrame(rows, columns=emulated.IMPLEMENTATION_COLUMNS)
+
+
+def test_the_implementations_agree_inside_the_bands_fixed_beforehand():
+    # handshake: C - Python 0.03 at each IW, half sqrt(0.02^2 + 0.03^2) = 0.036056; over 2 IWs mean 0.03, half
+    # sqrt(2 x 0.036056^2) / 2 = 0.025495: [0.0045, 0.0555] lies inside +/- 0.1 -> supported
+    v = ledger_rows.agreement_verdict(_implementations(), "h2", "handshake")
+    assert v.status == "supported" and v.regenerated == pytest.approx(0.03)
+    assert "+0.03 +/- 0.03 round trips" in v.reason and "-0.1 to +0.1" in v.reason
+    assert "h2 with Python's ssl 0.20, nghttp2 0.05 round trips" in v.reason
+    # page load time: (2.04 - 2) / 2 = 2% at each IW, half sqrt(0.02^2 + 0.02^2) / 2 = 0.0141421; over 2 IWs
+    # mean 0.02, half 0.0141421 / sqrt(2) = 0.01: [1%, 3%] inside +/- 5% -> supported, regenerated in %
+    v = ledger_rows.agreement_verdict(_implementations(), "h2", "plt")
+    assert v.status == "supported" and v.regenerated == pytest.approx(2.0) and "-5 to +5%" in v.reason
+    # C 2.5 round trips: 0.5 +/- 0.025 wholly above 0.1 -> refuted; C page 2.4 s: 20% +/- 1% -> refuted
+    assert ledger_rows.agreement_verdict(_implementations(c_wire=2.5), "h2", "handshake").status == "refuted"
+    assert ledger_rows.agreement_verdict(_implementations(c_plt=2.4), "h2", "plt").status == "refuted"
+    # C 2.09 +/- 0.1: per IW half sqrt(0.02^2 + 0.1^2) = 0.101980, mean 0.09 +/- 0.072111: [0.0179, 0.1621]
+    # straddles 0.1 -> inconclusive, with the replications that would decide
+    v = ledger_rows.agreement_verdict(_implementations(c_wire=2.09, c_wire_half=0.1), "h2", "handshake")
+    assert v.status == "inconclusive" and v.replications_to_decide is not None
+    # h3 has no cell: untestable (no run lost its timing)
+    assert ledger_rows.agreement_verdict(_implementations(), "h3", "plt").status == "untestable"
+    with pytest.raises(ValueError, match="measure"):
+        ledger_rows.agreement_verdict(_implementations(), "h2", "ttfb")
+
+
+def test_implementation_rows_say_why_when_not_run(paper, monkeypatch):
+    off = Emulated("off", not_run=emulated_rows.NOT_RUN_BY_CHOICE)
+    got = [r for r in ledger_rows.ledger_rows(paper, real_stacks=off)
+           if r.source == ledger_rows.IMPLEMENTATIONS_SOURCE]
+    assert [r.row for r in got] == list(ledger_rows.AGREEMENT_TEXT.values())
+    assert all(r.column == emulated_rows.REAL_STACKS and emulated_rows.NOT_RUN_BY_CHOICE in r.reason for r in got)
+    # the C programs of h3 missing, the rest run: h3's rows say why, h2's are judged
+    ran = emulated.RealStacks("reduced", [], pd.DataFrame(), c_missing={"h3": "ngtcp2-server is not installed"})
+    monkeypatch.setattr(emulated, "implementation_summary", lambda _: _implementations())
+    rows = {r.row: r for r in ledger_rows.implementation_rows(ran)}
+    h3 = rows[ledger_rows.AGREEMENT_TEXT[("h3", "handshake")]]
+    assert h3.reason.startswith(emulated_rows.NOT_RUN) and "ngtcp2-server" in h3.reason
+    assert rows[ledger_rows.AGREEMENT_TEXT[("h2", "plt")]].status == "supported"
+
+
+def test_the_other_rows_do_not_change_with_the_implementation_rows(paper):
+    fake = Emulated("reduced", [], pd.DataFrame())
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(emulated, "summary", lambda _: _table(3.0, 2.7))
+        got = ledger_rows.ledger_rows(paper, real_stacks=fake)
+        mp.setattr(ledger_rows, "implementation_rows", lambda _: [])
+        without = ledger_rows.ledger_rows(paper, real_stacks=fake)
+    assert got[:len(without)] == without and len(got) == len(without) + 4
