@@ -166,15 +166,33 @@ def test_load_page_dispatches_c_points_to_c_stacks(monkeypatch):
     assert called == [("nghttp2", 3, 3), ("ngtcp2", 10, 10)]
 
 
-def test_resets_are_left_out_of_the_nghttp2_captures():
-    # IPv4 header of 20 B (0x45), protocol 6; TCP flags at byte 20 + 13: RST (0x04) and ACK (0x10)
-    def tcp(flags):
+def test_the_kernels_answers_to_a_closed_end_are_left_out_of_the_c_captures():
+    # IPv4 header of 20 B (0x45), protocol at byte 9 (6 TCP, 17 UDP, 1 ICMP); TCP flags at byte 20 + 13: RST (0x04)
+    # and ACK (0x10)
+    def packet(proto, flags=0):
         ip = bytearray(40)
-        ip[0], ip[9], ip[33] = 0x45, 6, flags
+        ip[0], ip[9], ip[33] = 0x45, proto, flags
         return bytes(ip)
 
-    packets = [(0.0, tcp(0x10)), (0.1, tcp(0x04)), (0.2, tcp(0x14)), (0.3, tcp(0x18))]
-    assert [t for t, _ in emulated.without_resets(packets)] == [0.0, 0.3]
+    packets = [(0.0, packet(6, 0x10)), (0.1, packet(6, 0x04)), (0.2, packet(6, 0x14)), (0.3, packet(6, 0x18))]
+    assert [t for t, _ in emulated.without_teardown(packets, "h2")] == [0.0, 0.3]
+    quic = [(0.0, packet(17)), (0.1, packet(1)), (0.2, packet(17))]
+    assert [t for t, _ in emulated.without_teardown(quic, "h3")] == [0.0, 0.2]
+
+
+def test_the_quic_bit_ngtcp2_greases_is_set_again():
+    from paperlib.emulation import capture
+
+    # a datagram of a greased Initial (first byte 0x80: long header, type 0, QUIC bit clear; version 1, DCID of
+    # 1 B, no SCID, token length 0, Length 2, 2 B) coalesced with a greased short header (0x01 and 3 B)
+    quic = bytes([0x80, 0, 0, 0, 1, 1, 0xAA, 0, 0, 2, 0xEE, 0xEE, 0x01, 0xBB, 0xBB, 0xBB])
+    ip = bytearray(28) + quic
+    ip[0], ip[9], ip[2:4] = 0x45, 17, len(ip).to_bytes(2, "big")
+    assert capture.quic_packet_types(bytes(ip)) == []  # read as padding
+    (t, fixed), = emulated.with_quic_bit([(1.0, bytes(ip))])
+    # 0x80 | 0x40 = 0xC0 and 0x01 | 0x40 = 0x41; nothing else changes
+    assert fixed[28] == 0xC0 and fixed[40] == 0x41 and fixed[:28] == ip[:28] and fixed[29:40] == ip[29:40]
+    assert capture.quic_packet_types(fixed) == ["initial", "1rtt"] and t == 1.0
 
 
 def test_bad_point_names_the_field():
@@ -430,7 +448,8 @@ def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_
     monkeypatch.setattr(emulated, "points", lambda paper, profile: [
         {**tiny, "protocol": proto} for proto in ("h2", "h3", "sctp")])
     real = emulated.missing_reason
-    monkeypatch.setattr(emulated, "missing_reason", lambda p: "aioquic is not installed" if p == "h3" else real(p))
+    monkeypatch.setattr(emulated, "missing_reason", lambda p, implementation="python": "aioquic is not installed"
+                        if (p, implementation) == ("h3", "python") else real(p, implementation))
     monkeypatch.setattr(experiments, "CACHE_DIR", tmp_path / "cache")
     rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
     assert emulated.not_run_reasons(rs) == {"h3": f"{emulated_rows.NOT_RUN_CANNOT}: aioquic is not installed"}

@@ -387,20 +387,72 @@ def wire_figures(client_packets: list, server_packets: list, params: dict) -> di
         return str(err)
 
 
-def without_resets(packets: list[tuple[float, bytes]]) -> list[tuple[float, bytes]]:
-    """Return the captured (time, IPv4 packet) ``packets`` less TCP segments with RST set.
+def without_teardown(packets: list[tuple[float, bytes]], protocol: str) -> list[tuple[float, bytes]]:
+    """Return the captured (time, IPv4 packet) ``packets`` of a C run less the kernel's answers to a closed
+    endpoint: for h2 the TCP segments with RST set, for h3 every packet that is not UDP (ICMP port unreachable).
 
-    Why, for the nghttp2 runs: the run stops nghttpd once the client is done, and the server's kernel answers each
-    of the client's last segments with a reset of the same bytes, microseconds apart; the captures' matching of
-    identical packets (:func:`paperlib.emulation.capture.wire_handshake`) cannot pair such a burst. The handshake
-    and the first response byte, all the wire figures read, come before any reset.
+    Why: a C client exits as soon as its page is in and the run then stops the server, so the kernel of the end
+    that has closed answers the other end's last packets: with resets of the same bytes microseconds apart after
+    nghttpd stops, which the captures' matching of identical packets
+    (:func:`paperlib.emulation.capture.wire_handshake`) cannot pair, and with ICMP for ngtcp2, which is no QUIC
+    packet. The handshake and the first response byte, all the wire figures read, come
+    before them.
     """
     out = []
     for t, ip in packets:
         ihl = (ip[0] & 0x0F) * 4 if ip else 0
-        if len(ip) > ihl + 13 and ip[9] == 6 and ip[ihl + 13] & 0x04:
+        if protocol == "h2" and len(ip) > ihl + 13 and ip[9] == 6 and ip[ihl + 13] & 0x04:
+            continue
+        if protocol == "h3" and (len(ip) < 10 or ip[9] != 17):
             continue
         out.append((t, ip))
+    return out
+
+
+def _varint(b: bytes, at: int) -> tuple[int, int]:
+    """Return (value, next offset) of the QUIC variable-length integer at ``at`` (RFC 9000 section 16)."""
+    n = 1 << (b[at] >> 6)
+    value = b[at] & 0x3F
+    for x in b[at + 1:at + n]:
+        value = (value << 8) | x
+    return value, at + n
+
+
+def with_quic_bit(packets: list[tuple[float, bytes]]) -> list[tuple[float, bytes]]:
+    """Return the captured (time, IPv4 packet) ``packets`` with the QUIC bit (0x40 of each QUIC packet's first
+    byte) set in every UDP datagram, as :func:`paperlib.emulation.capture.quic_packet_types` reads packets.
+
+    Why, for the ngtcp2 runs: ngtcp2 greases the QUIC bit (RFC 9287) once its peer allows it, as its client does,
+    so some of its packets carry the bit clear, which the reading takes for padding after the last packet. Only
+    that bit changes (in both devices' captures alike, so their matching holds); long headers are walked by their
+    Length fields (RFC 9000 section 17.2) to reach coalesced packets; a short header fills the datagram.
+    """
+    out = []
+    for t, ip in packets:
+        if len(ip) < 29 or ip[9] != 17:
+            out.append((t, ip))
+            continue
+        b = bytearray(ip)
+        off, end = (b[0] & 0x0F) * 4 + 8, min(len(b), int.from_bytes(b[2:4], "big"))
+        try:
+            while off < end:
+                b[off] |= 0x40
+                if not b[off] & 0x80 or b[off + 1:off + 5] == b"\0\0\0\0":
+                    break  # a short header, or Version Negotiation: the rest of the datagram
+                at = off + 5
+                at += 1 + b[at]  # DCID
+                at += 1 + b[at]  # SCID
+                kind = (b[off] >> 4) & 0x03
+                if kind == 3:
+                    break  # Retry fills the datagram
+                if kind == 0:
+                    token, at = _varint(b, at)
+                    at += token
+                length, at = _varint(b, at)
+                off = at + length
+        except IndexError:
+            pass  # the capture ends inside a header: the reading says so
+        out.append((t, bytes(b)))
     return out
 
 
@@ -422,8 +474,8 @@ def load_page(params: dict, seed: int) -> dict:
     start) / ``rtt_s``, on the client's clock), the first flight of the capture run (else None), ``wire``: the
     handshake and first byte counted on both devices' captures (:func:`wire_figures`; every run captures
     both devices) or None with ``wire_error`` saying why, and the run's provenance. A point of implementation "c"
-    runs the C programs (:func:`_run_c`) on the same testbed, TCP settings and captures; the first flight is
-    checked only where the client gives the wall-clock time of its first request (not ngtcp2's).
+    runs the C programs (:func:`_run_c`) on the same testbed, TCP settings and captures, without the first
+    flight's check (ngtcp2's client gives no wall-clock time of its first request to anchor it on).
     """
     check_point(params)
     proto, iw, rtt = params["protocol"], int(params["iw_segments"]), float(params["rtt_s"])
@@ -449,10 +501,11 @@ def load_page(params: dict, seed: int) -> dict:
             for dump in dumps.values():
                 experiments.stop_capture(dump)
         packets, server_packets = capture.read_pcap(pcaps["client"]), capture.read_pcap(pcaps["server"])
-        if implementation_of(params) == "c" and proto == "h2":
-            packets, server_packets = without_resets(packets), without_resets(server_packets)
+        if implementation_of(params) == "c":
+            packets, server_packets = (with_quic_bit(without_teardown(x, proto)) if proto == "h3"
+                                       else without_teardown(x, proto) for x in (packets, server_packets))
         flight = None
-        if params.get("capture") and conn["realtime_first_request"] is not None:
+        if params.get("capture") and implementation_of(params) == "python":
             ff = capture.first_flight(packets, rtt, "quic" if proto == "h3" else "sctp",
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
