@@ -110,6 +110,32 @@ def test_a_missing_c_program_is_named(monkeypatch):
         emulated.missing_reason("sctp", "c")
 
 
+def test_run_leaves_out_the_c_points_whose_programs_are_missing(monkeypatch, tmp_path):
+    from paperlib.emulation import notebook
+
+    class Swept(Exception):
+        pass
+
+    def sweep(simulate, points, **kw):
+        raise Swept(points)
+
+    monkeypatch.setattr(notebook, "not_run_reason", lambda profile: None)
+    monkeypatch.setattr(emulated, "missing_reason", lambda p, implementation="python":
+                        "ngtcp2-server is not installed" if (p, implementation) == ("h3", "c") else None)
+    monkeypatch.setattr(emulated.sweep, "run_sweep", sweep)
+    with pytest.raises(Swept) as swept:
+        emulated.run("005", "reduced", tmp_path, scheduler_links=1)
+    pts = swept.value.args[0]
+    # the Python points all run and nghttp2's: 90 + 2 IWs x 5 reps; ngtcp2's 5 are left out
+    assert len(pts) == 100 and {(p["protocol"], emulated.implementation_of(p)) for p in pts} == {
+        ("h2", "python"), ("h3", "python"), ("sctp", "python"), ("h2", "c")}
+    # every Python stack missing: nothing runs, and the C programs' reason is kept beside
+    monkeypatch.setattr(emulated, "missing_reason", lambda p, implementation="python":
+                        "missing" if implementation == "python" or p == "h3" else None)
+    rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
+    assert rs.not_run and set(rs.c_missing) == {"h3"}
+
+
 class _FakeTestbed:
     """Stands in for a Testbed in the dispatch test: no namespaces, nothing runs."""
 
