@@ -9,7 +9,11 @@ round(bits / 8)) at once and waits for every response; the server answers every 
   ``ssl``);
 * ``h3``: HTTP/3 over QUIC (:mod:`paperlib.emulation.page_app`: ``aioquic``);
 * ``sctp``: the C program ``paperlib/emulation/c/webperf_app.c`` over usrsctp, one object per stream,
-  every request at once (no TLS: the request/response imitation of papers 000 and 004).
+  every request at once (no TLS: the request/response imitation of papers 000 and 004);
+* beside the Python stacks, points of ``implementation`` "c" (:func:`c_points`): the C programs Debian ships,
+  nghttp2 for ``h2`` and ngtcp2 for ``h3`` (:mod:`paperlib.emulation.c_stacks`), on the loss-free cells of the
+  questions' link with the same seeds; :func:`implementation_summary` sets the two side by side, and every other
+  table and verdict is the Python stacks' (:func:`python_only`).
 
 Settings (the same for every family where the stacks allow it):
 
