@@ -74,9 +74,11 @@ def _tree(root: Path) -> Path:
 
 
 def _make(root: Path, jobs: int) -> subprocess.CompletedProcess:
-    # -o: the project's .venv is taken as built (the scratch tree has no requirements.lock to build it from)
+    # -o: the project's .venv is taken as built (the scratch tree has no requirements.lock to build it from), and
+    # the system's prerequisites as checked (tests/test_prereqs.py checks them; the scratch tree has no tools/)
     return subprocess.run(["make", "--no-print-directory", "-f", str(REPO / "Makefile"), f"VENV={VENV}",
-                           "-o", f"{VENV}/.installed", f"-j{jobs}", "figures/900/ledger.csv", "figures/901/ledger.csv"],
+                           "-o", f"{VENV}/.installed", "-o", "prereqs-reproduce", f"-j{jobs}",
+                           "figures/900/ledger.csv", "figures/901/ledger.csv"],
                           cwd=root, capture_output=True, text=True, timeout=900)
 
 
