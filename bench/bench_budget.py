@@ -114,7 +114,7 @@ def fit_cost(point: dict, sim_times=(6.0, 12.0), warmup_s: float = 2.0) -> tuple
     its first (``a`` comes out 0), the estimate for longer runs is a lower bound.
     """
     ns3_env.load()
-    web_testbed.simulate({**point, "sim_time_s": 3.0, "warmup_s": 1.0}, 2)
+    web_testbed.simulate({**point, "sim_time_s": min(3.0, sim_times[0]), "warmup_s": min(1.0, warmup_s)}, 2)
     walls = []
     for s in sim_times:
         t0 = time.thread_time()
@@ -223,6 +223,9 @@ def print_floor(floor: dict, times_dir: Path, cores: int) -> None:
     """Print :func:`overlap_floor`'s result: per paper its last run and its last cold run, then the floor."""
     print(f"cold run floor: each paper's last cold run (every sweep point computed, none from the cache), beside "
           f"its last run, from {times_dir}")
+    if not floor["last"]:
+        print("  no run records: run `make reproduce` on an empty sweep cache (.cache/sweeps) first")
+        return
     for paper, last in floor["last"].items():
         cold = floor["cold"][paper]
         print(f"  {paper}: last cold run {'none recorded' if cold is None else run_text(cold)}")
@@ -244,6 +247,11 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores of this machine")
     parser.add_argument("--times", type=Path, default=REPO / ".cache" / "run-times",
                         help="the papers' run records (wall and CPU seconds)")
+    parser.add_argument("--profiles", nargs="+", choices=list(testbed.PROFILES), default=["scaled", "full"],
+                        help="the 001 profiles to size (default scaled and full)")
+    parser.add_argument("--sample-seconds", type=float, nargs=2, default=(6.0, 12.0), metavar=("S0", "S1"),
+                        help="simulated seconds of the two measured runs of the sample point (default 6 12); "
+                             "their first S0/3 seconds (at most 2) are not measured")
     args = parser.parse_args()
 
     print_floor(overlap_floor(args.times, args.cores), args.times, args.cores)
@@ -266,9 +274,9 @@ def main() -> None:
         print(f"  load {r.load:g}, {r.queue}: {r.runs} runs, median {r.median_s:.1f}, 90th percentile {r.p90_s:.1f}; "
               f"warm-up run {r.warmup_s:g}")
 
-    for profile in ("scaled", "full"):
+    for profile in args.profiles:
         sample = sample_point(profile)
-        a, b, n = fit_cost(sample)
+        a, b, n = fit_cost(sample, tuple(args.sample_seconds), min(2.0, args.sample_seconds[0] / 3))
         points = plan_001(profile)
         seconds = plan_seconds(points, a, b, n)
         print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "

@@ -45,12 +45,15 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=MOVES, help=f"positions per explorer and axis (default {MOVES})")
-    moves = parser.parse_args().moves
+    parser.add_argument("--explorers", nargs="+", choices=list(explore.EXPLORERS), default=list(explore.EXPLORERS),
+                        help="the explorers to time (default all)")
+    args = parser.parse_args()
+    moves = args.moves
     budget = explore.BUDGET_S
     print(f"explorers: one redraw = model on a {explore.N_GRID:,}-point grid + in-place figure update + frame; "
           f"budget {budget * 1e3:.0f} ms")
     worst, over, total = 0.0, 0, 0
-    for name in explore.EXPLORERS:
+    for name in args.explorers:
         try:
             ex = explore.explorer(name)
         except explore.NoData as err:
