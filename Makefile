@@ -37,7 +37,7 @@ EMULATION_STAMP := .cache/emulation-profile
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --venv "$(VENV)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 .DEFAULT_GOAL := help
-.PHONY: help prereqs reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
+.PHONY: help prereqs prereqs-reproduce reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -85,12 +85,18 @@ RUN_TIMES := .cache/run-times
 RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
   --times-dir $(RUN_TIMES) --locks-dir .cache/locks $(3) --
 
+# A paper's run needs what make reproduce needs, so `make figures/004/ledger.csv` checks it first, as make reproduce
+# does: once per make invocation, before any paper starts (order-only: the check never makes a paper out of date).
+# make reproduce checks before its sub-make and tells the sub-make (-o) not to check again.
+prereqs-reproduce:
+	@$(PREREQS) reproduce
+
 .SECONDEXPANSION:
 $(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) \
-  $$(call paper_stamps,$$*) $$(call paper_sensitivity,$$*)
+  $$(call paper_stamps,$$*) $$(call paper_sensitivity,$$*) | prereqs-reproduce
 	@$(call RUN_PAPER,$*,$<,$(call paper_priority,$*)) $(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(call paper_args,$*)
 
-figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP)
+figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) | prereqs-reproduce
 	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10) $(RUN_NOTEBOOK) $< \
 	  $(EXECUTED)/$(basename $(notdir $<))-sensitivity.ipynb -p profile sensitivity -p output_dir figures/$*-sensitivity \
 	  $(if $(call declares,$*,scheduler),$(SWEEP_ARGS))
@@ -116,10 +122,9 @@ figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
 DRY_RUN = $(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # The papers run side by side: JOBS=1 runs them one after another; `make -jN reproduce` sets the number itself.
 JOBS ?= $(words x $(PAPERS))
-reproduce: ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
-	@$(PREREQS) reproduce
+reproduce: prereqs-reproduce ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
 	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
-	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) reproduce-outputs; rc=$$?; \
+	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) -o prereqs-reproduce reproduce-outputs; rc=$$?; \
 	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
 	    --times-dir $(RUN_TIMES); \
 	  exit $$rc
@@ -143,6 +148,8 @@ bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints rat
 # The project's kernel, registered inside .venv (not in the user's own Jupyter), named as the notebooks' kernelspec.
 KERNEL := webperf-repro
 KERNEL_SPEC := $(VENV)/share/jupyter/kernels/$(KERNEL)/kernel.json
+# Jupyter refuses to start as root without --allow-root: passed when the effective user id is 0, and only then.
+LAB_AS_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 $(KERNEL_SPEC): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python 3 (webperf-repro)"
 
@@ -150,7 +157,7 @@ lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (
 	@echo "Interactive runs of the paper notebooks write into scratch/<paper>/ (their output_dir default; not in git)."
 	@echo "figures/ is written only by make reproduce (staged, with a run manifest); a notebook refuses an output_dir there."
 	@echo "Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
-	$(VENV)/bin/jupyter lab --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
+	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
 
 validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs; check README against the ledger
 	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md

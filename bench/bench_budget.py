@@ -20,9 +20,12 @@ Run with `make bench`. Two parts:
 3. **The floor of an overlapped cold run.** ``make reproduce`` overlaps the papers (``make -j``), so its
    wall time is bounded below by the CPU work of the papers over the machine's cores: no schedule runs
    faster than the cores can compute. Each paper's record in ``.cache/run-times/`` keeps the wall time
-   and the CPU time of its whole process tree (:mod:`paperlib.run_progress`); :func:`overlap_floor` sums
-   them. The sum of the walls is the sequential run (``JOBS=1``) when the records come from one; the sum
-   of the CPU over the cores is the floor of any overlapped run of the same work, whatever its schedule.
+   and the CPU time of its whole process tree (:mod:`paperlib.run_progress`), for its last run and for its
+   last cold run (every sweep point computed, none read from the cache); :func:`overlap_floor` sums the
+   cold runs, and the last runs are printed beside them (a warm rerun reads its sweeps from the cache and
+   says nothing about a cold run's cost). The sum of the walls is the sequential run (``JOBS=1``) when the
+   records come from one; the sum of the CPU over the cores is the floor of any overlapped run of the same
+   work, whatever its schedule.
 4. **001's warm-up.** Each 001 run discards its first ``warmup_s`` seconds. :func:`mser5_truncation_s`
    finds, per run, the truncation point of its queue-length samples by MSER-5 (White 1997: batch means of
    5 samples, the truncation that minimises the variance of the remaining mean, searched over the first
@@ -111,7 +114,7 @@ def fit_cost(point: dict, sim_times=(6.0, 12.0), warmup_s: float = 2.0) -> tuple
     its first (``a`` comes out 0), the estimate for longer runs is a lower bound.
     """
     ns3_env.load()
-    web_testbed.simulate({**point, "sim_time_s": 3.0, "warmup_s": 1.0}, 2)
+    web_testbed.simulate({**point, "sim_time_s": min(3.0, sim_times[0]), "warmup_s": min(1.0, warmup_s)}, 2)
     walls = []
     for s in sim_times:
         t0 = time.thread_time()
@@ -173,22 +176,69 @@ def warmup_table(cache_dir: Path):
 
 
 def overlap_floor(times_dir: Path, cores: int) -> dict:
-    """Return the run records' walls and CPU per paper, and the floor of an overlapped run of the same work.
+    """Return each paper's last and last cold run, and the floor of an overlapped cold run of the same work.
 
-    ``{"papers": {paper: (wall s, cpu s or None)}, "wall_s": sum of walls, "cpu_s": sum of CPU,
-    "floor_s": cpu_s / cores, "measured": whether every record has its CPU time}``: a run that overlaps
-    the papers cannot take less than ``floor_s`` on ``cores`` cores.
+    ``{"last": {paper: run}, "cold": {paper: run or None}, "wall_s": sum of the cold runs' walls, "cpu_s": sum
+    of their CPU, "floor_s": cpu_s / cores, "measured": whether every paper has a cold run with its CPU time}``,
+    a run being ``{"seconds", "cpu_seconds" (None: not recorded), "cold" (None: not known), "sweeps"}``.
+    ``last`` holds the papers whose last run succeeded; ``cold`` their last successful cold run
+    (:mod:`paperlib.run_progress`'s ``last_cold``). A cold run that overlaps the papers cannot take less than
+    ``floor_s`` on ``cores`` cores.
     """
-    papers = {}
+    last, cold = {}, {}
     for path in sorted(Path(times_dir).glob("*.json")):
         record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("ok"):
-            papers[record["paper"]] = (float(record["seconds"]), record.get("cpu_seconds"))
-    cpu = [c for _, c in papers.values() if c is not None]
-    wall_s = sum(w for w, _ in papers.values())
-    cpu_s = float(sum(cpu))
-    return {"papers": papers, "wall_s": wall_s, "cpu_s": cpu_s, "floor_s": cpu_s / cores,
-            "measured": bool(papers) and len(cpu) == len(papers)}
+        if not record.get("ok"):
+            continue
+        paper = record["paper"]
+        last[paper] = {"seconds": float(record["seconds"]), "cpu_seconds": record.get("cpu_seconds"),
+                       "cold": record.get("cold"), "sweeps": record.get("sweeps")}
+        c = record.get("last_cold")
+        cold[paper] = None if c is None else {"seconds": float(c["seconds"]), "cpu_seconds": c.get("cpu_seconds"),
+                                              "cold": True, "sweeps": None}
+    runs = [c for c in cold.values() if c is not None and c["cpu_seconds"] is not None]
+    wall_s = sum(c["seconds"] for c in runs)
+    cpu_s = float(sum(c["cpu_seconds"] for c in runs))
+    return {"last": last, "cold": cold, "wall_s": wall_s, "cpu_s": cpu_s, "floor_s": cpu_s / cores,
+            "measured": bool(last) and len(runs) == len(last)}
+
+
+def run_text(run: dict) -> str:
+    """Return one run of :func:`overlap_floor` as text: wall, CPU and cores busy, and for a last run whether it was
+    cold, warm (sweep points read from the cache: how many of them it computed) or not known."""
+    wall, cpu = run["seconds"], run["cpu_seconds"]
+    text = f"{wall / 60:.1f} min wall, " + ("CPU not recorded" if cpu is None else
+                                             f"{cpu / 60:.1f} CPU-min ({cpu / max(wall, 1e-9):.2f} cores busy)")
+    sweeps = run.get("sweeps")
+    if run["cold"] is None:
+        return text + ", cold or warm not recorded"
+    if sweeps is None:  # a kept cold run
+        return text
+    if run["cold"]:
+        return text + f", cold ({sweeps['computed']} sweep points computed)"
+    return text + f", warm ({sweeps['computed']} of {sweeps['points']} sweep points computed, the rest cached)"
+
+
+def print_floor(floor: dict, times_dir: Path, cores: int) -> None:
+    """Print :func:`overlap_floor`'s result: per paper its last run and its last cold run, then the floor."""
+    print(f"cold run floor: each paper's last cold run (every sweep point computed, none from the cache), beside "
+          f"its last run, from {times_dir}")
+    if not floor["last"]:
+        print("  no run records: run `make reproduce` on an empty sweep cache (.cache/sweeps) first")
+        return
+    for paper, last in floor["last"].items():
+        cold = floor["cold"][paper]
+        print(f"  {paper}: last cold run {'none recorded' if cold is None else run_text(cold)}")
+        print(f"  {' ' * len(paper)}  last run      {run_text(last)}")
+    if floor["measured"]:
+        print(f"  together (the last cold runs): {floor['wall_s'] / 60:.1f} min one after the other, "
+              f"{floor['cpu_s'] / 60:.1f} CPU-min; an overlapped cold run of the same work takes at least "
+              f"{floor['floor_s'] / 60:.1f} min on {cores} cores ({floor['floor_s'] / floor['wall_s']:.0%} of the "
+              f"walls' sum)")
+    else:
+        missing = [p for p, c in floor["cold"].items() if c is None or c["cpu_seconds"] is None]
+        print(f"  no floor: {', '.join(missing) or 'no paper'} without a cold run with its CPU time; run "
+              "`make reproduce` on an empty sweep cache (.cache/sweeps) first")
 
 
 def main() -> None:
@@ -197,19 +247,14 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores of this machine")
     parser.add_argument("--times", type=Path, default=REPO / ".cache" / "run-times",
                         help="the papers' run records (wall and CPU seconds)")
+    parser.add_argument("--profiles", nargs="+", choices=list(testbed.PROFILES), default=["scaled", "full"],
+                        help="the 001 profiles to size (default scaled and full)")
+    parser.add_argument("--sample-seconds", type=float, nargs=2, default=(6.0, 12.0), metavar=("S0", "S1"),
+                        help="simulated seconds of the two measured runs of the sample point (default 6 12); "
+                             "their first S0/3 seconds (at most 2) are not measured")
     args = parser.parse_args()
 
-    floor = overlap_floor(args.times, args.cores)
-    print(f"cold run floor: the papers' last successful runs, from {args.times}")
-    for paper, (wall, cpu) in floor["papers"].items():
-        cpu_text = "CPU not recorded" if cpu is None else f"{cpu / 60:.1f} CPU-min ({cpu / wall:.2f} cores busy)"
-        print(f"  {paper}: {wall / 60:.1f} min wall, {cpu_text}")
-    if floor["measured"]:
-        print(f"  together: {floor['wall_s'] / 60:.1f} min one after the other, {floor['cpu_s'] / 60:.1f} CPU-min; "
-              f"an overlapped run of the same work takes at least {floor['floor_s'] / 60:.1f} min on {args.cores} "
-              f"cores ({floor['floor_s'] / floor['wall_s']:.0%} of the walls' sum)")
-    else:
-        print("  run `make reproduce` (cold) first: a record without its CPU time gives no floor")
+    print_floor(overlap_floor(args.times, args.cores), args.times, args.cores)
 
     print(f"cold run per paper: each paper's sweep points on their workers, from the run records in {args.cache}/runs")
     budget = cold_budget(args.cache)
@@ -229,9 +274,9 @@ def main() -> None:
         print(f"  load {r.load:g}, {r.queue}: {r.runs} runs, median {r.median_s:.1f}, 90th percentile {r.p90_s:.1f}; "
               f"warm-up run {r.warmup_s:g}")
 
-    for profile in ("scaled", "full"):
+    for profile in args.profiles:
         sample = sample_point(profile)
-        a, b, n = fit_cost(sample)
+        a, b, n = fit_cost(sample, tuple(args.sample_seconds), min(2.0, args.sample_seconds[0] / 3))
         points = plan_001(profile)
         seconds = plan_seconds(points, a, b, n)
         print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "

@@ -11,12 +11,20 @@ from __future__ import annotations
 from paperlib.emulation import accuracy, netns
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Print the emulator's accuracy per rate and its highest accurate rate; return 0 (also when skipped)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rates", type=float, nargs="+", metavar="BIT_PER_S",
+                        default=accuracy.PAPER_RATES_BPS + accuracy.HIGH_RATES_BPS,
+                        help="the rates to try, in bit/s (default the papers' rates, then 20 Mbit/s to 500 Mbit/s)")
+    args = parser.parse_args(argv)
     reason = netns.unavailable_reason()
     if reason:
         print(f"bench_emulation: skipped, {reason}")
         return 0
-    best, table = accuracy.highest_accurate_rate_bps()
+    best, table = accuracy.highest_accurate_rate_bps(args.rates)
     cols = ["rate_bps", "arrived", "train_packets", "measured_rate_bps", "rate_error", "added_delay_s",
             "delay_error_s", "accurate"]
     print(table[cols].to_string(index=False, float_format=lambda v: f"{v:.6g}"))

@@ -1,6 +1,6 @@
 """Time the explorers' redraw against the 100 ms budget (``make bench``): model, in-place figure update, frame.
 
-Each explorer, along each axis, redraws for 20 positions of one other control, exactly as the widget
+Each explorer, along each axis, redraws for 20 positions (``--moves``) of one other control, exactly as the widget
 does on a move (:meth:`paperlib.explore.Explorer.redraw`, then :func:`paperlib.explore.frame_bytes`,
 the image the widget shows). Printed per explorer and axis: the model's share (``curves``), the median
 and the largest redraw (a move that rescales the view needs a full draw of the figure: how many did),
@@ -21,13 +21,13 @@ from paperlib import explore
 MOVES = 20
 
 
-def positions(ex: explore.Explorer, key: str) -> list:
-    """Return :data:`MOVES` values of control ``key`` across its range (a choice's options, cycled)."""
+def positions(ex: explore.Explorer, key: str, moves: int = MOVES) -> list:
+    """Return ``moves`` values of control ``key`` across its range (a choice's options, cycled)."""
     if key in ex.choices:
         options = list(ex.choices[key])
-        return [options[i % len(options)] for i in range(MOVES)]
+        return [options[i % len(options)] for i in range(moves)]
     s = ex.sliders[key]
-    values = np.geomspace(s.lo, s.hi, MOVES) if s.log and s.lo > 0 else np.linspace(s.lo, s.hi, MOVES)
+    values = np.geomspace(s.lo, s.hi, moves) if s.log and s.lo > 0 else np.linspace(s.lo, s.hi, moves)
     return [int(round(v)) for v in values] if s.integer else [float(v) for v in values]
 
 
@@ -41,11 +41,19 @@ def moved_control(ex: explore.Explorer, axis: str) -> str:
 
 def main() -> None:
     """Print the redraw times of every explorer along every axis against the budget."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=MOVES, help=f"positions per explorer and axis (default {MOVES})")
+    parser.add_argument("--explorers", nargs="+", choices=list(explore.EXPLORERS), default=list(explore.EXPLORERS),
+                        help="the explorers to time (default all)")
+    args = parser.parse_args()
+    moves = args.moves
     budget = explore.BUDGET_S
     print(f"explorers: one redraw = model on a {explore.N_GRID:,}-point grid + in-place figure update + frame; "
           f"budget {budget * 1e3:.0f} ms")
     worst, over, total = 0.0, 0, 0
-    for name in explore.EXPLORERS:
+    for name in args.explorers:
         try:
             ex = explore.explorer(name)
         except explore.NoData as err:
@@ -55,7 +63,7 @@ def main() -> None:
             moved = moved_control(ex, axis)
             explore.frame_bytes(ex.redraw(axis))  # the first draw builds the figure
             model, full, rebuilt = [], [], 0
-            for value in positions(ex, moved):
+            for value in positions(ex, moved, moves):
                 background = ex._background
                 t0 = time.perf_counter()
                 ex.curves(axis, **{moved: value})
@@ -68,7 +76,7 @@ def main() -> None:
             worst, total, over = max(worst, med), total + 1, over + (med > budget)
             print(f"  {name} against {axis:<15} moving {moved:<15} model {statistics.median(model) * 1e3:6.1f} ms"
                   f"   redraw median {med * 1e3:6.1f} ms, max {max(full) * 1e3:6.1f} ms"
-                  f" ({rebuilt:2d} of {MOVES} with a full draw)"
+                  f" ({rebuilt:2d} of {moves} with a full draw)"
                   f"   {'within' if med <= budget else 'OVER'} budget")
     print(f"  slowest median redraw: {worst * 1e3:.1f} ms ({worst / budget:.2f} of the budget); "
           f"{over} of {total} explorer axes over budget")

@@ -37,10 +37,18 @@ def best_of(fn, repeats=3):
     return min(times), out
 
 
-def bench_004():
+def _side(points: int, other: int) -> int:
+    """Return the number of values along each of two grid axes, so that the grid holds about ``points`` points when
+    the other axes hold ``other`` (at least 2)."""
+    return max(2, round(math.sqrt(points / other)))
+
+
+def bench_004(points=10**6):
+    """Paper 004's Eq. (5) on a grid of about ``points`` points: vectorised against a plain Python loop."""
+    side = _side(points, 40 * 10)  # 10^6 points: 50 rates x 50 RTTs
     obj = np.geomspace(1e3, 1e7, 40) * 8
-    rate = np.geomspace(1e4, 1e9, 50)
-    rtt = np.linspace(0.001, 1.0, 50)
+    rate = np.geomspace(1e4, 1e9, side)
+    rtt = np.linspace(0.001, 1.0, side)
     x = np.arange(1, 11)
     O, R, T, X = np.meshgrid(obj, rate, rtt, x, indexing="ij")
     mtu = 1500 * 8
@@ -139,12 +147,12 @@ def bench_floors(n=10**6, repeats=15):
     points = {"obj_bits": o2, "mss_bits": mss, "rate_bps": rate2, "rtt_s": rtt2, "p": p2}
     cases.append(("002 response time, algorithm + Table I", lambda: http_response_time.response_times_grid(points),
                   lambda: http_response_time_floor(o2, mss, rate2, rtt2, p2)[2],
-                  lambda out: out["tcp_s"].to_numpy(), 5))
+                  lambda out: out["tcp_s"].to_numpy(), min(5, repeats)))
     # 000 Eq. (2): the same points, initial window 1 (TCP) or 2 (SCTP)
     w = rng.integers(1, 3, n).astype(float)
     cases.append(("000 response time E(T), Eq. (2)",
                   lambda: narrowband_response.response_time_s(o2, mss, rate2, rtt2, p2, w),
-                  lambda: narrowband_response_floor(o2, mss, rate2, rtt2, p2, w), lambda out: out, 5))
+                  lambda: narrowband_response_floor(o2, mss, rate2, rtt2, p2, w), lambda out: out, min(5, repeats)))
     # 000 Eq. (4): users x packets x packet time
     m = rng.integers(1, 41, n).astype(float)
     pk = rng.integers(1, 41, n).astype(float)
@@ -162,7 +170,8 @@ def bench_floors(n=10**6, repeats=15):
         assert err < 1e-12, f"{label}: model and compiled floor differ (max rel {err:g})"
         checked.append((label, model, floor, times, err))
     print(f"Models against their floors (the same formula in C, gcc -O3 -march=native -ffast-math, one pass), "
-          f"{n:,} random points, CPU time, best of {repeats} (loops: 5); load average {os.getloadavg()[0]:.2f}:")
+          f"{n:,} random points, CPU time, best of {repeats} (loops: {min(5, repeats)}); "
+          f"load average {os.getloadavg()[0]:.2f}:")
     print(f"  004 Eq. (5) and 000 Eq. (4) take their {compiled.status()}; "
           "their NumPy paths (the same bits, for a machine without gcc) are timed too, for information")
     ratios = {}
@@ -175,13 +184,15 @@ def bench_floors(n=10**6, repeats=15):
     return ratios
 
 
-def bench_002():
-    """Paper 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls."""
+def bench_002(points=20_000):
+    """Paper 002's algorithm is a short loop per point: time the grid evaluator against a loop of single calls
+    (about ``points`` points)."""
     from paperlib.models import http_response_time
 
+    side = _side(points, 50)  # 20,000 points: 20 RTTs x 20 rates
     p = np.linspace(0.0, 0.1, 50)
-    rtt = np.linspace(0.02, 1.0, 20)
-    rate = np.geomspace(20e3, 10e6, 20)
+    rtt = np.linspace(0.02, 1.0, side)
+    rate = np.geomspace(20e3, 10e6, side)
     P, T, R = np.meshgrid(p, rtt, rate, indexing="ij")
     obj, mss = 13_500 * 8, 536 * 8
     n = P.size
@@ -198,12 +209,14 @@ def bench_002():
     print(f"  ratio loop/grid: {t_loop / t_grid:.1f}x")
 
 
-def bench_000():
-    """Paper 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace."""
+def bench_000(points=1600):
+    """Paper 000's closed forms (Eqs. 4 and 7) against the brute-force round-robin schedule they replace, on about
+    ``points`` (m, n) points."""
     from paperlib.models import multiuser_waiting
 
-    m = np.arange(1, 41)
-    n = np.arange(1, 41)
+    side = _side(points, 1)  # 1,600 points: m and n from 1 to 40
+    m = np.arange(1, side + 1)
+    n = np.arange(1, side + 1)
     M, N = np.meshgrid(m, n, indexing="ij")
     t_vec, vec = best_of(lambda: multiuser_waiting.mean_waiting_time_same(M, N, 0.15))
     pairs = list(zip(M.ravel().tolist(), N.ravel().tolist(), strict=True))
@@ -219,8 +232,23 @@ def bench_000():
     print(f"  ratio schedule/closed form: {t_sched / t_vec:.0f}x")
 
 
+def main() -> None:
+    """Run the benches at the sizes the command line gives (default: the sizes whose times docs/performance.md
+    discusses)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--points", type=int, default=10**6,
+                        help="points of 004's grid and of each floor comparison; 002's and 000's grids are "
+                             "scaled by the same factor (default 10^6: 20,000 and 1,600 points)")
+    parser.add_argument("--repeats", type=int, default=15, help="timed runs per floor comparison (loops: at most 5)")
+    args = parser.parse_args()
+    scale = args.points / 10**6
+    bench_004(args.points)
+    bench_002(max(1, round(20_000 * scale)))
+    bench_000(max(1, round(1600 * scale)))
+    bench_floors(args.points, args.repeats)
+
+
 if __name__ == "__main__":
-    bench_004()
-    bench_002()
-    bench_000()
-    bench_floors()
+    main()

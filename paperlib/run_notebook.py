@@ -20,6 +20,13 @@ The kernel runs with the notebook's folder as working directory. It talks to the
 sockets (ZeroMQ's IPC transport) in a private temporary folder, not over TCP on localhost: nothing
 outside this machine's user can reach it, and the kernel has no reason to warn that it runs over TCP
 without encryption.
+
+The kernel is shut down without an interrupt (:class:`RunKernelManager`). jupyter_client begins every shutdown by
+sending SIGINT to the kernel's process group, and papermill shuts the kernel down as soon as the reply to its last
+request (a ``kernel_info`` after the last cell) arrives, while the kernel may still be inside that request's
+handler, where SIGINT raises KeyboardInterrupt: on a loaded machine (papers side by side, at lower priority) the
+kernel then logged "KeyboardInterrupt caught in kernel." The shutdown request alone lets it finish the handler and
+exit; a kernel still busy (a run stopped by SIGTERM or Ctrl-C in a cell) is terminated after jupyter_client's wait.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
+from jupyter_client.manager import AsyncKernelManager
 
 from paperlib import manifest
 from paperlib.notebook_output import normalise_file
@@ -71,6 +79,31 @@ def normalise_executed(path: Path) -> None:
     written and before the copy replaces the output.
     """
     normalise_file(path)
+
+
+class RunKernelManager(AsyncKernelManager):
+    """The kernel manager of a run: a shutdown asks the kernel to stop, without first interrupting it (SIGINT).
+
+    Interrupting (:meth:`interrupt_kernel`) still sends SIGINT; only :meth:`shutdown_kernel` leaves it out (see the
+    module docstring). A kernel that does not stop is terminated and then killed, as jupyter_client does.
+    """
+
+    _shutting_down_quietly = False
+
+    async def _async_interrupt_kernel(self) -> None:
+        if self._shutting_down_quietly:
+            return  # the shutdown's interrupt: left out
+        await super()._async_interrupt_kernel()
+
+    async def _async_shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+        self._shutting_down_quietly = True
+        try:
+            await super()._async_shutdown_kernel(now=now, restart=restart)
+        finally:
+            self._shutting_down_quietly = False
+
+    interrupt_kernel = _async_interrupt_kernel
+    shutdown_kernel = _async_shutdown_kernel
 
 
 def kernel_config(socket_dir: Path):
@@ -264,7 +297,7 @@ def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Pa
                         str(notebook), str(tmp),
                         parameters={**params, "output_dir": _as_seen_by(notebook, staging)},
                         cwd=str(notebook.parent), progress_bar=False, kernel_name="python3",
-                        config=kernel_config(Path(sockets)),
+                        config=kernel_config(Path(sockets)), kernel_manager_class=RunKernelManager,
                     )
             except pm.PapermillExecutionError:
                 if tmp.exists():

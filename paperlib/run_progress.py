@@ -11,6 +11,12 @@
   applications): ``cpu_seconds``, from which ``make bench`` gives the floor of an overlapped cold run
   (the papers' CPU work over the machine's cores). On failure the end line is followed by the log's last lines,
   and the exit status is the command's.
+* The record also says whether the run was **cold**: whether every sweep point it needed was computed, none read
+  from the sweep cache. Each :func:`paperlib.sweep.run_sweep` call in the command's process tree appends its
+  counts to a tally file this module names in the environment (:data:`SWEEP_TALLY`, :func:`note_sweep`); a run
+  without sweeps computes everything it shows, so it is cold too. The last successful cold run is kept beside
+  the last run (``last_cold``): ``make bench`` sizes a cold run from it, not from a warm rerun that read its
+  sweeps from the cache.
 * ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes) and
   ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
   overlaps the papers and uses them to keep CPU-bound simulations from starving a real-time emulation,
@@ -28,6 +34,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +44,8 @@ REPO = Path(__file__).resolve().parent.parent
 TIMES_DIR = REPO / ".cache" / "run-times"
 LOCKS_DIR = REPO / ".cache" / "locks"
 TAIL_LINES = 40
+#: The environment variable naming the file to which each sweep of a run appends its counts (:func:`note_sweep`).
+SWEEP_TALLY = "WEBPERF_SWEEP_TALLY"
 
 
 def duration(seconds: float) -> str:
@@ -71,6 +80,52 @@ def expected_seconds(paper: str, command: list[str], times_dir: Path = TIMES_DIR
     return None
 
 
+def note_sweep(points: int, cached: int, computed: int, simulate: str = "") -> None:
+    """Append one sweep's counts (points, read from the cache, computed) to the tally file of the run, if any.
+
+    :func:`paperlib.sweep.run_sweep` calls it once per sweep; outside a run of this module (no
+    :data:`SWEEP_TALLY` in the environment) it does nothing. One line of JSON per sweep, appended in one write.
+    """
+    path = os.environ.get(SWEEP_TALLY)
+    if path:
+        line = json.dumps({"simulate": simulate, "points": int(points), "cached": int(cached),
+                           "computed": int(computed)}, sort_keys=True) + "\n"
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+
+
+def read_tally(path: Path) -> dict:
+    """Return the sweeps a run's tally file counts: ``{"sweeps", "points", "cached", "computed"}`` (zeros if none).
+
+    Raises ValueError naming the file and line for a line that is not a sweep's counts.
+    """
+    total = {"sweeps": 0, "points": 0, "cached": 0, "computed": 0}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return total
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            counts = json.loads(line)
+            total["points"] += int(counts["points"])
+            total["cached"] += int(counts["cached"])
+            total["computed"] += int(counts["computed"])
+        except (ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}, line {number}: not a sweep's counts ({err}): {line!r}") from None
+        total["sweeps"] += 1
+    return total
+
+
+def is_cold(sweeps: dict | None) -> bool | None:
+    """Return whether a run with these sweep counts (:func:`read_tally`) was cold: nothing read from the cache.
+
+    None when the counts are unknown (a record written before runs were tallied).
+    """
+    if sweeps is None:
+        return None
+    return sweeps["cached"] == 0
+
+
 def children_cpu_seconds() -> float:
     """Return the user + system CPU seconds of this process's terminated, waited-for descendants so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -78,22 +133,33 @@ def children_cpu_seconds() -> float:
 
 
 def write_record(paper: str, command: list[str], seconds: float, ok: bool, started: float,
-                 times_dir: Path = TIMES_DIR, cpu_seconds: float | None = None) -> None:
+                 times_dir: Path = TIMES_DIR, cpu_seconds: float | None = None, sweeps: dict | None = None) -> None:
     """Record a finished run of ``paper``: this run's time and outcome, and the last successful time of ``command``.
 
     ``cpu_seconds`` is the CPU time of the command's process tree (:func:`children_cpu_seconds` across
     the run; ``None``: not measured). A descendant that outlives the command or is never waited for is
     not counted, so it is a lower bound of the run's CPU work.
 
+    ``sweeps`` are the run's sweep counts (:func:`read_tally`; ``None``: not tallied). The record says whether
+    the run was ``cold`` (:func:`is_cold`) and keeps ``last_cold``: this run if it succeeded cold, else the
+    previous record's ``last_cold`` (``command``, ``seconds``, ``cpu_seconds``, ``started``, ``run_id``; None
+    before the first successful cold run).
+
     ``run_id`` is the environment's ``WEBPERF_RUN_ID`` (``make reproduce`` sets one per invocation), so
     the closing summary can tell the papers run by this invocation from those that were up to date.
     """
     previous = read_record(paper, times_dir) or {}
     last_ok = seconds if ok else (previous.get("last_ok_seconds") if previous.get("command") == command else None)
+    cold = is_cold(sweeps)
     record = {"paper": paper, "command": command, "seconds": round(seconds, 1), "ok": ok, "started": started,
               "run_id": os.environ.get("WEBPERF_RUN_ID"),
               "cpu_seconds": None if cpu_seconds is None else round(cpu_seconds, 1),
-              "last_ok_seconds": None if last_ok is None else round(last_ok, 1)}
+              "last_ok_seconds": None if last_ok is None else round(last_ok, 1),
+              "sweeps": sweeps, "cold": cold}
+    if ok and cold:
+        record["last_cold"] = {k: record[k] for k in ("command", "seconds", "cpu_seconds", "started", "run_id")}
+    else:
+        record["last_cold"] = previous.get("last_cold")
     atomic_write_text(times_file(paper, times_dir), json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
@@ -153,15 +219,18 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
         started = time.time()
         t0 = time.monotonic()
         cpu0 = children_cpu_seconds()
-        with open(log, "w") as fh:
+        with open(log, "w") as fh, tempfile.TemporaryDirectory(prefix="webperf-run-") as tally_dir:
             fh.write(f"$ {' '.join(command)}\n")
             fh.flush()
+            tally = Path(tally_dir) / "sweeps.jsonl"
             proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                    env={**os.environ, SWEEP_TALLY: str(tally)},
                                     preexec_fn=(lambda: os.nice(nice)) if nice else None)
             returncode = _wait(proc)
+            sweeps = read_tally(tally)
         seconds = time.monotonic() - t0
         write_record(paper, command, seconds, returncode == 0, started, times_dir,
-                     cpu_seconds=children_cpu_seconds() - cpu0)
+                     cpu_seconds=children_cpu_seconds() - cpu0, sweeps=sweeps)
         # still holding the lock: the next run's start line comes after this end line
         print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
         if returncode != 0:

@@ -40,6 +40,7 @@ from tqdm import tqdm
 import paperlib
 from paperlib.atomic import atomic_write_text
 from paperlib.provenance import package_versions
+from paperlib.run_progress import note_sweep
 from paperlib.validate import ParameterError
 
 #: ``scheduler`` value that runs the points in this process, in order, without Dask.
@@ -477,6 +478,7 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
         "retried": None if lost is None else [{"params": records[i]["params"], "seed": records[i]["seed"],
                                                 "workers_lost": lost[i]} for i in sorted(lost)],
     }
+    note_sweep(record["points"], record["cached"], record["computed"], folder.name)  # a cold or a warm run
     for i in sorted(lost or {}):
         logger.warning("%s: point %s ran again: %d worker(s) holding it were lost", simulate.__name__,
                        records[i]["params"], lost[i])

@@ -62,27 +62,6 @@ def test_full_plan_has_the_default_plans_runs_at_ten_times_the_browsers(budget):
     assert 9.5 < ratio < 10.5
 
 
-def test_the_overlap_floor_is_the_papers_cpu_over_the_cores(budget, tmp_path):
-    from paperlib import run_progress
-
-    # 001 keeps two cores busy for 100 s of wall (200 CPU-s); 000 waits 60 s on a link with 6 CPU-s; a failed run
-    # of 002 does not count. On 2 cores: walls 160 s, CPU 206 s, floor 103 s (64% of the walls' sum).
-    run_progress.write_record("001", ["x"], 100.0, True, 0.0, tmp_path, cpu_seconds=200.0)
-    run_progress.write_record("000", ["x"], 60.0, True, 0.0, tmp_path, cpu_seconds=6.0)
-    run_progress.write_record("002", ["x"], 5.0, False, 0.0, tmp_path, cpu_seconds=1.0)
-    floor = budget.overlap_floor(tmp_path, cores=2)
-    assert floor["measured"] and set(floor["papers"]) == {"000", "001"}
-    assert floor["wall_s"] == 160.0 and floor["cpu_s"] == 206.0 and floor["floor_s"] == 103.0
-
-
-def test_a_record_without_cpu_time_gives_no_floor(budget, tmp_path):
-    from paperlib import run_progress
-
-    run_progress.write_record("001", ["x"], 100.0, True, 0.0, tmp_path)
-    assert not budget.overlap_floor(tmp_path, cores=2)["measured"]
-    assert not budget.overlap_floor(tmp_path / "none", cores=2)["measured"]
-
-
 def test_mser5_finds_a_transient_and_none_in_a_flat_series(budget):
     import numpy as np
 

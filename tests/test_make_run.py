@@ -6,10 +6,17 @@ two-point sweep on a one-worker Dask cluster, so both import ns-3 and compile C+
 notebook that declares ``emulation`` (so it runs under the emulation lock at normal priority) and waits on the
 wall clock as a real-time emulation does. The tree is built twice, with ``-j1`` (one paper after the other)
 and ``-j2`` (side by side). About 1-2 minutes (four kernels, four ns-3 imports).
+
+The last test shows why such a log once held "KeyboardInterrupt caught in kernel." and that it no longer can: a
+kernel slow to leave the handler of papermill's last request (a ``kernel_info`` after the last cell), as a kernel
+starved of CPU is, was shut down with SIGINT to its process group while still inside it (one kernel, about 10 s).
 """
 
+import contextlib
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +27,17 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 VENV = Path(sys.prefix)
 
-pytestmark = [pytest.mark.notebook, pytest.mark.ns3, pytest.mark.slow,  # the module's make runs: about a minute
-              pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")]
+pytestmark = pytest.mark.notebook
+#: the make runs: about a minute
+MAKE_RUNS = [pytest.mark.ns3, pytest.mark.slow,
+             pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")]
+
+
+def make_runs(test):
+    """Mark ``test`` as one that uses the make runs (:data:`MAKE_RUNS`)."""
+    for mark in MAKE_RUNS:
+        test = mark(test)
+    return test
 
 #: What a quiet run never prints: errors, tracebacks, warnings (the kernel's TCP one among them) and cling JIT
 #: messages ("[runStaticInitializersOnce]: Failed to materialize symbols ...").
@@ -74,10 +90,28 @@ def _tree(root: Path) -> Path:
 
 
 def _make(root: Path, jobs: int) -> subprocess.CompletedProcess:
-    # -o: the project's .venv is taken as built (the scratch tree has no requirements.lock to build it from)
+    # -o: the project's .venv is taken as built (the scratch tree has no requirements.lock to build it from), and
+    # the system's prerequisites as checked (tests/test_prereqs.py checks them; the scratch tree has no tools/)
     return subprocess.run(["make", "--no-print-directory", "-f", str(REPO / "Makefile"), f"VENV={VENV}",
-                           "-o", f"{VENV}/.installed", f"-j{jobs}", "figures/900/ledger.csv", "figures/901/ledger.csv"],
+                           "-o", f"{VENV}/.installed", "-o", "prereqs-reproduce", f"-j{jobs}",
+                           "figures/900/ledger.csv", "figures/901/ledger.csv"],
                           cwd=root, capture_output=True, text=True, timeout=900)
+
+
+class _Runs(dict):
+    """The trees built by make, by mode: ``sequential`` (-j1) and ``overlapped`` (-j2), each built when first used
+    (so ``-k overlapped`` builds one tree)."""
+
+    JOBS = {"sequential": 1, "overlapped": 2}
+
+    def __init__(self, tmp_path_factory):
+        super().__init__()
+        self.factory = tmp_path_factory
+
+    def __missing__(self, mode: str):
+        root = _tree(self.factory.mktemp(mode))
+        self[mode] = (root, _make(root, self.JOBS[mode]))
+        return self[mode]
 
 
 @pytest.fixture(scope="module")
@@ -85,13 +119,10 @@ def runs(tmp_path_factory):
     """The two trees built by make: sequential (-j1) and overlapped (-j2)."""
     if not (VENV / ".installed").exists():
         pytest.skip(f"{VENV} is not the project's .venv (no .installed stamp)")
-    done = {}
-    for mode, jobs in (("sequential", 1), ("overlapped", 2)):
-        root = _tree(tmp_path_factory.mktemp(mode))
-        done[mode] = (root, _make(root, jobs))
-    return done
+    return _Runs(tmp_path_factory)
 
 
+@make_runs
 @pytest.mark.parametrize("mode", ["sequential", "overlapped"])
 def test_a_run_prints_one_line_per_paper_as_it_starts_and_ends_and_nothing_else(runs, mode):
     root, proc = runs[mode]
@@ -103,6 +134,7 @@ def test_a_run_prints_one_line_per_paper_as_it_starts_and_ends_and_nothing_else(
     assert "[900] start  900_ns3_sweep: first run here; log figures/logs/900.log" in lines
 
 
+@make_runs
 @pytest.mark.parametrize("mode", ["sequential", "overlapped"])
 def test_neither_the_terminal_nor_the_logs_hold_errors_warnings_or_jit_messages(runs, mode):
     root, proc = runs[mode]
@@ -112,6 +144,7 @@ def test_neither_the_terminal_nor_the_logs_hold_errors_warnings_or_jit_messages(
         assert not NOISE.findall(text), (name, text)
 
 
+@make_runs
 def test_overlapped_runs_write_the_same_bytes_as_sequential_ones(runs):
     (seq, _), (over, _) = runs["sequential"], runs["overlapped"]
     files = sorted(p.relative_to(seq) for p in (seq / "figures").glob("90*/*.csv"))
@@ -125,6 +158,7 @@ def test_overlapped_runs_write_the_same_bytes_as_sequential_ones(runs):
         assert texts[0] == texts[1], name
 
 
+@make_runs
 def test_a_second_run_expects_the_time_the_first_took(runs):
     root, _ = runs["overlapped"]
     (root / "figures" / "901" / "ledger.csv").unlink()  # 901 out of date again; 900 is up to date
@@ -134,3 +168,75 @@ def test_a_second_run_expects_the_time_the_first_took(runs):
     (start, done) = [line for line in proc.stdout.splitlines() if line.startswith("[")]
     assert start.startswith("[901] start  901_real_time_wait: expect about ") and "(last run here)" in start
     assert done.startswith("[901] done   in ") and "(expected about " in done
+
+
+#: Loaded by the kernel (on its PYTHONPATH): a kernel that leaves the handler of each kernel_info request 1.5 s
+#: after sending the reply, as a kernel starved of CPU can (less than jupyter_client's 2.5 s before it terminates a
+#: kernel that does not stop).
+SLOW_KERNEL_INFO = """
+import importlib.abc, importlib.machinery, sys, time
+
+
+class SlowKernelInfo(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "ipykernel.kernelbase":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            load(module)
+            reply = module.Kernel.kernel_info_request
+
+            async def kernel_info_request(self, *args, **kwargs):
+                await reply(self, *args, **kwargs)
+                time.sleep(1.5)  # the reply is out; the handler (where SIGINT raises KeyboardInterrupt) is not done
+
+            module.Kernel.kernel_info_request = kernel_info_request
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, SlowKernelInfo())
+"""
+
+#: A process in the kernel's process group that writes "SIGINT" to its file if it gets one (else it is killed).
+WATCHER = ("import signal, sys, time; from pathlib import Path; out = Path(sys.argv[1]); "
+           "signal.signal(signal.SIGINT, lambda *a: (out.write_text('SIGINT'), sys.exit(0))); "
+           "out.write_text('ready'); time.sleep(120)")
+
+
+def test_the_kernel_is_shut_down_without_sigint_so_a_slow_kernel_logs_no_keyboard_interrupt(tmp_path):
+    """Papermill shuts the kernel down as soon as its last request's reply arrives; jupyter_client's shutdown began
+    with SIGINT to the kernel's process group, which raised KeyboardInterrupt in a kernel still inside that
+    request's handler ("[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel."). The runner's shutdown sends
+    none: the slow kernel logs nothing, and a process in its group gets no SIGINT."""
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text(SLOW_KERNEL_INFO)
+    watched = tmp_path / "watcher.txt"
+    cells = ['output_dir = "out"',
+             "import subprocess, sys, time\n"
+             "from pathlib import Path\n"
+             f"watched = Path({str(watched)!r})\n"
+             f"watcher = subprocess.Popen([sys.executable, '-c', {WATCHER!r}, str(watched)])\n"
+             "while not (watched.exists() and watched.read_text() == 'ready'):\n"
+             "    time.sleep(0.05)\n"
+             "Path(output_dir, 'watcher.pid').write_text(str(watcher.pid))"]
+    notebook = tmp_path / "nb" / "slow_kernel.ipynb"
+    notebook.parent.mkdir()
+    _notebook(notebook, cells)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path / "site"),
+                                                                     os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-m", "paperlib.run_notebook", str(notebook), str(tmp_path / "out.ipynb"),
+                           "-p", "output_dir", str(tmp_path / "outputs")], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=300)
+    pid = int((tmp_path / "outputs" / "watcher.pid").read_text()) if proc.returncode == 0 else None
+    seen = watched.read_text() if watched.exists() else ""
+    if pid is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert seen == "ready"  # the watcher ran and got no SIGINT
+    assert not NOISE.findall(proc.stdout + proc.stderr), proc.stdout + proc.stderr
