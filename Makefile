@@ -78,9 +78,10 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # Each run goes through paperlib.run_progress: one line as it starts (with the time its last run here took) and
 # one as it ends, its full output in figures/logs/<paper>.log (the log's tail on the terminal if it fails).
 # Papers overlap (make -j, below): a notebook that emulates links in real time holds the `emulation` lock (one
-# at a time, normal priority); the others are CPU-bound simulations and run at lower CPU priority (nice 10),
-# so they take the cores the emulation leaves idle without starving it.
-paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10)
+# at a time, normal priority); the others are CPU-bound simulations and run at the lowest CPU priority (nice 10
+# under the idle scheduling policy, SCHED_IDLE), so they take the cores the emulation leaves idle and give
+# them up the moment an emulated run's process wakes (each run records what it waited, docs/fidelity.md).
+paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10 --idle)
 RUN_TIMES := .cache/run-times
 RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
   --times-dir $(RUN_TIMES) --locks-dir .cache/locks $(3) --
@@ -97,7 +98,7 @@ $(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*)
 	@$(call RUN_PAPER,$*,$<,$(call paper_priority,$*)) $(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(call paper_args,$*)
 
 figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) | prereqs-reproduce
-	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10) $(RUN_NOTEBOOK) $< \
+	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10 --idle) $(RUN_NOTEBOOK) $< \
 	  $(EXECUTED)/$(basename $(notdir $<))-sensitivity.ipynb -p profile sensitivity -p output_dir figures/$*-sensitivity \
 	  $(if $(call declares,$*,scheduler),$(SWEEP_ARGS))
 

@@ -17,10 +17,13 @@
   without sweeps computes everything it shows, so it is cold too. The last successful cold run is kept beside
   the last run (``last_cold``): ``make bench`` sizes a cold run from it, not from a warm rerun that read its
   sweeps from the cache.
-* ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes) and
+* ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes),
+  ``--idle`` runs it under the scheduler's idle policy (``SCHED_IDLE``, inherited likewise: it runs only on
+  a CPU that no normal task wants, and a normal task that wakes takes the CPU at once), and
   ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
-  overlaps the papers and uses them to keep CPU-bound simulations from starving a real-time emulation,
-  and to run the real-time emulations one at a time (docs/running.md).
+  overlaps the papers and uses them to keep CPU-bound simulations from delaying a real-time emulation (whose
+  runs record how long their processes waited for a CPU, ``docs/fidelity.md``), and to run the real-time
+  emulations one at a time (docs/running.md).
 """
 
 from __future__ import annotations
@@ -205,10 +208,21 @@ def exclusive(name: str | None, locks_dir: Path = LOCKS_DIR):
         yield
 
 
+def lower_priority(nice: int, idle: bool) -> None:
+    """Lower the calling process's CPU priority by ``nice`` and, with ``idle``, put it under ``SCHED_IDLE``
+    (both inherited by its children; a child's preexec function)."""
+    if nice:
+        os.nice(nice)
+    if idle:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
 def run(paper: str, command: list[str], log: Path, *, label: str | None = None, nice: int = 0,
         exclusive_name: str | None = None, times_dir: Path = TIMES_DIR, locks_dir: Path = LOCKS_DIR,
-        out=None) -> int:
-    """Run ``command`` with its output in ``log``; print the start and end lines to ``out``; return its exit status."""
+        out=None, idle: bool = False) -> int:
+    """Run ``command`` with its output in ``log``; print the start and end lines to ``out``; return its exit status.
+
+    ``nice`` and ``idle`` lower the command's CPU priority (:func:`lower_priority`)."""
     out = out or sys.stdout
     log = Path(log)
     label = label or paper
@@ -225,7 +239,7 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
             tally = Path(tally_dir) / "sweeps.jsonl"
             proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
                                     env={**os.environ, SWEEP_TALLY: str(tally)},
-                                    preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                                    preexec_fn=(lambda: lower_priority(nice, idle)) if nice or idle else None)
             returncode = _wait(proc)
             sweeps = read_tally(tally)
         seconds = time.monotonic() - t0
@@ -263,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path, required=True, help="file for the command's full output")
     parser.add_argument("--label", help="what the start line calls the run (default the paper's id)")
     parser.add_argument("--nice", type=int, default=0, help="lower the command's CPU priority by N (0-19)")
+    parser.add_argument("--idle", action="store_true",
+                        help="run under the idle scheduling policy (SCHED_IDLE): only on CPUs no normal task wants")
     parser.add_argument("--exclusive", metavar="NAME", help="run while holding the lock .cache/locks/NAME.lock")
     parser.add_argument("--times-dir", type=Path, default=TIMES_DIR, help="where the last runs' times are kept")
     parser.add_argument("--locks-dir", type=Path, default=LOCKS_DIR, help="where the --exclusive locks are")
@@ -275,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.nice <= 19:
         parser.error(f"--nice must be 0-19, got {args.nice}")
     return run(args.paper, command, args.log, label=args.label, nice=args.nice, exclusive_name=args.exclusive,
-               times_dir=args.times_dir, locks_dir=args.locks_dir)
+               idle=args.idle, times_dir=args.times_dir, locks_dir=args.locks_dir)
 
 
 if __name__ == "__main__":

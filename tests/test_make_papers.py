@@ -68,7 +68,7 @@ def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
         assert ("-p profile scaled" in line) == ("profile" in declared), paper
         # a real-time emulation holds the lock; a simulation runs at lower priority
         assert ("--exclusive emulation" in line) == ("emulation" in declared), paper
-        assert ("--nice 10" in line) == ("emulation" not in declared), paper
+        assert ("--nice 10 --idle" in line) == ("emulation" not in declared), paper
         assert f"--log figures/logs/{paper}.log" in line
 
 

@@ -85,6 +85,15 @@ def test_nice_lowers_the_commands_priority(tmp_path):
     assert f"niceness {min(base + 5, 19)}" in (tmp_path / "logs" / "007.log").read_text()
 
 
+def test_idle_runs_the_command_and_its_children_under_the_idle_policy(tmp_path):
+    # SCHED_IDLE is policy 5 (os.SCHED_IDLE); a child started by the command inherits it
+    child = "import os; print('policy', os.sched_getscheduler(0))"
+    command = [PY, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}])"]
+    code, _ = _run(tmp_path, command, nice=5, idle=True)
+    assert code == 0
+    assert f"policy {os.SCHED_IDLE}" in (tmp_path / "logs" / "007.log").read_text()
+
+
 def test_runs_holding_the_same_lock_do_not_overlap(tmp_path):
     """Two runs started together under one --exclusive name: one's start and end marks never fall between the
     other's (each command marks, sleeps, marks; without the lock the four marks would interleave), and on the
