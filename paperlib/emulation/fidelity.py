@@ -135,7 +135,7 @@ class CpuWatch:
             raise ParameterError(f"period_s must be a number > 0, got {period_s!r}")
         self.proc_root, self.period_s = proc_root, float(period_s)
         self._ours: dict[int, str] = {}  # watched live pids -> role
-        self._not_ours: set[int] = set()
+        self._not_ours: dict[int, int | None] = {}  # other live pids -> their parent pid
         self._tasks: dict[tuple[int, int], tuple[str, int, int]] = {}  # (pid, tid) -> role, run ns, wait ns
         self._last_seen: set[tuple[int, int]] = set()
         self._lock = threading.Lock()
@@ -148,7 +148,7 @@ class CpuWatch:
             raise ParameterError(f"role must be one of {ROLES}, got {role!r}")
         with self._lock:
             self._ours[int(pid)] = role
-            self._not_ours.clear()  # children it forked before this call are found again
+            self._not_ours.pop(int(pid), None)
         self.sample()
 
     def _pids(self) -> set[int]:
@@ -158,8 +158,9 @@ class CpuWatch:
         """Read every watched task's counters once (called by the thread; also callable directly)."""
         with self._lock:
             alive = self._pids()
-            self._not_ours &= alive
-            parents = {pid: _parent_pid(pid, self.proc_root) for pid in alive - self._not_ours - set(self._ours)}
+            parents = {pid: ppid for pid, ppid in self._not_ours.items() if pid in alive}  # a child forked before
+            for pid in alive - set(parents) - set(self._ours):  # its parent's add() is found again here
+                parents[pid] = _parent_pid(pid, self.proc_root)
             changed = True
             while changed:  # a new pid whose parent is watched (or became watched in this loop) is watched
                 changed = False
@@ -168,7 +169,7 @@ class CpuWatch:
                         self._ours[pid] = self._ours[ppid]
                         del parents[pid]
                         changed = True
-            self._not_ours |= set(parents)
+            self._not_ours = parents
             seen = set()
             for pid, role in list(self._ours.items()):
                 try:
