@@ -118,6 +118,9 @@ def test_a_transfer_leaves_a_fidelity_record():
     assert rec.app_run_s == rec.role("client").run_s + rec.role("server").run_s
     assert rec.wall_s > 0 and (rec.cpu_pressure_fraction is None or rec.cpu_pressure_fraction >= 0)
     assert not _alive(sleeper.pid)
+    # the applications' wait over the whole series is the total (the last read is the final one)
+    assert rec.app_series[-1][2] == pytest.approx(rec.app_wait_s)
+    assert rec.app_wait_between(rec.app_series[0][0], rec.app_series[-1][0]) == pytest.approx(rec.app_wait_s)
 
 
 @needs_testbed
