@@ -1,6 +1,7 @@
 """C programs compiled once per source hash, atomically (paperlib.emulation.build). Needs gcc, which
 make reproduce and make test install first (tools/prereqs.sh); about 1 s."""
 
+import json
 import subprocess
 
 import pytest
@@ -50,7 +51,6 @@ def test_no_compiler_is_named(tmp_path, cache, monkeypatch):
 def _lateness(exe, values) -> dict:
     out = subprocess.run([str(exe)], input="\n".join(str(int(v)) for v in values) + "\n", capture_output=True,
                          text=True, check=True).stdout
-    import json
     return json.loads(out)["lateness"]
 
 

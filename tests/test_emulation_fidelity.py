@@ -224,3 +224,15 @@ def test_a_cpu_hog_shows_in_the_record():
     assert rec.cpu_pressure_s is None or rec.cpu_pressure_s > 0
     assert rec.app_wait_s > 0
     assert rec.role("client").wait_s > 0 or rec.role("server").wait_s > 0
+
+
+def test_app_wait_within_an_interval_interpolates_between_reads():
+    # reads at t = 10, 11, 12 s with app waits 0, 1, 3 s: between 10.5 and 11.5 the wait grows
+    # from 0.5 (halfway 0 -> 1) to 2.0 (halfway 1 -> 3), i.e. 1.5 s
+    rec = _record(app_series=((10.0, 0.0, 0.0), (11.0, 0.5, 1.0), (12.0, 0.9, 3.0)))
+    assert rec.app_wait_between(10.5, 11.5) == pytest.approx(1.5)
+    assert rec.app_wait_between(10.0, 12.0) == pytest.approx(3.0)
+    assert rec.app_wait_between(9.0, 11.0) is None  # before the first read
+    with pytest.raises(ParameterError, match="t0"):
+        rec.app_wait_between(11.0, 10.0)
+    assert FidelityRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec

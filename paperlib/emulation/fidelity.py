@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import time
 from dataclasses import dataclass, fields
 from typing import Callable
 
@@ -135,9 +136,10 @@ class CpuWatch:
             raise ParameterError(f"period_s must be a number > 0, got {period_s!r}")
         self.proc_root, self.period_s = proc_root, float(period_s)
         self._ours: dict[int, str] = {}  # watched live pids -> role
-        self._not_ours: set[int] = set()
+        self._not_ours: dict[int, int | None] = {}  # other live pids -> their parent pid
         self._tasks: dict[tuple[int, int], tuple[str, int, int]] = {}  # (pid, tid) -> role, run ns, wait ns
         self._last_seen: set[tuple[int, int]] = set()
+        self._series: list[tuple[float, float, float]] = []  # (CLOCK_MONOTONIC s, app run s, app wait s) per read
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -148,7 +150,7 @@ class CpuWatch:
             raise ParameterError(f"role must be one of {ROLES}, got {role!r}")
         with self._lock:
             self._ours[int(pid)] = role
-            self._not_ours.clear()  # children it forked before this call are found again
+            self._not_ours.pop(int(pid), None)
         self.sample()
 
     def _pids(self) -> set[int]:
@@ -158,8 +160,9 @@ class CpuWatch:
         """Read every watched task's counters once (called by the thread; also callable directly)."""
         with self._lock:
             alive = self._pids()
-            self._not_ours &= alive
-            parents = {pid: _parent_pid(pid, self.proc_root) for pid in alive - self._not_ours - set(self._ours)}
+            parents = {pid: ppid for pid, ppid in self._not_ours.items() if pid in alive}  # a child forked before
+            for pid in alive - set(parents) - set(self._ours):  # its parent's add() is found again here
+                parents[pid] = _parent_pid(pid, self.proc_root)
             changed = True
             while changed:  # a new pid whose parent is watched (or became watched in this loop) is watched
                 changed = False
@@ -168,7 +171,7 @@ class CpuWatch:
                         self._ours[pid] = self._ours[ppid]
                         del parents[pid]
                         changed = True
-            self._not_ours |= set(parents)
+            self._not_ours = parents
             seen = set()
             for pid, role in list(self._ours.items()):
                 try:
@@ -183,6 +186,14 @@ class CpuWatch:
                         self._tasks[(pid, tid)] = (role, got[0], got[1])
                         seen.add((pid, tid))
             self._last_seen = seen
+            run = sum(v[1] for v in self._tasks.values() if v[0] in APP_ROLES)
+            wait = sum(v[2] for v in self._tasks.values() if v[0] in APP_ROLES)
+            self._series.append((time.monotonic(), run / 1e9, wait / 1e9))
+
+    def app_series(self) -> tuple[tuple[float, float, float], ...]:
+        """Return (CLOCK_MONOTONIC time s, applications' CPU time s, their run-queue wait s) at every read."""
+        with self._lock:
+            return tuple(self._series)
 
     def start(self) -> CpuWatch:
         """Start the sampling thread; return self."""
@@ -227,6 +238,8 @@ class FidelityRecord:
     ``cpu``: :class:`RoleCpu` per role; ``app_run_s``/``app_wait_s``: client + server. ``cpu_pressure_s``:
     the machine's CPU "some" stall time over the run, ``cpu_pressure_fraction`` that over ``wall_s``.
     ``load_start``/``load_end``: 1-minute load averages. ``sample_period_s``: the CPU watch's period.
+    ``app_series``: the applications' (CLOCK_MONOTONIC time, CPU time, run-queue wait) at each of the watch's
+    reads (:meth:`app_wait_between` takes the wait within an interval, e.g. the measured transfer's).
     """
 
     lateness_n: int
@@ -248,6 +261,26 @@ class FidelityRecord:
     load_end: float | None
     wall_s: float
     sample_period_s: float
+    app_series: tuple[tuple[float, float, float], ...] = ()
+
+    def app_wait_between(self, t0: float, t1: float) -> float | None:
+        """Return the applications' run-queue wait (s) between CLOCK_MONOTONIC times ``t0`` <= ``t1`` (the clock of
+        ``time.monotonic()`` and of the applications' timestamps), interpolating linearly between the watch's
+        reads; None if the reads do not span the interval. Error: at most the wait accrued within one sampling
+        period at each end (plus :class:`CpuWatch`'s bound for tasks that exit inside the interval)."""
+        if not t0 <= t1:
+            raise ParameterError(f"t0 must be <= t1, got {t0!r} > {t1!r}")
+        series = self.app_series
+        if len(series) < 2 or t0 < series[0][0] or t1 > series[-1][0]:
+            return None
+
+        def at(t):
+            for (ta, _, wa), (tb, _, wb) in zip(series, series[1:], strict=False):
+                if ta <= t <= tb:
+                    return wa if tb == ta else wa + (wb - wa) * (t - ta) / (tb - ta)
+            return series[-1][2]
+
+        return max(at(t1) - at(t0), 0.0)
 
     def role(self, name: str) -> RoleCpu | None:
         """Return the :class:`RoleCpu` of role ``name``, or None if no task had it."""
@@ -255,7 +288,8 @@ class FidelityRecord:
 
     def to_dict(self) -> dict:
         """Return the record as JSON-able builtins (``cpu`` as {role: {run_s, wait_s, tasks, exited_tasks}})."""
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "cpu"}
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("cpu", "app_series")}
+        out["app_series"] = [list(row) for row in self.app_series]
         out["cpu"] = {r.role: {"run_s": r.run_s, "wait_s": r.wait_s, "tasks": r.tasks,
                                "exited_tasks": r.exited_tasks} for r in self.cpu}
         return out
@@ -266,12 +300,13 @@ class FidelityRecord:
         if not isinstance(data, dict):
             raise ParameterError(f"a fidelity record must be a dict, got {type(data).__name__}")
         names = [f.name for f in fields(cls)]
-        missing = [n for n in names if n not in data]
+        missing = [n for n in names if n not in data and n != "app_series"]
         if missing:
             raise ParameterError(f"the fidelity record lacks {missing}")
         cpu = tuple(RoleCpu(role, float(v["run_s"]), float(v["wait_s"]), int(v["tasks"]), int(v["exited_tasks"]))
                     for role, v in data["cpu"].items())
-        return cls(**{n: data[n] for n in names if n != "cpu"}, cpu=cpu)
+        series = tuple(tuple(float(x) for x in row) for row in data.get("app_series", ()))
+        return cls(**{n: data[n] for n in names if n not in ("cpu", "app_series")}, cpu=cpu, app_series=series)
 
 
 def _lateness(block: dict | None) -> tuple[int, float | None, float | None, float | None, int]:
@@ -283,7 +318,8 @@ def _lateness(block: dict | None) -> tuple[int, float | None, float | None, floa
 
 def make_record(link_stats: dict | None, cpu: dict[str, RoleCpu], *, wall_s: float, pressure_start_s: float | None,
                 pressure_end_s: float | None, load_start: float | None, load_end: float | None,
-                sample_period_s: float = SAMPLE_PERIOD_S) -> FidelityRecord:
+                sample_period_s: float = SAMPLE_PERIOD_S,
+                app_series: tuple[tuple[float, float, float], ...] = ()) -> FidelityRecord:
     """Return the record of a run from linkemu's final counters (``link_stats``, None if it gave none), the CPU
     watch's totals and the machine's figures at the run's start and end."""
     both = _lateness((link_stats or {}).get("lateness"))
@@ -300,7 +336,8 @@ def make_record(link_stats: dict | None, cpu: dict[str, RoleCpu], *, wall_s: flo
         worst_lateness_median_s=worst[1], worst_lateness_p99_s=worst[2], worst_lateness_max_s=worst[3],
         cpu=tuple(cpu.values()), app_run_s=sum(r.run_s for r in app), app_wait_s=sum(r.wait_s for r in app),
         cpu_pressure_s=pressure, cpu_pressure_fraction=None if pressure is None or wall_s <= 0 else pressure / wall_s,
-        load_start=load_start, load_end=load_end, wall_s=float(wall_s), sample_period_s=float(sample_period_s))
+        load_start=load_start, load_end=load_end, wall_s=float(wall_s), sample_period_s=float(sample_period_s),
+        app_series=tuple(app_series))
 
 
 # --- the rule -------------------------------------------------------------------------------------

@@ -343,10 +343,11 @@ class Testbed:
 
     def _teardown(self) -> None:
         errors = []
-        cpu, ended = None, None
+        cpu, ended, series = None, None, ()
         if self._watch is not None:  # the last read of the run's processes, before any is killed
             with contextlib.suppress(Exception):
                 cpu = self._watch.stop()
+                series = self._watch.app_series()
                 ended = (time.monotonic(), fidelity.read_cpu_pressure_some_s(), fidelity.read_loadavg())
             self._watch = None
         for proc in self._procs:
@@ -369,7 +370,7 @@ class Testbed:
                 with contextlib.suppress(Exception):
                     self.fidelity = fidelity.make_record(
                         self.link_stats, cpu, wall_s=ended[0] - self._started[0], pressure_start_s=self._started[1],
-                        pressure_end_s=ended[1], load_start=self._started[2], load_end=ended[2])
+                        pressure_end_s=ended[1], load_start=self._started[2], load_end=ended[2], app_series=series)
         for ns in self._created:
             try:
                 _kill_namespace(ns)
