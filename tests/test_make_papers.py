@@ -1,6 +1,8 @@
 """The Makefile finds the papers itself (issue 23): a paper is data/NNN/ with notebooks/NNN_*.ipynb, and its rule
-passes exactly the make variables its notebook declares as parameters. Runs make only (no notebook): about 2 s."""
+passes exactly the make variables its notebook declares as parameters, after checking the system's prerequisites as
+make reproduce does. Also make lab's command line as root and not. Runs make only (no notebook): a few seconds."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -104,3 +106,63 @@ def test_the_stamps_are_files_no_cache_folder_of_the_package_uses():
         stamp = (REPO / _show(f"$({name})")).resolve()
         assert stamp.parent == (REPO / ".cache").resolve()
         assert not any(f.resolve() == stamp or stamp in f.resolve().parents for f in folders), (name, stamp)
+
+
+# --- a paper's own target checks the system's prerequisites as make reproduce does --------------------------
+#: make's options that leave the built .venv and the emulation stamp alone (-B would remake them)
+KEEP = ("-o", ".venv/.installed", "-o", ".cache/emulation-profile", "-o", ".cache/profile")
+
+
+def _lines(*args) -> list[str]:
+    return _make("-n", "-B", *KEEP, *args).splitlines()
+
+
+def test_a_papers_target_checks_the_prerequisites_for_reproduce_once_before_any_paper_runs():
+    papers = _show("$(PAPERS)").split()
+    lines = _lines(*[f"figures/{p}/ledger.csv" for p in papers])
+    checks = [i for i, line in enumerate(lines) if line.startswith("tools/prereqs.sh ")]
+    runs = [i for i, line in enumerate(lines) if "paperlib.run_progress" in line]
+    assert len(checks) == 1 and len(runs) == len(papers)  # once, however many papers
+    assert checks[0] < min(runs)
+    assert lines[checks[0]].endswith("--for reproduce") and "--emulation \"reduced\"" in lines[checks[0]]
+
+
+def test_make_reproduce_checks_once_and_its_sub_make_does_not_check_again():
+    # make -n runs the recursive make (it only prints), so the sub-make's commands show too
+    lines = _lines("reproduce")
+    assert sum(line.startswith("tools/prereqs.sh ") for line in lines) == 1
+    assert any("paperlib.run_progress" in line for line in lines)
+
+
+def test_a_papers_target_stops_before_the_paper_when_a_prerequisite_is_missing():
+    """usrsctp.h made to look missing (tools/prereqs.sh's test hook), apt-get too (nothing is installed): make
+    figures/004/ledger.csv fails naming libusrsctp-dev, and the paper's command (replaced by an echo, in case the
+    check let it through) never runs."""
+    env = {**os.environ, "PREREQS_USRSCTP_H": "/nonexistent/usrsctp.h", "PREREQS_NO_APT": "1",
+           "PREREQS_NETNS": "yes", "PREREQS_VENV_PATH": "/opt/venv"}  # the worktree's path may hold "test"
+    proc = subprocess.run(["make", "-s", "--no-print-directory", "-f", str(MAKEFILE), *KEEP, "-B",
+                           "RUN_PAPER=echo THE-PAPER-RAN", "figures/004/ledger.csv"],
+                          cwd=REPO, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode != 0
+    assert "libusrsctp-dev" in proc.stderr and "make reproduce needs" in proc.stderr, proc.stderr
+    assert "THE-PAPER-RAN" not in proc.stdout + proc.stderr
+
+
+# --- make lab as root ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("uid", ["0", "1000", None])  # as root, as another user (a fake `id`), as this user
+def test_make_lab_allows_root_only_when_run_as_root(uid, tmp_path):
+    """Jupyter refuses to run as root without --allow-root: make lab passes it when `id -u` says 0, and only then."""
+    env = dict(os.environ)
+    if uid is not None:
+        fake = tmp_path / "id"
+        fake.write_text(f"#!/bin/sh\n[ \"$1\" = -u ] && echo {uid} || exec /usr/bin/id \"$@\"\n")
+        fake.chmod(0o755)
+        env["PATH"] = f"{tmp_path}:{env['PATH']}"
+    root = (os.geteuid() if uid is None else int(uid)) == 0
+    dry = subprocess.run(["make", "-n", "-s", "--no-print-directory", "-f", str(MAKEFILE), *KEEP, "lab"],
+                         cwd=REPO, capture_output=True, text=True, check=True, env=env).stdout
+    (lab,) = [line for line in dry.splitlines() if "jupyter lab" in line]
+    assert ("--allow-root" in lab.split()) == root, lab
+    assert lab.endswith("--MultiKernelManager.default_kernel_name=webperf-repro notebooks/")
