@@ -224,6 +224,10 @@ def test_a_cpu_hog_shows_in_the_record():
     assert rec.cpu_pressure_s is None or rec.cpu_pressure_s > 0
     assert rec.app_wait_s > 0
     assert rec.role("client").wait_s > 0 or rec.role("server").wait_s > 0
+    # the emulator framed the transfer (its first and last IPv4 packet), inside the testbed's life, and the wait
+    # within it is part of the wait over the processes' lives
+    assert rec.transfer_start_s is not None and rec.transfer_start_s < rec.transfer_end_s
+    assert rec.app_wait_transfer_s is not None and 0 <= rec.app_wait_transfer_s <= rec.app_wait_s + 1e-9
 
 
 def test_app_wait_within_an_interval_interpolates_between_reads():
@@ -235,4 +239,26 @@ def test_app_wait_within_an_interval_interpolates_between_reads():
     assert rec.app_wait_between(9.0, 11.0) is None  # before the first read
     with pytest.raises(ParameterError, match="t0"):
         rec.app_wait_between(11.0, 10.0)
+    assert FidelityRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec
+
+
+def test_the_rule_judges_the_wait_while_the_link_carried_the_run():
+    # linkemu saw the run's first packet at t = 10.5 s and wrote its last at 11.5 s; the watch's reads give the
+    # applications' wait 0, 1, 3 s at t = 10, 11, 12 s, so during the transfer it grew by 2.0 - 0.5 = 1.5 s
+    # (as in the test above), against 3 s over the processes' lives
+    stats = {**LINK_STATS, "first_in_ns": 10_500_000_000, "last_out_ns": 11_500_000_000}
+    series = ((10.0, 0.0, 0.0), (11.0, 0.5, 1.0), (12.0, 0.9, 3.0))
+    rec = fidelity.make_record(stats, CPU, wall_s=2.0, pressure_start_s=10.0, pressure_end_s=10.5, load_start=0.5,
+                               load_end=1.5, app_series=series)
+    assert (rec.transfer_start_s, rec.transfer_end_s) == (10.5, 11.5)
+    assert rec.app_wait_transfer_s == pytest.approx(1.5) and rec.judged_wait_s == pytest.approx(1.5)
+    # RTT 20 s, one handshake: the wait limit is 0.05 x 20 = 1.0 s, the lateness limit 0.4 s (p99 30 us is far
+    # below): the transfer's 1.5 s breaks it and names the transfer
+    verdict = judge(rec, rtt_s=20.0, handshakes=1)
+    assert not verdict.kept and "during the transfer 1500.000 ms" in verdict.broken[0]
+    # at RTT 40 s the limit is 2.0 s: 1.5 s during the transfer keeps it, although 3 s over the lives would not
+    assert judge(rec, rtt_s=40.0, handshakes=1).kept
+    assert not judge(_record(app_wait_s=3.0, worst_lateness_p99_s=0.0), rtt_s=40.0, handshakes=1).kept
+    # a record without the interval (an older emulator) is judged on the wait over the processes' lives
+    assert _record().app_wait_transfer_s is None and _record().judged_wait_s == _record().app_wait_s
     assert FidelityRecord.from_dict(json.loads(json.dumps(rec.to_dict()))) == rec

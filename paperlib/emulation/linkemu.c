@@ -8,7 +8,8 @@
  *
  * Usage: linkemu NS_A DEV_A NS_B DEV_B RATE_AB RATE_BA DELAY_AB DELAY_BA LOSS_AB LOSS_BA QUEUE_AB QUEUE_BA SEED
  *   rates in bit/s, delays in s, losses in [0, 1), queues in packets (>= 1), seed an unsigned integer.
- * Prints "ready" on stdout once both devices exist, then on SIGTERM/SIGINT one JSON line of counters.
+ * Prints "ready" on stdout once both devices exist, then on SIGTERM/SIGINT one JSON line of counters, with
+ * first_in_ns / last_out_ns: the CLOCK_MONOTONIC times of the first IPv4 packet read and the last one written.
  *
  * Lateness (the emulator's own timing): for every delivered packet, the CLOCK_MONOTONIC time just before its
  * write to the TUN device minus its scheduled deliver_at, in ns (>= 0: a packet is never written early).
@@ -104,6 +105,11 @@ typedef struct {
     late_t late;
 } dir_t;
 
+/* The run's transfer on the link: the CLOCK_MONOTONIC time (ns) of the first IPv4 packet read from a device and of
+   the last IPv4 packet written to one (-1: none). Packets of other versions (a kernel's IPv6 chatter on a device
+   that comes up) do not count: the run's applications speak IPv4 only. */
+static int64_t first_in_ns = -1, last_out_ns = -1;
+
 static volatile sig_atomic_t stop = 0;
 static void on_signal(int sig) { (void)sig; stop = 1; }
 
@@ -149,6 +155,7 @@ static long backlog(dir_t *d, int64_t t) { /* packets not yet fully serialised *
 }
 
 static void arrive(dir_t *d, unsigned char *buf, int len, int64_t t) {
+    if (first_in_ns < 0 && len > 0 && (buf[0] >> 4) == 4) first_in_ns = t;
     d->n_in++;
     d->bytes_in += len;
     if (d->loss > 0 && uniform(&d->rng) < d->loss) { d->n_loss++; return; }
@@ -176,6 +183,7 @@ static void deliver(dir_t *d, int64_t t) {
             d->n_out++;
             d->bytes_out += p->len;
             late_add(&d->late, w - p->deliver_at);
+            if (p->len > 0 && (p->data[0] >> 4) == 4) last_out_ns = w;
         }
         free(p->data);
         d->head++;
@@ -284,6 +292,7 @@ int main(int argc, char **argv) {
     print_dir("ba", &ba);
     printf(",");
     print_late(&both);
+    printf(",\"first_in_ns\":%lld,\"last_out_ns\":%lld", (long long)first_in_ns, (long long)last_out_ns);
     printf("}\n");
     fflush(stdout);
     return 0;

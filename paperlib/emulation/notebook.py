@@ -21,8 +21,8 @@ RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", 
 
 
 #: The per-run fidelity figures ``emulation_runs.csv`` holds beside each run (:func:`fidelity_columns`).
-FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "lateness_p99_s", "app_wait_s", "handshakes",
-                    "cpu_pressure_fraction"]
+FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "lateness_p99_s", "app_wait_s", "app_wait_transfer_s",
+                    "handshakes", "cpu_pressure_fraction"]
 
 
 @dataclass
@@ -68,13 +68,16 @@ class Emulated:
 
 def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
     """Return one row per run with :data:`FIDELITY_COLUMNS`: whether it kept its timing, its tries, the emulator's
-    worse-direction lateness p99, the applications' run-queue wait, its handshakes and the machine's CPU pressure."""
+    worse-direction lateness p99, the applications' run-queue wait over their lives and during the transfer (the
+    one the rule judges when known, :attr:`paperlib.emulation.fidelity.FidelityRecord.judged_wait_s`), its
+    handshakes and the machine's CPU pressure."""
     rows = []
     for r in runs.to_dict("records"):
         rec = r.get("fidelity") or {}
         handshakes = experiments.handshakes_of(r) if "users" in r and "mode" in r else 1
         rows.append({"fidelity_kept": r.get("fidelity_kept"), "fidelity_tries": r.get("fidelity_tries"),
                      "lateness_p99_s": rec.get("worst_lateness_p99_s"), "app_wait_s": rec.get("app_wait_s"),
+                     "app_wait_transfer_s": rec.get("app_wait_transfer_s"),
                      "handshakes": handshakes, "cpu_pressure_fraction": rec.get("cpu_pressure_fraction")})
     return pd.DataFrame(rows, columns=FIDELITY_COLUMNS, index=runs.index)
 
@@ -92,7 +95,8 @@ def cell_fidelity(runs: pd.DataFrame) -> dict | None:
     f = fidelity_columns(runs)
     rtt = runs["rtt_s"].astype(float).to_numpy()
     late = f["lateness_p99_s"].astype(float).to_numpy() / rtt
-    wait = np.sort(f["app_wait_s"].astype(float).to_numpy() / f["handshakes"].astype(float).to_numpy() / rtt)
+    judged = f["app_wait_transfer_s"].astype(float).fillna(f["app_wait_s"].astype(float))  # as the rule judges it
+    wait = np.sort(judged.to_numpy() / f["handshakes"].astype(float).to_numpy() / rtt)
     pressure = f["cpu_pressure_fraction"].dropna().astype(float)
     late_s = f["lateness_p99_s"].dropna().astype(float)
     return {"runs": int(len(runs)), "runs_kept": int(f["fidelity_kept"].eq(True).sum()),
