@@ -80,7 +80,7 @@ def test_the_record_sees_a_cpu_hog_and_verdicts_rest_on_the_kept_runs_only(monke
 
 def test_no_protocol_verdict_is_drawn_from_runs_that_lost_their_timing(monkeypatch, tmp_path):
     # a rule no run can meet (every limit 0): every run is lost after its one try
-    never = fidelity.FidelityRule(lateness_p99_rtt_fraction=0.0, app_wait_rtt_fraction_per_handshake=0.0)
+    never = fidelity.FidelityRule(lateness_p99_rtt_fraction=0.0, app_wait_transfer_fraction=0.0)
     monkeypatch.setattr(fidelity, "run_kept", functools.partial(fidelity.run_kept, rule=never))
     monkeypatch.setattr(experiments, "FIDELITY_TRIES", 1)
     rs = run_tiny(monkeypatch, tmp_path, tiny_points(("h2", "h3"), reps=2))

@@ -91,7 +91,7 @@ def test_setup_pins_tcp_and_teardown_leaves_nothing():
     mine = f"{netns.PREFIX}{os.getpid()}n"
     assert {n for n in _namespaces() if n.startswith(mine)} <= {n for n in before if n.startswith(mine)}
     assert not _alive(emu_pid) and not _alive(sleeper.pid)
-    assert tb.link_stats is not None and set(tb.link_stats) == {"ab", "ba", "lateness"}
+    assert tb.link_stats is not None and set(tb.link_stats) == {"ab", "ba", "lateness", "first_in_ns", "last_out_ns"}
     assert tb.fidelity is not None and tb.fidelity.role("server") is not None  # the sleeper, as a server
 
 

@@ -22,7 +22,7 @@ RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", 
 
 #: The per-run fidelity figures ``emulation_runs.csv`` holds beside each run (:func:`fidelity_columns`).
 FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "lateness_p99_s", "app_wait_s", "app_wait_transfer_s",
-                    "handshakes", "cpu_pressure_fraction"]
+                    "transfer_s", "handshakes", "cpu_pressure_fraction"]
 
 
 @dataclass
@@ -75,9 +75,11 @@ def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
     for r in runs.to_dict("records"):
         rec = r.get("fidelity") or {}
         handshakes = experiments.handshakes_of(r) if "users" in r and "mode" in r else 1
+        start, end = rec.get("transfer_start_s"), rec.get("transfer_end_s")
+        transfer = end - start if start is not None and end is not None else rec.get("wall_s")
         rows.append({"fidelity_kept": r.get("fidelity_kept"), "fidelity_tries": r.get("fidelity_tries"),
                      "lateness_p99_s": rec.get("worst_lateness_p99_s"), "app_wait_s": rec.get("app_wait_s"),
-                     "app_wait_transfer_s": rec.get("app_wait_transfer_s"),
+                     "app_wait_transfer_s": rec.get("app_wait_transfer_s"), "transfer_s": transfer,
                      "handshakes": handshakes, "cpu_pressure_fraction": rec.get("cpu_pressure_fraction")})
     return pd.DataFrame(rows, columns=FIDELITY_COLUMNS, index=runs.index)
 
@@ -87,8 +89,9 @@ def cell_fidelity(runs: pd.DataFrame) -> dict | None:
 
     The keys of :func:`paperlib.emulation.fidelity.summarise` (so :func:`~paperlib.emulation.fidelity.describe`
     words it): ``runs``, ``runs_kept`` (by each run's own judgement, ``fidelity_kept``), the worst lateness p99 (s
-    and as a fraction of the run's round trip), the median and largest applications' wait per handshake as a
-    fraction of the round trip, the mean CPU pressure; and ``tries``, the runs made in all (re-runs included).
+    and as a fraction of the run's round trip), the median and largest applications' wait during the transfer as a
+    share of its duration (the rule's figure) and per handshake as a fraction of the round trip, the mean CPU
+    pressure; and ``tries``, the runs made in all (re-runs included).
     """
     if not len(runs) or "fidelity" not in runs.columns or runs["fidelity"].isna().all():
         return None
@@ -97,12 +100,15 @@ def cell_fidelity(runs: pd.DataFrame) -> dict | None:
     late = f["lateness_p99_s"].astype(float).to_numpy() / rtt
     judged = f["app_wait_transfer_s"].astype(float).fillna(f["app_wait_s"].astype(float))  # as the rule judges it
     wait = np.sort(judged.to_numpy() / f["handshakes"].astype(float).to_numpy() / rtt)
+    share = np.sort((judged / f["transfer_s"].astype(float)).dropna().to_numpy())
     pressure = f["cpu_pressure_fraction"].dropna().astype(float)
     late_s = f["lateness_p99_s"].dropna().astype(float)
     return {"runs": int(len(runs)), "runs_kept": int(f["fidelity_kept"].eq(True).sum()),
             "tries": int(f["fidelity_tries"].fillna(1).astype(int).sum()),
             "worst_lateness_p99_s": float(late_s.max()) if len(late_s) else None,
             "worst_lateness_p99_rtt_fraction": float(np.nanmax(late)) if np.isfinite(late).any() else None,
+            "app_wait_transfer_fraction_median": float(np.median(share)) if share.size else None,
+            "app_wait_transfer_fraction_max": float(share[-1]) if share.size else None,
             "app_wait_per_handshake_rtt_fraction_median": float(np.median(wait)),
             "app_wait_per_handshake_rtt_fraction_max": float(wait[-1]),
             "cpu_pressure_fraction_mean": float(pressure.mean()) if len(pressure) else None}
