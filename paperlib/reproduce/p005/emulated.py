@@ -51,6 +51,7 @@ import importlib.util
 import inspect
 import json
 import math
+import os
 import select
 import subprocess
 import sys
@@ -86,6 +87,11 @@ SCTP_MAX_BURST = 4
 MIN_QUEUE_PACKETS = 10
 #: Server port of the HTTP families (TCP or UDP) and of SCTP.
 PORT = 8443
+#: Testbeds at once: one. A page load's Python client and server each keep a core about half busy at 10 Mbit/s
+#: (aioquic more), beside two packet captures and the emulator: two page loads at once on a 2-core machine make
+#: them wait for a CPU for more of the transfer than the fidelity rule allows (docs/fidelity.md). The
+#: environment's WEBPERF_EMU_LINKS, when set, overrides it (as it does for papers 000, 002 and 004).
+LINKS_AT_ONCE = 1
 #: The grids: (rates bit/s, round trips s, losses, initial windows in packets, repetitions). The reduced one
 #: runs inside ``make reproduce`` within about 3 minutes on 2 cores: its round trip is 50 ms, because a
 #: loss-limited Reno transfer takes a time proportional to the round trip (rate ~ MSS / RTT x 1.22 / sqrt(p),
@@ -587,7 +593,7 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
     machine lacks; a protocol whose package is missing (:func:`missing_reason`) is left out with its reason
     (:func:`not_run_reasons`) and the others run; so is a protocol's C implementation whose programs are missing
     (``c_missing``), its Python points running. ``scheduler_links`` testbeds run at once (default
-    :data:`paperlib.emulation.experiments.PARALLEL_LINKS`).
+    :data:`LINKS_AT_ONCE`, or ``WEBPERF_EMU_LINKS`` when the environment sets it).
     """
     profile = experiments.check_profile(profile)
     reason = emulation_notebook.not_run_reason(profile)
@@ -602,7 +608,7 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
     if not pts:
         return RealStacks(profile, not_run="; ".join(f"{p}: {w}" for p, w in missing.items()), missing=missing,
                           c_missing=c_missing)
-    n = scheduler_links or experiments.PARALLEL_LINKS
+    n = scheduler_links or (experiments.PARALLEL_LINKS if "WEBPERF_EMU_LINKS" in os.environ else LINKS_AT_ONCE)
 
     def swept(points_: list[dict], stage: str) -> pd.DataFrame:
         runs_ = sweep.run_sweep(run_point, points_, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
