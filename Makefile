@@ -138,13 +138,14 @@ test: ## lint (ruff), then the test suite (unit, property, data, ledger, noteboo
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest --durations=25
 
-bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints ratios), the emulator, the run budgets
+bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints ratios), the emulator, the run budgets, real-time fidelity
 	$(PY) bench/bench_models.py
 	$(PY) bench/bench_testbed.py
 	$(PY) bench/bench_ns3_speed.py
 	$(PY) bench/bench_budget.py
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_emulation.py
+	$(PY) bench/bench_fidelity.py
 
 # The project's kernel, registered inside .venv (not in the user's own Jupyter), named as the notebooks' kernelspec.
 KERNEL := webperf-repro

@@ -50,6 +50,11 @@ TINY = {
                            [r"^ *rate_bps +arrived", r"^ *1e\+06 ", r"^emulator: (highest accurate rate|not accurate)"],
                            [pytest.mark.skipif(EMULATION is not None,
                                                reason=f"emulated testbed unavailable: {EMULATION}")]),
+    "bench_fidelity.py": (["--runs", "1", "--families", "h2", "--objects", "4", "--conditions", "idle"],
+                          [r"^fidelity of paper 005's page loads", r"^  h2 \(python\) +idle +kept [01]/1 +lateness p99",
+                           r"^  h2 \(c\) +idle +kept [01]/1", r"^one testbed at a time"],
+                          [pytest.mark.skipif(EMULATION is not None,
+                                              reason=f"emulated testbed unavailable: {EMULATION}")]),
 }
 
 
