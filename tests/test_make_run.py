@@ -123,6 +123,7 @@ def runs(tmp_path_factory):
 
 
 @make_runs
+@pytest.mark.slow  # (make_runs marks it slow too; named here so tests/test_slow_marker.py sees it)
 @pytest.mark.parametrize("mode", ["sequential", "overlapped"])
 def test_a_run_prints_one_line_per_paper_as_it_starts_and_ends_and_nothing_else(runs, mode):
     root, proc = runs[mode]
