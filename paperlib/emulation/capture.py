@@ -613,14 +613,19 @@ def wire_handshake(client_packets: list[tuple[float, bytes]], server_packets: li
     Raises ValueError naming what is missing (no request, a first packet that opens no handshake, a capture
     cut too short to read a header, captures that do not match).
     """
+    up, down, first, req = _opening(client_packets, server_packets, rtt_s, kind, rate_bps)
+    parts = _path(req, "client", up, down, first.dep, kind)
+    return {"kind": kind, "t_first": first.dep, "t_request": req.dep, **_summed(parts, req.dep - first.dep, rtt_s)}
+
+
+def _opening(client_packets, server_packets, rtt_s: float, kind: str, rate_bps: float):
+    """Return (the client's packets up, the server's down, the client's first packet, its request packet) of two
+    captures, after checking ``kind`` and ``rtt_s`` (:func:`wire_handshake` and :func:`wire_ttfb` start here)."""
     _check_kind(kind)
     if not (isinstance(rtt_s, (int, float)) and rtt_s > 0):
         raise ValueError(f"rtt_s must be a positive number, got {rtt_s!r}")
     up, down = _directions(client_packets, server_packets, rate_bps, rtt_s / 2)
-    first = _first_packet(up, kind)
-    req = request_packet(up, kind)
-    parts = _path(req, "client", up, down, first.dep, kind)
-    return {"kind": kind, "t_first": first.dep, "t_request": req.dep, **_summed(parts, req.dep - first.dep, rtt_s)}
+    return up, down, _first_packet(up, kind), request_packet(up, kind)
 
 
 def wire_ttfb(client_packets: list[tuple[float, bytes]], server_packets: list[tuple[float, bytes]],
@@ -635,12 +640,7 @@ def wire_ttfb(client_packets: list[tuple[float, bytes]], server_packets: list[tu
     9001 section 4.1.2), sent in answer to the same client flight. The path is :func:`_path`'s from the
     response's departure, plus its own crossing.
     """
-    _check_kind(kind)
-    if not (isinstance(rtt_s, (int, float)) and rtt_s > 0):
-        raise ValueError(f"rtt_s must be a positive number, got {rtt_s!r}")
-    up, down = _directions(client_packets, server_packets, rate_bps, rtt_s / 2)
-    first = _first_packet(up, kind)
-    req = request_packet(up, kind)
+    up, down, first, req = _opening(client_packets, server_packets, rtt_s, kind, rate_bps)
     if req.arr is None:
         raise ValueError("the client's request packet never arrived at the server (lost)")
     resp = next((p for p in down if p.dep >= req.arr and p.arr is not None and _carries_data(p.ip, kind)), None)
