@@ -94,11 +94,7 @@ def with_run_fidelity(rows: list[Row], real_stacks) -> list[Row]:
     """Return ``rows`` with the fidelity of every real-stack run (kept and lost, :func:`fidelity_text`) added to
     the reason of each claim judged on the real stacks (column :data:`REAL_STACKS`); ``rows`` as they are when
     nothing ran or no run has a fidelity record."""
-    from paperlib.emulation import notebook
-
-    frames = [f for f in (getattr(real_stacks, "runs", None), getattr(real_stacks, "lost", None))
-              if f is not None and len(f)]
-    fid = notebook.cell_fidelity(pd.concat(frames, ignore_index=True)) if frames else None
+    fid = real_stacks.cell_fidelity()  # no parameter fixed: every run, kept and lost
     if fid is None:
         return rows
     text = f"; fidelity of the paper's real-stack runs: {fidelity_text(fid)}"
