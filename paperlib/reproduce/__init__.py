@@ -1,4 +1,4 @@
-"""One package per paper: ``paperlib.reproduce.p000`` ... ``p004``, all with the same named parts.
+"""One package per paper, ``paperlib.reproduce.p<id>`` for each ``data/<id>/``, all with the same named parts.
 
 Every paper package has these modules (a part a paper does not have is absent, never renamed):
 
