@@ -54,7 +54,7 @@ class Citation:
 
 
 #: Authors, venue and year of each seed (its title is read from ``data/<paper>/datapackage.json``).
-#: ``checked_in`` says where they were verified; the seeds themselves are in ``../shared/seeds/``.
+#: ``checked_in`` says where they were verified.
 CITATIONS: dict[str, Citation] = {
     "000": Citation("Y.-J. Lee", "ACSIJ, vol. 3, no. 3", "2014",
                     "seed (author; cites 2013 work); ACSIJ's article page and its index record JR_ACSIJ-3-3_009"),

@@ -1,6 +1,6 @@
 """Paper 000 (Y.-J. Lee): mean waiting time of m users, HTTP over SCTP vs TCP, narrowband network.
 
-Source text: ``/work/shared/seeds/000_f64ac86b0baac71e.txt`` (published data in ``data/000/``).
+Source text: the paper cited in ``data/000/datapackage.json`` (published data in ``data/000/``).
 Notebook: ``notebooks/000_multiuser_waiting.ipynb``.
 
 Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package answers are in

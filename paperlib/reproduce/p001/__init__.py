@@ -1,6 +1,6 @@
 """Paper 001 (Seok, KIPS 2008): web response time under FIFO and RED queues, short and long latency.
 
-Paper text: ``/work/shared/seeds/001_0a89092a38d5093c.txt`` (published data in ``data/001/``, Mah's
+Paper text: the paper cited in ``data/001/datapackage.json`` (published data in ``data/001/``, Mah's
 measured distributions in ``data/001/mah/``). Notebook: ``notebooks/001_fifo_red_response.ipynb``.
 
 Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):

@@ -1,6 +1,6 @@
 """Paper 002 (Lee, Atiquzzaman, Sivagurunathan): mean response time of HTTP over SCTP vs TCP, wireless.
 
-Source text: ``/work/shared/seeds/002_706d51d23250c514.txt`` (published data in ``data/002/``).
+Source text: the paper cited in ``data/002/datapackage.json`` (published data in ``data/002/``).
 Notebook: ``notebooks/002_http_sctp_response.ipynb``. Model: :mod:`paperlib.models.http_response_time`
 (reconstruction in ``docs/reconstruction-002-000.md``).
 

@@ -1,6 +1,6 @@
 """Paper 003: Vandalore et al., performance of bursty WWW (SPECweb96) sources over ATM ABR (slides).
 
-Paper text: ``/work/shared/seeds/003_b29fbf59cec7381f.txt``; published data: ``data/003/``.
+Paper text: the paper cited in ``data/003/datapackage.json``; published data: ``data/003/``.
 Notebook: ``notebooks/003_specweb96_abr.ipynb``.
 
 Modules (no re-exports: import the module that holds a name):

@@ -1,7 +1,7 @@
 """Paper 004, Lee & Atiquzzaman: web object transfer latency over SCTP in the initial slow-start phase.
 
 =====================  ===================================================================
-paper                  ``/work/shared/seeds/004_712d505736a1f111.txt``; published data in ``data/004/``
+paper                  the paper cited in ``data/004/datapackage.json``; published data in ``data/004/``
 notebook               ``notebooks/004_slow_start_latency.ipynb``
 model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)), checked against
                        the brute-force schedule :mod:`paperlib.models.slow_start_schedule`
