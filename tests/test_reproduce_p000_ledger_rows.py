@@ -142,6 +142,27 @@ def test_real_stacks_that_ran_give_the_measured_statuses(paper, search, rows):
     assert experiments.protocols() == ("tcp", "sctp")  # the C application that speaks both is built
 
 
+def test_a_cell_whose_users_never_ran_is_not_run_even_when_its_baseline_lost_its_timing(paper, search):
+    # The fake runs (m = 1 and 5, all kept) plus one single-user TCP run that lost its timing on every try. The
+    # m = 10 cell shares that single-user baseline but its 10 users never ran: it is not in the reduced grid
+    # (not_regenerable, saying so), not fidelity_lost. The m = 5 cell still has 3 kept runs of its own users:
+    # measured, with the lost baseline counted in its fidelity (7 runs: 3 + 3 kept, 1 lost).
+    emu = _fake_runs(paper)
+    lost = emu.runs[(emu.runs.protocol == "tcp") & (emu.runs.users == 1)].head(1).assign(
+        rep=3, fidelity_kept=False, fidelity_tries=3,
+        fidelity=[{"worst_lateness_p99_s": 0.1, "app_wait_s": 1.0, "cpu_pressure_fraction": 0.5}])
+    kept = emu.runs.assign(fidelity_kept=True, fidelity_tries=1,
+                           fidelity=[{"worst_lateness_p99_s": 0.001, "app_wait_s": 0.0, "cpu_pressure_fraction": 0.0}]
+                           * len(emu.runs))
+    emu = Emulated("reduced", emu.points, kept, lost=lost)
+    cells = {(r.source, r.row, r.column): r
+             for r in ledger_rows.ledger_rows(paper, search=search, real_stacks=emu)}
+    m10 = cells[("Table 1", "1 %, m=10", "T_{tcp}")]
+    assert m10.status == "not_regenerable" and "m = 10 is not in the reduced grid" in m10.reason
+    m5 = cells[("Table 1", "1 %, m=5", "T_{tcp}")]
+    assert m5.status.startswith("measured_") and "fidelity: 6 of 7 runs kept their timing" in m5.reason
+
+
 def test_summary_text_counts_the_model_cells_and_lists_the_claims(paper, search, rows, tmp_path):
     frame = ledger.write_partial(rows, Stamp(notebook="notebooks/000_multiuser_waiting.ipynb", parameters={}),
                                  tmp_path / "ledger.csv")

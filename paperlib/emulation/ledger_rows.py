@@ -83,7 +83,7 @@ def real_stack_cell(old: Row, n: int, fidelity: dict | None, not_run: str, score
     with ``not_run`` when nothing ran. ``n``: the runs that kept their timing; ``fidelity``: the cell's summary."""
     lost = 0 if fidelity is None else fidelity["runs"] - fidelity["runs_kept"]
     if lost and n < MIN_KEPT:
-        return fidelity_lost_cell(old, f"{n} of {fidelity['runs']} runs kept their timing, fewer than {MIN_KEPT}: "
+        return fidelity_lost_cell(old, f"{n} repetitions kept their timing, fewer than {MIN_KEPT}: "
                                        f"no mean is drawn from the others; fidelity: {fidelity_text(fidelity)}")
     if n == 0:
         return not_run_row(old, not_run)

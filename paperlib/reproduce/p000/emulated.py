@@ -146,12 +146,11 @@ def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: E
             if proto in experiments.protocols() else
             emulated_rows.protocol_not_run(proto))
         pt = points[c.point]
-        # the cell's runs: its m users' and the single-user baselines at its operating point
-        fid = None
-        if n or real_stacks.lost is not None and len(real_stacks.lost):
-            at = dict(protocol=proto, rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
-            runs = real_stacks.cell_runs(**at)
-            fid = cell_fidelity(runs[runs.users.isin([1, c.m])]) if len(runs) else None
+        # the cell's runs: its m users' and the single-user baselines at its operating point; a cell whose m
+        # users never ran (kept or lost) has no fidelity of its own, whatever its baselines did
+        at = dict(protocol=proto, rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
+        runs = real_stacks.cell_runs(**at)
+        fid = cell_fidelity(runs[runs.users.isin([1, c.m])]) if "users" in runs and (runs.users == c.m).any() else None
 
         def score(old=old, n=n, proto=proto, t=t, pt=pt, key=key, c=c, fid=fid):
             stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 000, {' '.join(key)}",
