@@ -246,3 +246,17 @@ def test_run_without_sweeps_prints_only_its_start_and_end(tmp_path):
     run_progress.run("951", [PY, "-c", "pass"], tmp_path / "951.log", times_dir=tmp_path / "times",
                      locks_dir=tmp_path / "locks", out=out, every_s=0)
     assert [line.split()[:2] for line in out.getvalue().splitlines()] == [["[951]", "start"], ["[951]", "done"]]
+
+
+def test_the_real_stack_runs_report_through_the_same_runner(tmp_path, monkeypatch):
+    """The emulation's sweeps (paperlib.emulation.experiments.run, one testbed per point) go through run_sweep, so
+    they report too; a stand-in for the testbed's run_point keeps this test off the network namespaces."""
+    from paperlib.emulation import experiments
+
+    progress = tmp_path / "progress.jsonl"
+    monkeypatch.setenv(PROGRESS_FILE, str(progress))
+    monkeypatch.setattr(experiments, "run_point", sweep_helpers.square)
+    experiments.run([{"x": 1}, {"x": 2}], cache_dir=tmp_path / "cache", n_links=1, progress=False, desc="real stacks")
+    assert [(e["event"], e["sweep"], e["done"], e["planned"]) for e in _events(progress)] == [
+        ("start", "real stacks", 0, 2), ("point", "real stacks", 1, 2), ("point", "real stacks", 2, 2),
+        ("end", "real stacks", 2, 2)]
