@@ -421,9 +421,10 @@ def _progress(simulate, name: str, folder: Path, records: list[dict], tasks: dic
     """Return the progress events of a sweep with ``tasks`` to compute, or None outside a run that follows them.
 
     The estimate of the time left (:func:`paperlib.sweep_progress.time_left_s`) takes each point's earlier time
-    from the cache entries of the same parameters and seed, and the rate from every entry of ``simulate`` that
-    records its time, with the points' costs from the simulating module's ``sweep_cost`` where it has one that
-    answers for every point (else 1 each).
+    from the cache entries of the same parameters and seed, and the rate from this sweep's own points once one is
+    done, before that from every entry of ``simulate`` that records its time (:class:`SweepProgress`), with the
+    points' costs from the simulating module's ``sweep_cost`` where it has one that answers for every point (else
+    1 each).
     """
     path = progress_path()
     if path is None or not tasks:
