@@ -1,4 +1,4 @@
-"""Run one paper's command with its full output in a log file and one line on the terminal as it starts and ends.
+"""Run one paper's command with its full output in a log file and short lines on the terminal: start, sweeps, end.
 
 ``python -m paperlib.run_progress 001 --log figures/logs/001.log -- .venv/bin/python -m paperlib.run_notebook ...``
 
@@ -6,6 +6,14 @@
   command on this machine (kept in ``.cache/run-times/<paper>.json``, or ``--times-dir``), or "first run
   here" when there is none. No number is made up: a run with other parameters has no expectation.
 * Everything the command writes (the notebook runner, the kernel, ns-3, Dask workers) goes to the log.
+* While a sweep computes, the paper prints progress lines (:func:`sweep_line`, :class:`SweepLines`): the
+  sweep's name, its runs done out of planned (those read from the cache count as done at once) and an estimate
+  of the time left from the cache's records of how long points took. Each line is whole (no carriage returns,
+  so a log or six papers side by side read the same) and a paper prints one at most every 30 s
+  (``WEBPERF_PROGRESS_EVERY`` seconds), only with news: a sweep still computing that it has not shown, a
+  further tenth of its runs done, its end, or five minutes without either. The sweeps write their events to a
+  file this module names in the environment (:mod:`paperlib.sweep_progress`); a run without sweeps to compute
+  prints none.
 * The end line gives the elapsed time. The record also keeps the CPU time (user + system) of the command and
   every descendant it waited for (the kernel, its Dask workers and ns-3, the emulated links and
   applications): ``cpu_seconds``, from which ``make bench`` gives the floor of an overlapped cold run
@@ -38,10 +46,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from paperlib.atomic import atomic_write_text
+from paperlib.sweep_progress import PROGRESS_FILE, ProgressFeed
 
 REPO = Path(__file__).resolve().parent.parent
 TIMES_DIR = REPO / ".cache" / "run-times"
@@ -49,6 +59,14 @@ LOCKS_DIR = REPO / ".cache" / "locks"
 TAIL_LINES = 40
 #: The environment variable naming the file to which each sweep of a run appends its counts (:func:`note_sweep`).
 SWEEP_TALLY = "WEBPERF_SWEEP_TALLY"
+#: The environment variable that sets the least time between two progress lines of a paper, in seconds.
+PROGRESS_EVERY = "WEBPERF_PROGRESS_EVERY"
+#: The least time between two progress lines of a paper unless :data:`PROGRESS_EVERY` says otherwise.
+PROGRESS_EVERY_S = 30.0
+#: A computing sweep's line comes again after this long without a further tenth of its runs (its time left moves).
+HEARTBEAT_S = 300.0
+#: How often the sweeps' progress file is read while the command runs.
+POLL_S = 1.0
 
 
 def duration(seconds: float) -> str:
@@ -180,6 +198,109 @@ def end_line(paper: str, seconds: float, expected: float | None, returncode: int
     return f"[{paper}] FAILED after {duration(seconds)} (exit status {returncode})"
 
 
+def sweep_line(paper: str, name: str, done: int, planned: int, cached: int, left_s: float | None) -> str:
+    """Return a computing sweep's progress line: its runs done out of planned, those from the cache, the time left.
+
+    ``left_s`` None: nothing timed yet to estimate from; 0 or less: the sweep runs past its estimate; less than a
+    second shows as 1 s.
+    """
+    if left_s is None:
+        left = "time left not known yet"
+    elif left_s <= 0:
+        left = "past its estimate"
+    else:
+        left = f"about {duration(max(left_s, 1.0))} left"
+    return f"[{paper}] sweep  {name}: {done}/{planned} runs done{_from_cache(cached)}, {left}"
+
+
+def sweep_end_line(paper: str, name: str, planned: int, cached: int, seconds: float | None) -> str:
+    """Return the line of a sweep that has all its runs, with the time it took (if its start was seen)."""
+    took = "" if seconds is None else f" in {duration(seconds)}"
+    return f"[{paper}] sweep  {name}: {planned}/{planned} runs done{_from_cache(cached)}{took}"
+
+
+def _from_cache(cached: int) -> str:
+    return f" ({cached} from the cache)" if cached else ""
+
+
+def tenth(done: int, planned: int) -> int:
+    """Return how many whole tenths of ``planned`` runs ``done`` runs are (0-10)."""
+    return 10 * done // planned
+
+
+class SweepLines:
+    """The progress lines of one paper, from its sweeps' events (:mod:`paperlib.sweep_progress`).
+
+    :meth:`feed` takes each event as it is read and :meth:`tick` the passing time; each returns the lines to
+    print now (none or one). A line comes at least ``every_s`` seconds after the paper's last one (``last_t``:
+    its start line, a ``time.time()``), and only with news of the latest sweep: it computes and has not been
+    shown, it has done a further tenth of its runs since its last line, it has ended after being shown, or it
+    computes and the paper's last line is :data:`HEARTBEAT_S` old. A sweep that ends before it is shown prints
+    nothing. An event is judged at its own time (``t``), so the lines do not depend on when the file is read.
+    """
+
+    def __init__(self, paper: str, every_s: float = PROGRESS_EVERY_S, last_t: float = 0.0):
+        self.paper, self.every_s, self.last_t = paper, float(every_s), float(last_t)
+        self.sweeps: dict[str, dict] = {}
+        self.current: dict | None = None
+
+    def feed(self, event: dict) -> list[str]:
+        """Return the lines due at an event's time, after taking the event into account."""
+        sweep = self.sweeps.setdefault(event["id"], {"shown": False, "shown_tenth": 0, "closed": False,
+                                                     "t_start": None})
+        if event["event"] == "start":
+            sweep["t_start"] = event["t"]
+        sweep.update({k: event[k] for k in ("sweep", "planned", "cached", "done", "left_s", "t")})
+        sweep["ended"] = event["event"] == "end"
+        self.current = sweep
+        return self._due(event["t"])
+
+    def tick(self, now: float) -> list[str]:
+        """Return the lines due at ``now`` (a ``time.time()``) without a new event."""
+        return self._due(now)
+
+    def _news(self, sweep: dict, now: float) -> bool:
+        if sweep["ended"]:
+            return sweep["shown"] and not sweep["closed"]
+        if not sweep["shown"]:
+            return True
+        if sweep["done"] < sweep["planned"] and tenth(sweep["done"], sweep["planned"]) > sweep["shown_tenth"]:
+            return True
+        return now - self.last_t >= HEARTBEAT_S
+
+    def _due(self, now: float) -> list[str]:
+        sweep = self.current
+        if sweep is None or now - self.last_t < self.every_s or not self._news(sweep, now):
+            return []
+        if sweep["ended"]:
+            took = None if sweep["t_start"] is None else sweep["t"] - sweep["t_start"]
+            line = sweep_end_line(self.paper, sweep["sweep"], sweep["planned"], sweep["cached"], took)
+            sweep["closed"] = True
+        else:
+            left = None if sweep["left_s"] is None else sweep["left_s"] - max(0.0, now - sweep["t"])
+            line = sweep_line(self.paper, sweep["sweep"], sweep["done"], sweep["planned"], sweep["cached"], left)
+        sweep["shown"], sweep["shown_tenth"] = True, tenth(sweep["done"], sweep["planned"])
+        self.last_t = now
+        return [line]
+
+
+def progress_every_s(environ=None) -> float:
+    """Return the least seconds between two progress lines: :data:`PROGRESS_EVERY` in the environment, else 30.
+
+    Raises ValueError naming the variable if it is not a number >= 0.
+    """
+    text = (os.environ if environ is None else environ).get(PROGRESS_EVERY)
+    if text is None:
+        return PROGRESS_EVERY_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{PROGRESS_EVERY} must be a number of seconds >= 0, got {text!r}")
+    return value
+
+
 def log_tail(log: Path, lines: int = TAIL_LINES) -> str:
     """Return the last ``lines`` lines of ``log``, each indented by four spaces."""
     try:
@@ -219,28 +340,42 @@ def lower_priority(nice: int, idle: bool) -> None:
 
 def run(paper: str, command: list[str], log: Path, *, label: str | None = None, nice: int = 0,
         exclusive_name: str | None = None, times_dir: Path = TIMES_DIR, locks_dir: Path = LOCKS_DIR,
-        out=None, idle: bool = False) -> int:
-    """Run ``command`` with its output in ``log``; print the start and end lines to ``out``; return its exit status.
+        out=None, idle: bool = False, every_s: float | None = None) -> int:
+    """Run ``command`` with its output in ``log``; print the start, progress and end lines to ``out``; return its
+    exit status.
 
-    ``nice`` and ``idle`` lower the command's CPU priority (:func:`lower_priority`)."""
+    ``nice`` and ``idle`` lower the command's CPU priority (:func:`lower_priority`); ``every_s`` is the least
+    time between two progress lines (default :func:`progress_every_s`)."""
     out = out or sys.stdout
     log = Path(log)
     label = label or paper
+    every_s = progress_every_s() if every_s is None else every_s
     expected = expected_seconds(paper, command, times_dir)
     with exclusive(exclusive_name, locks_dir):
         log.parent.mkdir(parents=True, exist_ok=True)
         print(start_line(paper, label, log, expected), file=out, flush=True)
         started = time.time()
+        lines = SweepLines(paper, every_s, started)
         t0 = time.monotonic()
         cpu0 = children_cpu_seconds()
         with open(log, "w") as fh, tempfile.TemporaryDirectory(prefix="webperf-run-") as tally_dir:
             fh.write(f"$ {' '.join(command)}\n")
             fh.flush()
             tally = Path(tally_dir) / "sweeps.jsonl"
+            feed = ProgressFeed(Path(tally_dir) / "progress.jsonl")
+
+            def show(now: float | None) -> None:
+                """Print the progress lines due: at each new event, then (with ``now``) for the time passed."""
+                for event in feed.read():
+                    _print(lines.feed(event), out)
+                if now is not None:
+                    _print(lines.tick(now), out)
+
             proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
-                                    env={**os.environ, SWEEP_TALLY: str(tally)},
+                                    env={**os.environ, SWEEP_TALLY: str(tally), PROGRESS_FILE: str(feed.path)},
                                     preexec_fn=(lambda: lower_priority(nice, idle)) if nice or idle else None)
-            returncode = _wait(proc)
+            returncode = _wait(proc, lambda: show(time.time()))
+            show(None)  # the events written since the last look, judged at their own times
             sweeps = read_tally(tally)
         seconds = time.monotonic() - t0
         write_record(paper, command, seconds, returncode == 0, started, times_dir,
@@ -252,20 +387,38 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
     return returncode
 
 
-def _wait(proc: subprocess.Popen) -> int:
-    """Wait for ``proc``; pass SIGTERM and SIGHUP on to it (SIGINT from a terminal reaches it directly)."""
+def _print(lines: list[str], out) -> None:
+    for line in lines:
+        print(line, file=out, flush=True)
+
+
+def _wait(proc: subprocess.Popen, poll=None) -> int:
+    """Wait for ``proc``, calling ``poll()`` every :data:`POLL_S` seconds from another thread while it runs; pass
+    SIGTERM and SIGHUP on to it (SIGINT from a terminal reaches it directly)."""
     def forward(signum, frame):
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signum)
 
+    stop = threading.Event()
+
+    def polling() -> None:
+        while not stop.wait(POLL_S):
+            poll()
+
+    poller = threading.Thread(target=polling, name="progress", daemon=True) if poll is not None else None
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
+        if poller is not None:
+            poller.start()
         while True:
             try:
                 return proc.wait()
             except KeyboardInterrupt:
                 continue  # the command got the same SIGINT; its exit status says how it ended
     finally:
+        stop.set()
+        if poller is not None and poller.is_alive():
+            poller.join()
         for sig, old in previous.items():
             signal.signal(sig, old)
 
@@ -290,8 +443,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no command given (put it after --)")
     if not 0 <= args.nice <= 19:
         parser.error(f"--nice must be 0-19, got {args.nice}")
+    try:
+        every_s = progress_every_s()
+    except ValueError as err:
+        parser.error(str(err))
     return run(args.paper, command, args.log, label=args.label, nice=args.nice, exclusive_name=args.exclusive,
-               idle=args.idle, times_dir=args.times_dir, locks_dir=args.locks_dir)
+               idle=args.idle, times_dir=args.times_dir, locks_dir=args.locks_dir, every_s=every_s)
 
 
 if __name__ == "__main__":

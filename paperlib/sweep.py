@@ -8,9 +8,11 @@ keyed by the parameters in canonical form, the seed, the code version and the ve
 libraries that compute a result (numpy, scipy, ns-3): a re-run computes only what is missing, and an
 edit of the simulating module or an upgrade of those libraries recomputes everything. Each entry
 carries its schema number and a sha256 checksum of its content; an entry that fails either (edited,
-truncated, written by another schema) is recomputed with a warning, never served. Entries are
-written to a temporary file and renamed into place, so concurrent runs of the same point (two
-workers, two ``make`` calls) each leave a whole, identical entry. Points run on a local Dask cluster, on an
+truncated, written by another schema) is recomputed with a warning, never served. An entry also records
+how long its point took on its worker (``seconds``, ``cpu_seconds``; outside the key): the estimate of
+the time left of a later sweep (:mod:`paperlib.sweep_progress`) reads them. Entries are written to a
+temporary file and renamed into place, so concurrent runs of the same point (two workers, two ``make``
+calls) each leave a whole entry with the same result. Points run on a local Dask cluster, on an
 existing one (by address) or, with ``scheduler="synchronous"``, in this process. On Dask, points start
 longest first when the simulating module estimates their cost (:func:`longest_first`). Only the client
 (this process) reads and writes the cache: workers receive parameters and return results, so they need
@@ -30,7 +32,9 @@ import itertools
 import json
 import logging
 import os
+import sys
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -41,6 +45,7 @@ import paperlib
 from paperlib.atomic import atomic_write_text
 from paperlib.provenance import package_versions
 from paperlib.run_progress import note_sweep
+from paperlib.sweep_progress import SweepProgress, progress_path
 from paperlib.validate import ParameterError
 
 #: ``scheduler`` value that runs the points in this process, in order, without Dask.
@@ -172,8 +177,6 @@ def _default_code_version(simulate) -> str:
     ``SWEEP_DEPENDS`` tuple (e.g. the workload model it samples from); editing any
     of them, or the module itself, changes the version and so invalidates the cache.
     """
-    import sys
-
     module = sys.modules.get(simulate.__module__)
     files = [inspect.getsourcefile(simulate)]
     files += [inspect.getsourcefile(m) for m in getattr(module, "SWEEP_DEPENDS", ())]
@@ -248,15 +251,21 @@ def read_entries(folder: Path | str, code_version: str) -> list[dict]:
     return out
 
 
-def _store(path: Path, record: dict, result, name: str) -> dict:
-    """Write a point's record, result, schema and checksum to ``path`` atomically; return the result as read back."""
+def _store(path: Path, record: dict, result, name: str, seconds: tuple[float, float] | None = None) -> dict:
+    """Write a point's record, result, schema and checksum to ``path`` atomically; return the result as read back.
+
+    ``seconds``: the point's wall and CPU seconds on its worker (:func:`timed_call`), kept in the entry as
+    ``seconds`` and ``cpu_seconds`` (rounded to the millisecond); they are not part of the key.
+    """
     params = record["params"]
     if not isinstance(result, dict) or not all(isinstance(k, str) for k in result):
         raise TypeError(f"{name} must return a dict with string keys, got {result!r} at {params}")
     if clash := sorted(set(result) & {*params, "seed"}):
         raise ValueError(f"{name} returned keys {clash} that clash with the parameter and seed columns at {params}")
     try:
-        entry = json.loads(json.dumps({**record, "schema": CACHE_SCHEMA, "result": result}, default=_plain))
+        timing = {} if seconds is None else {"seconds": round(seconds[0], 3), "cpu_seconds": round(seconds[1], 3)}
+        entry = json.loads(json.dumps({**record, "schema": CACHE_SCHEMA, "result": result, **timing},
+                                      default=_plain))
         entry["checksum"] = _checksum(entry)
         text = json.dumps(entry, indent=2) + "\n"
     except (TypeError, ValueError) as err:
@@ -315,8 +324,6 @@ def longest_first(simulate, tasks: dict) -> list:
     the last runs of a sweep are short ones, so no worker idles for long while another finishes a
     long run (greedy longest-processing-time scheduling). Results do not depend on the order.
     """
-    import sys
-
     cost = getattr(sys.modules.get(simulate.__module__), "sweep_cost", None)
     if cost is None:
         return list(tasks)
@@ -363,17 +370,22 @@ def local_cluster(n_workers: int):
         yield cluster
 
 
-def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
+def _run_dask(simulate, tasks: dict, scheduler, n_workers, done, started=None) -> dict | None:
     """Run ``tasks`` (index -> record) on a new local Dask cluster or the scheduler at that address, longest first.
 
+    ``started(workers)``, if given, is called with the number of points that run at once before the first starts.
     Return index -> workers lost while holding that point, or None if unknown (see :func:`_lost_workers`).
     """
     from distributed import Client, as_completed
 
     with contextlib.ExitStack() as stack:
+        workers = None
         if scheduler is None:
-            scheduler = stack.enter_context(local_cluster(min(n_workers or os.cpu_count() or 1, len(tasks))))
+            workers = min(n_workers or os.cpu_count() or 1, len(tasks))
+            scheduler = stack.enter_context(local_cluster(workers))
         client = stack.enter_context(Client(scheduler, set_as_default=False))
+        if started is not None:
+            started(workers or sum(client.nthreads().values()) or 1)
         order = longest_first(simulate, tasks)
         futures = {client.submit(timed_call, simulate, tasks[i]["params"], tasks[i]["seed"], pure=False,
                                  priority=len(order) - rank): i
@@ -385,6 +397,61 @@ def _run_dask(simulate, tasks: dict, scheduler, n_workers, done) -> dict | None:
                 raise RuntimeError(f"{simulate.__name__} failed at {tasks[futures[future]]['params']}: {err}") from err
             done(futures[future], *result)
         return _lost_workers(client, futures)
+
+
+def _recorded_seconds(folder: Path) -> list[tuple[dict, int, float]]:
+    """Return ``(params, seed, wall seconds)`` of each entry in ``folder`` that records how long its point took.
+
+    Any code version: an estimate of the time left reads them (:func:`_progress`), no result is served from
+    them. An unreadable entry, or one without a time, is left out.
+    """
+    out = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if (isinstance(stored, dict) and isinstance(stored.get("params"), dict) and isinstance(stored.get("seed"), int)
+                and isinstance(stored.get("seconds"), (int, float)) and stored["seconds"] >= 0):
+            out.append((stored["params"], stored["seed"], float(stored["seconds"])))
+    return out
+
+
+def _progress(simulate, name: str, folder: Path, records: list[dict], tasks: dict) -> SweepProgress | None:
+    """Return the progress events of a sweep with ``tasks`` to compute, or None outside a run that follows them.
+
+    The estimate of the time left (:func:`paperlib.sweep_progress.time_left_s`) takes each point's earlier time
+    from the cache entries of the same parameters and seed, and the rate from this sweep's own points once one is
+    done, before that from every entry of ``simulate`` that records its time (:class:`SweepProgress`), with the
+    points' costs from the simulating module's ``sweep_cost`` where it has one that answers for every point (else
+    1 each).
+    """
+    path = progress_path()
+    if path is None or not tasks:
+        return None
+    recorded = _recorded_seconds(folder)
+    cost = getattr(sys.modules.get(simulate.__module__), "sweep_cost", None)
+
+    def cost_of(params: dict) -> float | None:
+        if cost is None:
+            return 1.0
+        try:
+            return float(cost(params))
+        except (KeyError, TypeError, ValueError):  # e.g. the parameters of an older version
+            return None
+
+    if any(cost_of(r["params"]) is None for r in tasks.values()):
+        cost = None
+    earlier, known = [], {}
+    for params, seed, seconds in recorded:
+        if (c := cost_of(params)) is not None:
+            earlier.append((c, seconds))
+        known.setdefault((_dumps(canonical(params)), seed), []).append(seconds)
+    remaining = {}
+    for i, record in tasks.items():
+        runs = known.get((_dumps(canonical(record["params"])), record["seed"]))
+        remaining[i] = (cost_of(record["params"]), sum(runs) / len(runs) if runs else None)
+    return SweepProgress(path, name, len(records), len(records) - len(tasks), remaining, earlier)
 
 
 def _scheduler_name(scheduler) -> str:
@@ -432,7 +499,9 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     n_workers : worker processes of the local cluster (default the CPU count; at most one per
         point to compute).
     progress, desc : a tqdm progress bar (cached points count as done) labelled ``desc``
-        (default the name of ``simulate``).
+        (default the name of ``simulate``). Under :mod:`paperlib.run_progress` (``make reproduce``) a sweep
+        with points to compute also reports its progress to the terminal, whatever ``progress`` says
+        (:mod:`paperlib.sweep_progress`), under the name ``desc`` (default ``module.function``).
 
     The frame's ``attrs["sweep"]`` is the call's provenance (:func:`sweep_record`): points read from
     the cache, computed, and retried after a lost worker.
@@ -453,21 +522,32 @@ def run_sweep(simulate, points, *, cache_dir, code_version=None, base_seed=0,
     _writable_cache(folder)
     results = [_read_cache(path, record) for path, record in zip(paths, records, strict=True)]
     tasks = {i: records[i] for i, result in enumerate(results) if result is None}
+    report = _progress(simulate, desc or f"{simulate.__module__.rsplit('.', 1)[-1]}.{simulate.__qualname__}",
+                       folder, records, tasks)
     with tqdm(total=len(records), initial=len(records) - len(tasks), desc=desc or simulate.__name__,
               disable=not progress) as bar:
 
         seconds = {}
 
         def done(i: int, result, wall_s: float, cpu_s: float) -> None:
-            results[i] = _store(paths[i], records[i], result, simulate.__name__)
+            results[i] = _store(paths[i], records[i], result, simulate.__name__, (wall_s, cpu_s))
             seconds[i] = wall_s, cpu_s
             bar.update()
+            if report is not None:
+                report.point_done(i, wall_s, time.time())
+
+        def started(workers: int) -> None:
+            if report is not None:
+                report.start(workers, time.time())
 
         lost = {}
         if tasks and scheduler == SYNCHRONOUS:
+            started(1)
             _run_here(simulate, tasks, done)
         elif tasks:
-            lost = _run_dask(simulate, tasks, scheduler, n_workers, done)
+            lost = _run_dask(simulate, tasks, scheduler, n_workers, done, started)
+    if report is not None:
+        report.end(time.time())
     names = [*dict.fromkeys(k for params in points for k in params), "seed"]
     names += dict.fromkeys(k for result in results for k in result)
     rows = [{**r["params"], "seed": r["seed"], **result} for r, result in zip(records, results, strict=True)]

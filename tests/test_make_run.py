@@ -1,11 +1,13 @@
-"""Two small papers through make's own rules (issues 23 and 26): a quiet run, and overlapped runs that give the
-same bytes as sequential ones.
+"""Two small papers through make's own rules (issues 23, 26 and 34): a quiet run that shows its sweeps' progress, and
+overlapped runs that give the same bytes as sequential ones.
 
 A scratch tree holds two papers the Makefile discovers: 900, an ns-3 notebook (a transfer in the kernel and a
 two-point sweep on a one-worker Dask cluster, so both import ns-3 and compile C++ with cling), and 901, a
 notebook that declares ``emulation`` (so it runs under the emulation lock at normal priority) and waits on the
 wall clock as a real-time emulation does. The tree is built twice, with ``-j1`` (one paper after the other)
-and ``-j2`` (side by side). About 1-2 minutes (four kernels, four ns-3 imports).
+and ``-j2`` (side by side). About 1-2 minutes (four kernels, four ns-3 imports). The runs print every progress
+line with news at once (``WEBPERF_PROGRESS_EVERY=0`` instead of one at most every 30 s), so 900's short sweep
+shows its lines.
 
 The last test shows why such a log once held "KeyboardInterrupt caught in kernel." and that it no longer can: a
 kernel slow to leave the handler of papermill's last request (a ``kernel_info`` after the last cell), as a kernel
@@ -38,6 +40,12 @@ def make_runs(test):
     for mark in MAKE_RUNS:
         test = mark(test)
     return test
+
+#: A sweep's progress line as docs/running.md shows it (paperlib.run_progress.sweep_line and sweep_end_line).
+PROGRESS = re.compile(r"\[(?P<paper>\d{3})\] sweep  (?P<sweep>[^:]+): (?P<done>\d+)/(?P<planned>\d+) runs done"
+                      r"(?: \(\d+ from the cache\))?"
+                      r"(?P<rest>, about (?:\d+ s|\d+ min \d\d s|\d+ h \d\d min) left|, time left not known yet"
+                      r"|, past its estimate| in (?:\d+ s|\d+ min \d\d s|\d+ h \d\d min))")
 
 #: What a quiet run never prints: errors, tracebacks, warnings (the kernel's TCP one among them) and cling JIT
 #: messages ("[runStaticInitializersOnce]: Failed to materialize symbols ...").
@@ -95,7 +103,8 @@ def _make(root: Path, jobs: int) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "--no-print-directory", "-f", str(REPO / "Makefile"), f"VENV={VENV}",
                            "-o", f"{VENV}/.installed", "-o", "prereqs-reproduce", f"-j{jobs}",
                            "figures/900/ledger.csv", "figures/901/ledger.csv"],
-                          cwd=root, capture_output=True, text=True, timeout=900)
+                          cwd=root, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "WEBPERF_PROGRESS_EVERY": "0"})
 
 
 class _Runs(dict):
@@ -125,14 +134,25 @@ def runs(tmp_path_factory):
 @make_runs
 @pytest.mark.slow  # (make_runs marks it slow too; named here so tests/test_slow_marker.py sees it)
 @pytest.mark.parametrize("mode", ["sequential", "overlapped"])
-def test_a_run_prints_one_line_per_paper_as_it_starts_and_ends_and_nothing_else(runs, mode):
+def test_a_run_prints_a_line_per_paper_as_it_starts_and_ends_its_sweeps_progress_and_nothing_else(runs, mode):
     root, proc = runs[mode]
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr == ""
     lines = proc.stdout.splitlines()
-    assert sorted(line.split()[:2] for line in lines) == [["[900]", "done"], ["[900]", "start"],
-                                                          ["[901]", "done"], ["[901]", "start"]], lines
-    assert "[900] start  900_ns3_sweep: first run here; log figures/logs/900.log" in lines
+    by_paper = {paper: [line for line in lines if line.startswith(f"[{paper}] ")] for paper in ("900", "901")}
+    assert sum(map(len, by_paper.values())) == len(lines), lines  # every line is a paper's
+    assert [line.split()[1] for line in by_paper["901"]] == ["start", "done"], lines  # no sweep: no progress
+    assert [line.split()[1] for line in by_paper["900"]] == ["start", "sweep", "sweep", "sweep", "done"], lines
+    assert by_paper["900"][0] == "[900] start  900_ns3_sweep: first run here; log figures/logs/900.log"
+    # its two-point sweep on a cold cache: started with nothing timed, one done with the other's time left
+    # estimated from it, then its end with the time it took
+    shown = [PROGRESS.fullmatch(line) for line in by_paper["900"][1:4]]
+    assert all(shown), by_paper["900"]
+    assert [(m["sweep"], m["done"], m["planned"]) for m in shown] == [("tcp_loss_transfer.simulate", "0", "2"),
+                                                                     ("tcp_loss_transfer.simulate", "1", "2"),
+                                                                     ("tcp_loss_transfer.simulate", "2", "2")]
+    assert shown[0]["rest"] == ", time left not known yet"
+    assert shown[1]["rest"].startswith(", about ") and shown[2]["rest"].startswith(" in ")
 
 
 @make_runs

@@ -17,7 +17,7 @@ TESTS = REPO / "tests"
 LONGEST = {
     "test_nbval.py::test_nbval_reexecutes_every_fixture_to_the_same_outputs",  # every fixture re-executed
     # make reproduce's runner, sequential and overlapped, on small papers (the first test builds both trees)
-    "test_make_run.py::test_a_run_prints_one_line_per_paper_as_it_starts_and_ends_and_nothing_else",
+    "test_make_run.py::test_a_run_prints_a_line_per_paper_as_it_starts_and_ends_its_sweeps_progress_and_nothing_else",
     "test_notebooks.py::test_notebook_003_small",  # ns-3 sweep of 003's notebook
     "test_notebooks.py::test_notebook_001_small",  # 001's testbed calibration
     "test_cluster.py",  # Dask schedulers and workers started from the command line

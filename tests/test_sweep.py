@@ -18,6 +18,7 @@ import pytest
 import sweep_helpers
 from distributed.core import Status
 
+from paperlib import sweep
 from paperlib.sweep import grid, local_cluster, longest_first, point_seed, run_sweep, sweep_record
 from paperlib.validate import ParameterError
 
@@ -112,7 +113,9 @@ def test_second_run_computes_nothing_and_starts_no_cluster(tmp_path, monkeypatch
     stored = sorted((cache / "sweep_helpers.square").iterdir())
     assert len(stored) == 3 and len(_calls(log)) == 3
     record = json.loads(stored[0].read_text())
-    assert list(record) == ["params", "seed", "code_version", "versions", "schema", "result", "checksum"]
+    assert list(record) == ["params", "seed", "code_version", "versions", "schema", "result", "seconds",
+                            "cpu_seconds", "checksum"]
+    assert record["seconds"] >= 0 and record["cpu_seconds"] >= 0  # the point's time on its worker, outside the key
 
     def no_cluster(*args, **kwargs):
         raise AssertionError("a cluster was started although every point is cached")
@@ -176,7 +179,7 @@ def test_corrupted_cache_file_is_recomputed(tmp_path, corrupt):
         again = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous",
                           progress=False)
     assert len(_calls(log)) == 2
-    assert path.read_text() == good
+    assert _untimed(path.read_text()) == _untimed(good)  # the same entry but for the point's new time
     pd.testing.assert_frame_equal(first, again)
 
 
@@ -340,6 +343,24 @@ def test_progress_bar_counts_cached_points(tmp_path, capsys):
 # --- a cache that cannot lie (issue 13) ------------------------------------------------------
 # All synchronous, tiny points: about 1 s together.
 
+def _untimed(text: str) -> dict:
+    """Return a cache entry's JSON without the point's time and the checksum that covers it."""
+    return {k: v for k, v in json.loads(text).items() if k not in ("seconds", "cpu_seconds", "checksum")}
+
+
+def test_an_entry_without_the_points_time_is_served_under_the_same_key(tmp_path):
+    """The time a point took is kept beside its result but is no part of its key: an entry written without it (as
+    before it was kept) is still whole and served, not recomputed."""
+    log = tmp_path / "log"
+    points, first, [path] = _one_entry(tmp_path, log)
+    entry = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("seconds", "cpu_seconds")}
+    entry["checksum"] = sweep._checksum(entry)
+    path.write_text(json.dumps(entry, indent=2) + "\n")
+    again = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
+    assert len(_calls(log)) == 1  # the first run's call only
+    pd.testing.assert_frame_equal(first, again)
+
+
 def _one_entry(tmp_path, log, xs=(1,)):
     points = _points(log, xs=list(xs))
     frame = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
@@ -361,7 +382,7 @@ def test_tampered_but_valid_entry_is_recomputed_with_a_warning(tmp_path, tamper)
     with pytest.warns(RuntimeWarning, match="corrupted cache file"):
         again = run_sweep(sweep_helpers.square, points, cache_dir=tmp_path, scheduler="synchronous", progress=False)
     assert len(_calls(log)) == 2  # computed again, not served
-    assert path.read_text() == good
+    assert _untimed(path.read_text()) == _untimed(good)
     pd.testing.assert_frame_equal(first, again)
 
 
@@ -411,12 +432,12 @@ def test_unwritable_cache_folder_is_named(tmp_path):
 
 
 def test_storing_the_same_point_twice_is_idempotent(tmp_path):
-    # Two runs (or workers) computing one point write the same bytes by rename, so neither can
-    # leave a mixed entry: what the second writes is byte-identical to what the first wrote.
+    # Two runs (or workers) computing one point write whole entries by rename, so neither can
+    # leave a mixed entry: what the second writes is the first's entry but for the point's own time.
     log = tmp_path / "log"
     _, _, [path] = _one_entry(tmp_path / "a", log)
     _, _, [path_b] = _one_entry(tmp_path / "b", log)
-    assert path.name == path_b.name and path.read_bytes() == path_b.read_bytes()
+    assert path.name == path_b.name and _untimed(path.read_text()) == _untimed(path_b.read_text())
     assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]  # no temporary file left
 
 
