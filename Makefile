@@ -162,8 +162,7 @@ lab: $(KERNEL_SPEC) ## open JupyterLab at notebooks/ with the project's kernel (
 	@echo "Interactive runs of the paper notebooks write into scratch/<paper>/ (their output_dir default; not in git)."
 	@echo "figures/ is written only by make reproduce (staged, with a run manifest); a notebook refuses an output_dir there."
 	@echo "Start with notebooks/tutorial.ipynb. Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
-	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) \
-	  --ContentsManager.preferred_dir=notebooks .
+	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) --ContentsManager.preferred_dir=notebooks .
 
 validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs; check README against the ledger
 	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md
