@@ -27,7 +27,7 @@ PROFILE_STAMP := .cache/profile
 # default, the full grid with PROFILE=full.
 # EMULATION=off opts out of them (the ledger's reasons then say the real-stack column was not run, by choice).
 EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
-# BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
+# BROWSER_TEST=off opts make test out of the browser tests of the report and of make lab (they need Debian's chromium).
 BROWSER_TEST ?= on
 # The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
 # like PROFILE_STAMP: only by its own recipe, only when its content changes; not .cache/emulation/, the folder of
