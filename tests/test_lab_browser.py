@@ -35,7 +35,8 @@ NOTEBOOK = "004_slow_start_latency"  # the cheapest paper notebook: a model, no 
 OUTER_MAKE = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "EMULATION", "BROWSER_TEST", "PROFILE", "PYTHON")
 
 pytest.importorskip("websocket", reason="websocket-client is not installed")
-pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM),
+pytestmark = [pytest.mark.slow,  # a server, a browser and a notebook: half a minute on a quiet 2-core machine
+              pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM),
               pytest.mark.skipif(subprocess.run(["which", "make"], capture_output=True).returncode != 0,
                                  reason="GNU make is not installed")]
 
