@@ -6,7 +6,7 @@ the search chose with some of its switches changed (the axes of
 lone hits follow the ledger's own rules (:func:`paperlib.reproduce.p004.ledger_rows.table_rows`), and each reason
 says that the row is a what-if and what changed (``make reproduce``'s ledger keeps the chosen convention).
 :func:`changed_rows` sets two sets of rows side by side where they differ, :func:`ledger_table` shows rows in the
-ledger's columns and :func:`ledger_row` picks one row.
+ledger's columns, :func:`ledger_row` picks one row and :func:`check` checks the notebook's parameters.
 """
 
 from __future__ import annotations
@@ -64,6 +64,18 @@ def check_change(change: Mapping[str, object]) -> None:
             raise ParameterError(f"{axis}: not a convention of paper 004's Table II; they are {list(axes)}")
         if not any(type(value) is type(c) and value == c for c in axes[axis]):  # 2.0 is not the window 2
             raise ParameterError(f"{axis} must be one of {axes[axis]}, got {value!r}")
+
+
+def check(paper: Paper, *, initial_window: int, table_row: str) -> None:
+    """Raise :class:`~paperlib.validate.ParameterError` naming a bad parameter of the tutorial notebook.
+
+    ``initial_window`` must be a candidate of the ``initial_window`` convention and ``table_row`` a row label of
+    Table II (its ``BANDWIDTH`` column, e.g. ``"1 Mbps"``).
+    """
+    check_change({"initial_window": initial_window})
+    labels = list(paper.tables["table2"].cells["BANDWIDTH"])
+    if table_row not in labels:
+        raise ParameterError(f"table_row must be a row of Table II, one of {labels}, got {table_row!r}")
 
 
 def with_assumption(paper: Paper, search: pd.DataFrame, **change) -> list[Row]:

@@ -115,3 +115,11 @@ def test_ledger_row_names_what_there_is(ledger):
         tutorial.ledger_row(ledger, "Table II", "2 Mbps", "Model(SCTP)")
     with pytest.raises(ParameterError, match="the sources"):
         tutorial.ledger_row(ledger, "Table 9", "1 Mbps", "Model(SCTP)")
+
+
+@pytest.mark.parametrize("kwargs, named", [({"initial_window": 8, "table_row": "1 Mbps"}, "initial_window"),
+                                           ({"initial_window": 2, "table_row": "1 Mbit/s"}, "table_row")])
+def test_the_notebooks_parameters_are_checked_naming_the_bad_one(paper, kwargs, named):
+    tutorial.check(paper, initial_window=2, table_row="1 Mbps")  # the defaults pass
+    with pytest.raises(ParameterError, match=named):
+        tutorial.check(paper, **kwargs)
