@@ -157,6 +157,16 @@ STATE = """(path => {
 })"""
 
 
+#: Scroll the current notebook to its first cell with a rendered image (the notebook scrolls itself: its cells are
+#: laid out as they come into view).
+SHOW_FIRST_FIGURE = """(async () => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  const cell = nb.widgets.find(c => c.node.querySelector('.jp-RenderedImage img'));
+  await nb.scrollToCell(cell, 'start');
+  await new Promise(r => setTimeout(r, 1000));
+})()"""
+
+
 def _wait(browser: Browser, path: str, ready, what: str, timeout_s: float, log_path: Path):
     """Return the state (:data:`STATE`) of the notebook at ``path`` once ``ready(state)``; fail after ``timeout_s``."""
     deadline = time.monotonic() + timeout_s
@@ -206,14 +216,17 @@ def test_make_lab_runs_a_paper_notebook_in_the_browser_and_writes_only_to_scratc
         mimes = [m for c in state["cells"] for o in c["outputs"] for m in o["mime"]]
         assert "text/html" in mimes and "text/markdown" in mimes and "image/png" in mimes, sorted(set(mimes))
 
-        # the figures as the page shows them: decoded images in rendered image outputs
-        shown = _wait_for_images(browser)
-        assert shown, "no rendered image output in the page"
-        browser.eval("document.querySelector('.jp-RenderedImage img').scrollIntoView()")
-        if os.environ.get("LAB_BROWSER_SCREENSHOT"):  # for a person to look at; never written by the test run
-            browser.screenshot(Path(os.environ["LAB_BROWSER_SCREENSHOT"]))
         # the notebook wrote its outputs where its output_dir says, inside its scratch/ folder
-        assert (folder / "out" / "latency_vs_bandwidth.png").is_file() and (folder / "out" / "ledger.csv").is_file()
+        figure = folder / "out" / "latency_vs_bandwidth.png"
+        assert figure.is_file() and (folder / "out" / "ledger.csv").is_file()
+        # the figures as the page shows them: decoded images in rendered image outputs, the notebook's figure among
+        # them at its own size in pixels (a PNG's width and height are bytes 16-23, big-endian)
+        shown = _wait_for_images(browser)
+        png = figure.read_bytes()
+        assert [int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")] in shown, shown
+        if os.environ.get("LAB_BROWSER_SCREENSHOT"):  # for a person to look at; a test run never writes it
+            browser.eval(SHOW_FIRST_FIGURE, wait=True)
+            browser.screenshot(Path(os.environ["LAB_BROWSER_SCREENSHOT"]))
     finally:
         if browser is not None:
             browser.close()
