@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -37,8 +38,7 @@ OUTER_MAKE = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "EMULATION", "BROWSER_TEST", "
 pytest.importorskip("websocket", reason="websocket-client is not installed")
 pytestmark = [pytest.mark.slow,  # a server, a browser and a notebook: half a minute on a quiet 2-core machine
               pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM),
-              pytest.mark.skipif(subprocess.run(["which", "make"], capture_output=True).returncode != 0,
-                                 reason="GNU make is not installed")]
+              pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")]
 
 
 def _free_port() -> int:
@@ -100,7 +100,8 @@ def _stop(proc: subprocess.Popen, runtime: Path) -> None:
 
 @pytest.fixture
 def lab(tmp_path):
-    """Start make lab on a free port with a token; yield (base URL, token, server log); stop it afterwards."""
+    """Start make lab on a free port with a token; yield (base URL, token, server log, checkout state before the
+    start: :func:`_checkout_state`); stop it afterwards."""
     port, token = _free_port(), uuid.uuid4().hex
     config, runtime = tmp_path / "jupyter-config", tmp_path / "jupyter-runtime"
     config.mkdir()
@@ -115,6 +116,7 @@ def lab(tmp_path):
                # the kernel imports this checkout's package (as the editable install of a clone does)
                PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     log_path = tmp_path / "lab.log"
+    before = _checkout_state()
     with log_path.open("w") as log:
         # -o: the running .venv is taken as built (the tests run from it)
         proc = subprocess.Popen(["make", "--no-print-directory", f"VENV={VENV}", "-o", f"{VENV}/.installed", "lab"],
@@ -130,7 +132,7 @@ def lab(tmp_path):
             except OSError:
                 assert time.monotonic() < deadline, f"no server after 90 s:\n{log_path.read_text()[-3000:]}"
                 time.sleep(0.5)
-        yield base, token, log_path
+        yield base, token, log_path, before
     finally:
         _stop(proc, runtime)
 
@@ -181,9 +183,8 @@ def _wait(browser: Browser, path: str, ready, what: str, timeout_s: float, log_p
 
 
 def test_make_lab_runs_a_paper_notebook_in_the_browser_and_writes_only_to_scratch(lab, tmp_path):
-    base, token, log_path = lab
+    base, token, log_path, before = lab
     folder = REPO / "scratch" / f"lab-browser-test-{uuid.uuid4().hex[:8]}"
-    before = _checkout_state()
     browser = None
     try:
         copy = _fast_copy(folder)
@@ -230,7 +231,7 @@ def test_make_lab_runs_a_paper_notebook_in_the_browser_and_writes_only_to_scratc
     finally:
         if browser is not None:
             browser.close()
-        _remove(folder)
+        shutil.rmtree(folder, ignore_errors=True)
     after = _checkout_state()
     assert after[0] == before[0], f"git status changed:\n{before[0]}\n---\n{after[0]}"
     changed = sorted(k for k in before[1].keys() | after[1].keys() if before[1].get(k) != after[1].get(k))
@@ -248,8 +249,3 @@ def _wait_for_images(browser: Browser, timeout_s: float = 30) -> list[list[int]]
             return sizes
         time.sleep(0.5)
 
-
-def _remove(folder: Path) -> None:
-    import shutil
-
-    shutil.rmtree(folder, ignore_errors=True)
