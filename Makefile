@@ -27,7 +27,7 @@ PROFILE_STAMP := .cache/profile
 # default, the full grid with PROFILE=full.
 # EMULATION=off opts out of them (the ledger's reasons then say the real-stack column was not run, by choice).
 EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
-# BROWSER_TEST=off opts make test out of the report's browser test (which needs Debian's chromium).
+# BROWSER_TEST=off opts make test out of the browser tests of the report and of make lab (they need Debian's chromium).
 BROWSER_TEST ?= on
 # The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
 # like PROFILE_STAMP: only by its own recipe, only when its content changes; not .cache/emulation/, the folder of
@@ -152,14 +152,17 @@ KERNEL := webperf-repro
 KERNEL_SPEC := $(VENV)/share/jupyter/kernels/$(KERNEL)/kernel.json
 # Jupyter refuses to start as root without --allow-root: passed when the effective user id is 0, and only then.
 LAB_AS_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+# The kernel runs the venv's interpreter by its real path, so a symlinked .venv keeps a working kernel.
 $(KERNEL_SPEC): $(STAMP)
-	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python 3 (webperf-repro)"
+	$(realpath $(VENV))/bin/python -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python 3 (webperf-repro)"
 
-lab: $(KERNEL_SPEC) ## open JupyterLab on notebooks/ with the project's kernel (webperf-repro); runs write to scratch/
+# The server's root is the checkout (scratch/, where interactive runs write, is one click away); it opens at notebooks/.
+# Port, token and browser come from Jupyter's own configuration (jupyter_server_config.json), as for any JupyterLab.
+lab: $(KERNEL_SPEC) ## open JupyterLab at notebooks/ with the project's kernel (webperf-repro); runs write to scratch/
 	@echo "Interactive runs of the paper notebooks write into scratch/<paper>/ (their output_dir default; not in git)."
 	@echo "figures/ is written only by make reproduce (staged, with a run manifest); a notebook refuses an output_dir there."
-	@echo "Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
-	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) notebooks/
+	@echo "Start with notebooks/tutorial.ipynb. Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
+	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) --ContentsManager.preferred_dir=notebooks .
 
 validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs; check README against the ledger
 	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md

@@ -165,4 +165,6 @@ def test_make_lab_allows_root_only_when_run_as_root(uid, tmp_path):
                          cwd=REPO, capture_output=True, text=True, check=True, env=env).stdout
     (lab,) = [line for line in dry.splitlines() if "jupyter lab" in line]
     assert ("--allow-root" in lab.split()) == root, lab
-    assert lab.endswith("--MultiKernelManager.default_kernel_name=webperf-repro notebooks/")
+    # the checkout is the server's root (scratch/ one click away), notebooks/ where it opens
+    assert lab.endswith("--MultiKernelManager.default_kernel_name=webperf-repro "
+                        "--ContentsManager.preferred_dir=notebooks ."), lab

@@ -139,9 +139,9 @@ def test_missing_browser_not_root_names_sudo_apt_and_browser_opt_out(tmp_path):
     bindir = toolbox(tmp_path, missing=("chromium",))
     proc = run_script(bindir, hooks(tmp_path, uid=1000), "--install", "--for", "test", "--emulation", "off")
     assert proc.returncode == 1
-    assert "  - chromium (the report's browser test drives headless Chromium)" in proc.stderr
+    assert "  - chromium (the browser tests of the report and JupyterLab drive headless Chromium)" in proc.stderr
     assert "\n    sudo apt-get update && sudo apt-get install -y chromium\n" in proc.stderr
-    assert "make test BROWSER_TEST=off (skips the report's browser test)" in proc.stderr
+    assert "make test BROWSER_TEST=off (skips the browser tests)" in proc.stderr
     assert "EMULATION=off" not in proc.stderr  # already off; the testbed is not the trouble
 
 
@@ -266,7 +266,7 @@ def test_install_installs_exactly_the_missing_packages_and_says_so(tmp_path):
         "installing what make test needs (apt-get, as root):\n"
         "  - tcpdump (packet-capture cross-check of the emulated runs)\n"
         "  - libusrsctp-dev (usrsctp, the SCTP stack of the emulated runs)\n"
-        "  - chromium (the report's browser test drives headless Chromium)\n"
+        "  - chromium (the browser tests of the report and JupyterLab drive headless Chromium)\n"
         "installed: tcpdump libusrsctp-dev chromium\n")
     # apt-get's own chatter (the stub prints debconf's note) goes to a log, removed after success
     assert proc.stderr == "" and "debconf" not in proc.stdout

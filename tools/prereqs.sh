@@ -13,9 +13,9 @@
 #   --install     install missing packages with apt-get when root (apt-get's own output goes to a log file,
 #                 shown only when it fails); without it, or not root, or no apt-get: only check and name them
 #   --for         what is about to run: `venv` (the package itself), `reproduce` (adds the emulated testbed of
-#                 papers 000/002/004 and root), `test` (adds the testbed and the report's browser test)
+#                 papers 000/002/004 and root), `test` (adds the testbed and the browser tests)
 #   --emulation   off: the real-stack runs are not wanted (their packages and root are not required)
-#   --browser     off: the report's browser test is not wanted (Chromium is not required)
+#   --browser     off: the browser tests of the report and JupyterLab are not wanted (Chromium is not required)
 #   --python      the interpreter the virtual environment is built with (default python3)
 #   --venv        the virtual environment's folder (default .venv): its absolute path must not contain
 #                 "test", because ns-3's loader drops every library whose path does (it filters out its
@@ -168,8 +168,8 @@ why() {
     libusrsctp-dev) echo "usrsctp, the SCTP stack of the emulated runs" ;;
     nghttp2-server|nghttp2-client) echo "nghttpd and nghttp, the C HTTP/2 stack beside paper 005's Python one" ;;
     ngtcp2-server|ngtcp2-client) echo "gtlsserver and gtlsclient, the C HTTP/3 stack (ngtcp2) beside paper 005's Python one" ;;
-    chromium) if is_ubuntu; then echo "the report's browser test; Ubuntu ships it as a snap: snap install chromium"
-              else echo "the report's browser test drives headless Chromium"; fi ;;
+    chromium) if is_ubuntu; then echo "the browser tests of the report and JupyterLab; Ubuntu ships it as a snap: snap install chromium"
+              else echo "the browser tests of the report and JupyterLab drive headless Chromium"; fi ;;
     *) echo "" ;;
   esac
 }
@@ -202,7 +202,7 @@ if ((${#pkgs[@]})) && [[ $install == yes ]] && is_root && has_apt; then
   extra=()
   for p in "${pkgs[@]}"; do
     if [[ $p == chromium ]] && is_ubuntu; then snap=yes; else debs+=("$p"); fi
-    # chromium-driver comes with Debian's chromium: the browser test speaks DevTools itself, the driver is for users.
+    # chromium-driver comes with Debian's chromium: the browser tests speak DevTools themselves, the driver is for users.
     [[ $p == chromium ]] && ! is_ubuntu && extra+=(chromium-driver)
   done
   echo "installing what make $purpose needs (apt-get$([[ $snap == yes ]] && echo ', snap'), as root):"
@@ -279,7 +279,7 @@ if ((status)); then
   done
   [[ $testbed_trouble == yes ]] && \
     optouts+=("make $purpose EMULATION=off (the ledger then says the real-stack column was not run, by choice)")
-  [[ " ${pkgs[*]} " == *" chromium "* ]] && optouts+=("make $purpose BROWSER_TEST=off (skips the report's browser test)")
+  [[ " ${pkgs[*]} " == *" chromium "* ]] && optouts+=("make $purpose BROWSER_TEST=off (skips the browser tests)")
   if ((${#optouts[@]})); then
     echo "Or opt out of what cannot run here: ${optouts[0]}${optouts[1]:+, or ${optouts[1]}}." >&2
   fi
