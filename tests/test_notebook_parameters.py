@@ -1,6 +1,7 @@
-"""What a notebook's parameters cell declares (issue 34, items 3 and 7): every parameter is read by the notebook, and
-the cell says how long its defaults take and which values make it fast (the quick profile's). Parses the notebooks'
-JSON only (no kernel): well under a second."""
+"""What a notebook's parameters cell declares (issue 34, items 3 and 7): every parameter is read by the notebook (and
+every field of the what-if grid it builds from them, where it reads the grid field by field), and the cell says how
+long its defaults take and which values make it fast (the quick profile's). Parses the notebooks' JSON only (no
+kernel): a second or two."""
 
 from __future__ import annotations
 
@@ -114,3 +115,46 @@ def test_the_parameters_cell_says_how_long_its_defaults_take_and_what_makes_it_f
     for name, value in quick.items():
         assert f"{name} = {_literal(value)}" in text, (name, text)
     assert "paperlib/profiles.py" in text
+
+
+def unread_fields(nb: dict, fields: list[str]) -> list[str]:
+    """Return the fields of the what-if grid (``w = what_if.what_if(...)``) the notebook never reads as ``w.<field>``,
+    in ``fields``' order; [] when it binds no such ``w`` or passes ``w`` itself on (the package then reads it).
+
+    A parameter that goes into the grid and whose field no cell reads changes nothing the notebook shows (paper 005's
+    ``rates_bps`` and ``rtts_s`` once did exactly that)."""
+    trees = [ast.parse(_source(c)) for c in nb["cells"] if c["cell_type"] == "code" and not _is_parameters(c)]
+    bound = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "w" for t in n.targets)
+                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                and n.value.func.attr == "what_if" for tree in trees for n in ast.walk(tree))
+    if not bound:
+        return []
+    attributes = {id(n.value) for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    loads = [n for tree in trees for n in ast.walk(tree)
+             if isinstance(n, ast.Name) and n.id == "w" and isinstance(n.ctx, ast.Load)]
+    if any(id(n) not in attributes for n in loads):
+        return []  # w is passed on whole
+    read = {n.attr for tree in trees for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "w"}
+    return [f for f in fields if f not in read]
+
+
+def test_a_what_if_field_no_cell_reads_is_found():
+    fields = ["device", "rates_bps", "rtts_s", "losses"]
+    old_005 = _notebook("rates_bps = None", "params = dict(rates_bps=rates_bps)\nw = what_if.what_if(**params)",
+                        "page = model_page(w.device)\nf(page, w.losses)")
+    assert unread_fields(old_005, fields) == ["rates_bps", "rtts_s"]
+    passed_on = _notebook("x = 1", "w = what_if.what_if(paper, x=x)\nforms = what_if.form_comparison(w)")
+    assert unread_fields(passed_on, fields) == []
+
+
+@pytest.mark.parametrize("notebook", PAPER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_field_of_a_notebooks_what_if_grid_is_read(notebook):
+    import dataclasses
+    import typing
+    from importlib import import_module
+
+    module = import_module(f"paperlib.reproduce.p{notebook.name[:3]}.what_if")
+    grid = typing.get_type_hints(module.what_if).get("return") if hasattr(module, "what_if") else None
+    fields = [f.name for f in dataclasses.fields(grid)] if dataclasses.is_dataclass(grid) else []
+    assert unread_fields(json.loads(notebook.read_text(encoding="utf-8")), fields) == []
