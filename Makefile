@@ -18,6 +18,11 @@ SWEEP_ARGS := $(if $(SCHEDULER),-p scheduler $(SCHEDULER))
 # the same plan on the parametric workload, see below) or PROFILE=full (100 Mbit/s,
 # ten times the browsers; hours on 2 cores, meant for a cluster). A change of PROFILE reruns it.
 PROFILE ?= scaled
+# PROFILE=quick runs every paper at reduced scale (paperlib/profiles.py's parameters) without the real stacks (EMULATION
+# off: no root needed), a few minutes on 2 cores; its ledger rows say profile "quick": their statuses are not the
+# reference's, and make validate refuses them. A switch to or from quick reruns every paper (QUICK_STAMP).
+QUICK := $(filter quick,$(PROFILE))
+QUICK_STAMP := .cache/quick-profile
 # The stamp is written only by its own recipe, run only as a prerequisite of figures/001/ledger.csv,
 # and only when its content changes: make help, make -n and other targets change no state.
 PROFILE_STAMP := .cache/profile
@@ -26,7 +31,7 @@ PROFILE_STAMP := .cache/profile
 # network namespaces; otherwise the notebooks say the emulated column was not run): the reduced grid by
 # default, the full grid with PROFILE=full.
 # EMULATION=off opts out of them (the ledger's reasons then say the real-stack column was not run, by choice).
-EMULATION ?= $(if $(filter full,$(PROFILE)),full,reduced)
+EMULATION ?= $(if $(filter full,$(PROFILE)),full,$(if $(QUICK),off,reduced))
 # BROWSER_TEST=off opts make test out of the browser tests of the report and of make lab (they need Debian's chromium).
 BROWSER_TEST ?= on
 # The stamp holds the EMULATION the notebooks of 000/002/004 last ran with, so a change of it reruns them (written
@@ -65,12 +70,15 @@ declares = $(shell grep -Eqs '(\\n|")$(2) = ' $(call notebook_of,$(1)) && echo y
 # (not merged into the ledger), then on the default workload into figures/001/, whose claim reasons say
 # which verdicts differ on the other workload (the notebook's compare_with default reads that claims.csv).
 # The same holds for any paper whose notebook declares `profile`.
-RUN_PROFILE := $(if $(filter sensitivity,$(PROFILE)),scaled,$(PROFILE))
+# PROFILE=quick runs 001 on its default workload (profile scaled) with the quick parameters (--profile quick).
+RUN_PROFILE := $(if $(filter sensitivity quick,$(PROFILE)),scaled,$(PROFILE))
 paper_args = -p output_dir figures/$(1) \
   $(if $(call declares,$(1),scheduler),$(SWEEP_ARGS)) \
   $(if $(call declares,$(1),emulation),-p emulation '"$(EMULATION)"') \
-  $(if $(call declares,$(1),profile),-p profile $(RUN_PROFILE))
-paper_stamps = $(if $(call declares,$(1),emulation),$(EMULATION_STAMP)) $(if $(call declares,$(1),profile),$(PROFILE_STAMP))
+  $(if $(call declares,$(1),profile),-p profile $(RUN_PROFILE)) \
+  $(if $(QUICK),--profile quick)
+paper_stamps = $(if $(call declares,$(1),emulation),$(EMULATION_STAMP)) $(if $(call declares,$(1),profile),$(PROFILE_STAMP)) \
+  $(QUICK_STAMP)
 # A kept run of the other workload feeds the claim reasons, so it is a prerequisite when present.
 paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sensitivity,$(PROFILE)),figures/$(1)-sensitivity/claims.csv) \
   $(wildcard figures/$(1)-sensitivity/claims.csv)))
@@ -82,7 +90,8 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # under the idle scheduling policy, SCHED_IDLE), so they take the cores the emulation leaves idle and give
 # them up the moment an emulated run's process wakes (each run records what it waited, docs/fidelity.md).
 paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10 --idle)
-RUN_TIMES := .cache/run-times
+# A quick run's times are kept apart, so neither its expected times nor make bench's cold-run floor mix the two scales.
+RUN_TIMES := .cache/run-times$(if $(QUICK),-quick)
 RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
   --times-dir $(RUN_TIMES) --locks-dir .cache/locks $(3) --
 
@@ -108,6 +117,8 @@ $(PROFILE_STAMP): FORCE
 	@$(call write_stamp,$(PROFILE))
 $(EMULATION_STAMP): FORCE
 	@$(call write_stamp,$(EMULATION))
+$(QUICK_STAMP): FORCE
+	@$(call write_stamp,$(or $(QUICK),notebook defaults))
 
 FORCE:
 
@@ -123,7 +134,7 @@ figures/ledger.csv figures/ledger-summary.md &: $(PARTIALS) $(PAPERLIB) $(STAMP)
 DRY_RUN = $(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # The papers run side by side: JOBS=1 runs them one after another; `make -jN reproduce` sets the number itself.
 JOBS ?= $(words x $(PAPERS))
-reproduce: prereqs-reproduce ## regenerate all tables, figures and figures/ledger.csv (checks the system's packages first)
+reproduce: prereqs-reproduce ## regenerate all tables, figures and figures/ledger.csv (PROFILE=quick: minutes, no root)
 	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
 	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) -o prereqs-reproduce reproduce-outputs; rc=$$?; \
 	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from paperlib import profiles
 from paperlib.atomic import atomic_write_csv, atomic_write_text
 from paperlib.data import PAPERS
 from paperlib.provenance import Stamp
@@ -95,7 +96,9 @@ CLOSE = 0.05
 IMPOSSIBLE = "impossible as printed"
 
 COLUMNS = ("paper", "source", "row", "column", "published", "regenerated", "rel_error", "status", "reason")
-PROVENANCE_COLUMNS = ("commit", "dirty", "notebook", "parameters", "seed", "environment")
+#: ``profile``: ``quick`` on the rows of ``make reproduce PROFILE=quick`` (:mod:`paperlib.profiles`: reduced scale, no
+#: real stacks, statuses that are not the reference's), empty for a run at the notebooks' own scale.
+PROVENANCE_COLUMNS = ("commit", "dirty", "notebook", "parameters", "seed", "environment", "profile")
 ALL_COLUMNS = COLUMNS + PROVENANCE_COLUMNS
 
 
@@ -398,8 +401,14 @@ def write_partial(rows: list[Row], stamp: Stamp, path: Path | str) -> pd.DataFra
 
 
 def read(path: Path | str) -> pd.DataFrame:
-    """Read a ledger file and check its columns and statuses."""
+    """Read a ledger file and check its columns and statuses.
+
+    A ledger without the ``profile`` column (written before the column existed) reads as one at the notebooks' own
+    scale: the column is added, empty.
+    """
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if "profile" not in frame.columns:
+        frame["profile"] = ""
     missing = [c for c in ALL_COLUMNS if c not in frame.columns]
     if missing:
         raise LedgerError(f"{path}: missing columns {missing}")
@@ -442,6 +451,9 @@ def summary(frame: pd.DataFrame) -> str:
         else pd.DataFrame(columns=statuses)
     )
     lines = ["# Reproduction ledger summary", "", f"{len(frame)} rows in `figures/ledger.csv`.", ""]
+    quick = profiles.quick_note(frame, "figures/ledger.csv")
+    if quick:
+        lines += [f"**{quick}**", ""]
     lines.append("| paper | " + " | ".join(statuses) + " | total |")
     lines.append("|---|" + "---|" * (len(statuses) + 1))
     for paper, counts_row in counts.iterrows():

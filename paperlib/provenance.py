@@ -14,6 +14,8 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
+from paperlib import profiles
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: The name under which :func:`package_versions` gives the Python interpreter's version (no distribution's name).
@@ -96,6 +98,9 @@ class Stamp:
     notebook: str
     parameters: dict = field(default_factory=dict)
     seed: int | None = None
+    #: the profile of the run (``"quick"``: :mod:`paperlib.profiles`, read from the environment when the stamp is
+    #: made; ``""``: the notebooks' own scale)
+    profile: str = field(default_factory=profiles.current)
 
     @property
     def commit(self) -> str:
@@ -120,6 +125,7 @@ class Stamp:
             "dirty": self.dirty,
             "parameters": self.parameters,
             "seed": self.seed,
+            "profile": self.profile,
             "versions": self.versions,
             "environment": digest(self.versions),
         }
@@ -133,6 +139,7 @@ class Stamp:
             "parameters": json.dumps(self.parameters, sort_keys=True, separators=(",", ":")),
             "seed": "" if self.seed is None else str(self.seed),
             "environment": digest(self.versions),
+            "profile": self.profile,
         }
 
     def write(self, folder: Path | str) -> Path:
@@ -149,7 +156,7 @@ class Stamp:
             "Software": f"webperf-repro paperlib, matplotlib {self.versions.get('matplotlib')}",
             "Source": f"{d['notebook']} @ {d['commit']}{' (dirty)' if d['dirty'] else ''}",
             "Comment": json.dumps(
-                {k: d[k] for k in ("parameters", "seed", "environment", "versions")},
+                {k: d[k] for k in ("parameters", "seed", "profile", "environment", "versions")},
                 sort_keys=True,
                 separators=(",", ":"),
             ),

@@ -8,6 +8,8 @@
    naming it, and so does the notebook's own what-if check where it has one (values and cost
    bounds). A relative ``output_dir`` (or any ``*_dir``) is resolved against the caller's
    working directory. ``OUT.ipynb`` may not be the source notebook nor any notebook in its folder.
+   ``--profile quick`` adds the quick profile's parameters (:mod:`paperlib.profiles`; given ``-p`` values win)
+   and marks every ledger row of the run as the quick profile's.
 2. The notebook writes into a staging folder next to ``output_dir``; only when the whole run
    succeeded is a ``.run-manifest.json`` (every file's sha256) written into it and the folder
    swapped in for ``output_dir``. An interrupted run leaves the previous set intact (or, killed
@@ -47,7 +49,7 @@ from pathlib import Path
 import yaml
 from jupyter_client.manager import AsyncKernelManager
 
-from paperlib import manifest
+from paperlib import manifest, profiles
 from paperlib.notebook_output import normalise_file
 from paperlib.parameters import check as check_parameters
 from paperlib.parameters import notebook_parameters, resolve_folder
@@ -257,8 +259,30 @@ def failure_report(err: BaseException) -> str:
             f"---- source ----\n{source}\n---- traceback ----\n{tb or f'{err.ename}: {err.evalue}'}\n")
 
 
-def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Path | str | None = None) -> Path:
+@contextlib.contextmanager
+def _profile_environment(profile: str | None):
+    """Set :data:`paperlib.profiles.ENV` to ``profile`` (unset it for None) while the kernel starts and runs."""
+    before = os.environ.get(profiles.ENV)
+    if profile:
+        os.environ[profiles.ENV] = profile
+    else:
+        os.environ.pop(profiles.ENV, None)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(profiles.ENV, None)
+        else:
+            os.environ[profiles.ENV] = before
+
+
+def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Path | str | None = None,
+        profile: str | None = None) -> Path:
     """Execute ``notebook`` with ``parameters`` into ``output``; its outputs replace ``output_dir`` as a set.
+
+    ``profile`` (``"quick"``, :mod:`paperlib.profiles`) adds that profile's parameters for the notebook (those
+    in ``parameters`` win) and runs the kernel with :data:`paperlib.profiles.ENV` set to it, so every ledger row
+    and provenance stamp of the run names the profile; None runs it without (the variable unset).
 
     Raises :class:`ParameterError` (before anything is run or written) for a bad parameter or
     output path; papermill's ``PapermillExecutionError`` if a cell fails (the executed notebook is
@@ -269,6 +293,8 @@ def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Pa
     notebook = Path(notebook).resolve()
     output = (Path(cwd or os.getcwd()) / Path(output).expanduser()).resolve()
     _check_output(notebook, output)
+    if profile is not None:
+        parameters = {**profiles.parameters(profile, notebook), **(parameters or {})}
     params = check_parameters(notebook, dict(parameters or {}), cwd)
     _what_if_check(notebook, params)
     out_dir = params.pop("output_dir", None) or _default_output_dir(notebook)
@@ -292,7 +318,7 @@ def run(notebook: Path, output: Path, parameters: dict | None = None, *, cwd: Pa
         try:
             staging.mkdir(parents=True)
             try:
-                with tempfile.TemporaryDirectory(prefix="webperf-kernel-") as sockets:
+                with tempfile.TemporaryDirectory(prefix="webperf-kernel-") as sockets, _profile_environment(profile):
                     pm.execute_notebook(
                         str(notebook), str(tmp),
                         parameters={**params, "output_dir": _as_seen_by(notebook, staging)},
@@ -355,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
         help="a notebook parameter; VALUE is read as YAML (0.05 -> float, [1, 2] -> list, 1e12 -> float)",
     )
+    parser.add_argument("--profile", choices=sorted(profiles.PROFILES),
+                        help="run with this profile's parameters (given -p values win); its ledger rows name it")
     args = parser.parse_args(argv)
     try:
         params = {name: parse_value(value) for name, value in args.parameter}
@@ -362,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{args.notebook}: parameter value is not valid YAML: {err}\n")
         return 2
     try:
-        run(args.notebook, args.output, params)
+        run(args.notebook, args.output, params, profile=args.profile)
     except ParameterError as err:
         sys.stderr.write(f"{args.notebook}: bad parameter: {err}\n")
         return 2

@@ -58,6 +58,19 @@ def status_counts(ledger: Path) -> dict[str, dict[str, int]] | None:
     return {paper: count(s for p, s in rows if paper in ("all", p)) for paper in ["all", *sorted({p for p, _ in rows})]}
 
 
+def quick_note(ledger: Path) -> str | None:
+    """Return :func:`paperlib.profiles.quick_note` of the ledger at ``ledger`` (None when no row is the quick
+    profile's, or the file is not a ledger)."""
+    from paperlib import ledger as ledger_file
+    from paperlib import profiles
+
+    try:
+        frame = ledger_file.read(ledger)
+    except (OSError, ValueError):
+        return None
+    return profiles.quick_note(frame, str(ledger))
+
+
 def counts_text(counts: dict[str, int] | None) -> str:
     """Return ``{"reproduced": 2, "close": 1}`` as ``"3: 2 reproduced, 1 close"`` (``"-"`` for no rows)."""
     if not counts:
@@ -91,6 +104,9 @@ def summary(papers: list[str], run_id: str | None, ledger: Path, since: float | 
         lines.append(f"ledger: {ledger} was not written")
     else:
         lines.append(f"ledger: {ledger}, {counts_text(counts['all']).replace(':', ' rows:', 1)}")
+        quick = quick_note(ledger)
+        if quick:
+            lines.append(f"  {quick}")
     lines.append("outputs:")
     width = max(len(p) for p, _ in OUTPUTS)
     lines += [f"  {path.ljust(width)}  {what}" for path, what in OUTPUTS]

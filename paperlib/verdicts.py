@@ -11,7 +11,8 @@ claims' statuses (which their intervals make stable), not their numbers.
 
 ``python -m paperlib.verdicts --ledger figures/ledger.csv --check README.md`` fails (exit 1), naming the
 paper and the number, when the README's results block disagrees with the ledger; ``--write README.md``
-rewrites that block (between :data:`BEGIN` and :data:`END`) from the ledger, atomically.
+rewrites that block (between :data:`BEGIN` and :data:`END`) from the ledger, atomically. Both refuse (exit 2)
+a ledger that holds rows of the quick profile (:mod:`paperlib.profiles`): its statuses are not the reference's.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from paperlib import ledger as ledger_file
+from paperlib import profiles
 from paperlib.atomic import atomic_write_text
 from paperlib.data import DATA_DIR
 
@@ -757,6 +759,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{args.ledger}: {err}\n")
         return 2
     target = args.check or args.write
+    quick = profiles.quick_note(frame, str(args.ledger))
+    if quick:
+        sys.stderr.write(f"{quick}\n{target} holds the reference run's verdicts and is checked against (or written "
+                         f"from) a ledger at the notebooks' own scale only: run make reproduce without PROFILE=quick "
+                         f"first.\n")
+        return 2
     try:
         text = target.read_text(encoding="utf-8")
     except OSError as err:

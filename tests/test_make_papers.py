@@ -74,6 +74,28 @@ def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
         assert f"--log figures/logs/{paper}.log" in line
 
 
+def test_the_quick_profile_runs_every_paper_with_its_parameters_and_without_the_real_stacks():
+    papers = _show("$(PAPERS)").split()
+    dry = _make("-n", "-B", *KEEP, "PROFILE=quick", *[f"figures/{p}/ledger.csv" for p in papers]).splitlines()
+    (check,) = [line for line in dry if line.startswith("tools/prereqs.sh ")]
+    assert '--emulation "off"' in check  # no root, TUN or testbed package needed
+    runs = {line.split()[3]: line for line in dry if "paperlib.run_progress" in line}
+    assert sorted(runs) == papers
+    for paper, line in runs.items():
+        declared = notebook_parameters(next((REPO / "notebooks").glob(f"{paper}_*.ipynb")))
+        assert line.endswith("--profile quick") and "--times-dir .cache/run-times-quick " in line, line
+        assert ("-p emulation '\"off\"'" in line) == ("emulation" in declared), paper
+        assert ("-p profile scaled" in line) == ("profile" in declared), paper  # 001 on its default workload
+        assert "--exclusive" not in line and "--nice 10 --idle" in line  # nothing emulates in real time
+
+
+def test_every_paper_depends_on_the_quick_stamp_and_only_quick_passes_the_profile():
+    for paper in _show("$(PAPERS)").split():
+        assert _show("$(QUICK_STAMP)") in _show(f"$(call paper_stamps,{paper})").split(), paper
+        assert "--profile" not in _show(f"$(call paper_args,{paper})"), paper
+    assert _show("$(EMULATION)") == "reduced" and _show("$(RUN_TIMES)") == ".cache/run-times"
+
+
 def test_sensitivity_runs_the_other_workload_first():
     papers = [p for p in _show("$(PAPERS)").split() if _show(f"$(call declares,{p},profile)")]
     assert papers  # 001 declares profile
@@ -91,9 +113,10 @@ def test_overlap_is_the_default_and_jobs_1_is_sequential():
 
 def test_a_dry_run_changes_no_stamp():
     """A dry run (make -n) with other values rewrites neither stamp."""
-    stamps = [REPO / _show(f"$({name})") for name in ("PROFILE_STAMP", "EMULATION_STAMP")]
+    stamps = [REPO / _show(f"$({name})") for name in ("PROFILE_STAMP", "EMULATION_STAMP", "QUICK_STAMP")]
     before = [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps]
     _make("-n", "reproduce-outputs", "PROFILE=full", "EMULATION=off")
+    _make("-n", "reproduce-outputs", "PROFILE=quick")
     assert [(s.read_bytes(), s.stat().st_mtime_ns) if s.exists() else None for s in stamps] == before
 
 
@@ -102,15 +125,16 @@ def test_the_stamps_are_files_no_cache_folder_of_the_package_uses():
     from paperlib.emulation import apps, build, experiments
 
     folders = [Path(build.CACHE), Path(apps.BUILD_CACHE), Path(experiments.CACHE_DIR)]
-    for name in ("PROFILE_STAMP", "EMULATION_STAMP", "RUN_TIMES"):
+    for name in ("PROFILE_STAMP", "EMULATION_STAMP", "QUICK_STAMP", "RUN_TIMES"):
         stamp = (REPO / _show(f"$({name})")).resolve()
         assert stamp.parent == (REPO / ".cache").resolve()
         assert not any(f.resolve() == stamp or stamp in f.resolve().parents for f in folders), (name, stamp)
 
 
 # --- a paper's own target checks the system's prerequisites as make reproduce does --------------------------
-#: make's options that leave the built .venv and the emulation stamp alone (-B would remake them)
-KEEP = ("-o", ".venv/.installed", "-o", ".cache/emulation-profile", "-o", ".cache/profile")
+#: make's options that leave the built .venv and the stamps alone (-B would remake them)
+KEEP = ("-o", ".venv/.installed", "-o", ".cache/emulation-profile", "-o", ".cache/profile",
+        "-o", ".cache/quick-profile")
 
 
 def _lines(*args) -> list[str]:

@@ -18,7 +18,9 @@ def test_the_defaults_are_kept_as_none_and_the_grid_fills_them():
     assert q["emulation"] == "off" and q["device"] == "desktop" and q["rates_bps"] is None
     w = what_if.what_if()
     np.testing.assert_array_equal(w.iw_segments, [2, 3, 4, 10])
-    assert w.rates_bps[0] == pytest.approx(40e3) and w.rates_bps[-1] == pytest.approx(1e9)
+    # None: the heat map's grid, 0.5 to 100 Mbit/s and 10 to 400 ms (findings.HEATMAP_RATES_BPS, HEATMAP_RTTS_S)
+    assert w.rates_bps[0] == pytest.approx(0.5e6) and w.rates_bps[-1] == pytest.approx(100e6)
+    assert w.rtts_s[0] == pytest.approx(0.010) and w.rtts_s[-1] == pytest.approx(0.400)
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -42,9 +44,13 @@ def test_a_bad_parameter_is_named(name, value, message):
 
 
 def test_a_grid_too_large_is_refused_before_any_work():
-    # 1000 rates x 1000 RTTs x 6 default losses x 4 default windows = 24 million cells > MAX_CELLS
+    # 1000 rates x 1000 RTTs = 1 million cells of the heat map > MAX_CELLS (200 000)
     with pytest.raises(ParameterError, match="rates_bps"):
         what_if.check(rates_bps=list(range(1, 1001)), rtts_s=[0.001 * i for i in range(1000)])
+    # 1000 losses x 1000 windows = 1 million cells of the loss figure; 1000 rates x 21 default RTTs = 21 000 pass
+    with pytest.raises(ParameterError, match="losses"):
+        what_if.check(losses=[i / 2000 for i in range(1000)], iw_segments=list(range(1, 1001)))
+    what_if.check(rates_bps=list(range(1, 1001)))
 
 
 def test_every_parameter_is_keyword_only():

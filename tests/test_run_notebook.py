@@ -5,6 +5,7 @@ Most tests use a three-cell notebook written here (a kernel start each, about 2-
 that fail before any kernel starts use the real 000 and 004 notebooks. About 20 s in all.
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paperlib import manifest
+from paperlib import manifest, profiles
 from paperlib.run_notebook import failure_report, main, parse_value, run
 from paperlib.validate import ParameterError
 
@@ -118,6 +119,27 @@ def test_outputs_are_swapped_in_as_a_set_with_a_manifest(tiny, tmp_path):
                 if "injected-parameters" in c.metadata.get("tags", [])][0].source
     assert f'output_dir = "{out}"' in injected
     assert (tmp_path / "ex" / "tiny.ipynb").stat().st_mode & 0o777 == 0o644  # as every other output, not mkstemp's 0600
+
+
+def test_a_profile_adds_its_parameters_and_tells_the_kernel(tiny, tmp_path, monkeypatch):
+    """--profile quick: the profile's values for the notebook (a given -p value wins), recorded in the manifest, and
+    the kernel runs with WEBPERF_PROFILE=quick (paperlib.provenance.Stamp reads it: tests/test_profiles.py); without
+    a profile the variable is unset in the kernel, whatever the caller's environment holds."""
+    nb = nbformat.read(tiny, 4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        'import os\n(out / "profile.txt").write_text(os.environ.get("WEBPERF_PROFILE", "unset"))'))
+    nbformat.write(nb, str(tiny))
+    monkeypatch.setitem(profiles.QUICK, "tiny.ipynb", {"tag": "quick-tag", "sleep_s": 0.0})
+    monkeypatch.setenv(profiles.ENV, "quick")  # the caller's: not what a run without a profile sees
+    out = tmp_path / "res"
+    assert main([str(tiny), str(tmp_path / "ex.ipynb"), "-p", "output_dir", str(out), "-p", "sleep_s", "0.01",
+                 "--profile", "quick"]) == 0
+    assert (out / "a.txt").read_text() == "quick-tag" and (out / "profile.txt").read_text() == "quick"
+    recorded = json.loads((out / manifest.NAME).read_text())["parameters"]
+    assert recorded == {"sleep_s": 0.01, "tag": "quick-tag"}  # the given -p value wins
+    run(tiny, tmp_path / "ex.ipynb", {"output_dir": str(out)})
+    assert (out / "a.txt").read_text() == "x" and (out / "profile.txt").read_text() == "unset"
+    assert os.environ[profiles.ENV] == "quick"  # the caller's environment is restored
 
 
 def test_the_kernel_talks_over_ipc_sockets_and_does_not_warn(tmp_path, capfd):

@@ -38,7 +38,7 @@ from pathlib import Path
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from paperlib import ledger
+from paperlib import ledger, profiles
 from paperlib.data import PAPERS
 from paperlib.provenance import REPO_ROOT, Stamp, git_state, package_versions
 from paperlib.report import markdown
@@ -316,6 +316,7 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
             "ledger_source": ledger_source,
             "docs": doc_pages,
             "mathjax": MATHJAX_SCRIPT,
+            "quick_note": profiles.quick_note(frame, ledger_source),  # None unless the quick profile made rows
         }
 
         def write(name: str, template: str, shown: list[PaperPage], **context) -> None:

@@ -1,8 +1,10 @@
 """Paper 005's notebook parameters: :func:`check` (before anything is written) and the what-if grid they span.
 
-The what-if parameters change the model grid of the figures (page load time against loss, the IW10 gain
-over rate x RTT); the ledger always uses the operating point (:mod:`~paperlib.reproduce.p005.operating_point`)
-and the real stacks' grid.
+The what-if parameters change the model grids of the figures: ``rates_bps`` x ``rtts_s`` is the grid of the IW10
+gain's heat map (``iw_gain.csv``, by default the heat map's grid of :func:`findings.heatmap_grid`), ``losses`` x
+``iw_segments`` that of the page load time against loss at the real stacks' link (``plt_vs_loss_model.csv``), and
+``device`` the page of both. The ledger always uses the operating point
+(:mod:`~paperlib.reproduce.p005.operating_point`), the heat map's own grid and the real stacks' grid.
 """
 
 from __future__ import annotations
@@ -16,18 +18,19 @@ from paperlib import validate
 from paperlib.emulation import experiments
 from paperlib.models import web_page
 from paperlib.parameters import Parameters
+from paperlib.reproduce.p005 import findings
 
 #: Longest what-if list (rates, RTTs, losses, windows): the figures' curves, not a bulk computation.
 MAX_GRID = 1_000
-#: Most cells of the rate x RTT x loss x window grid (each cell costs one page of a few thousand packets).
+#: Most cells of each grid, rate x RTT and loss x window (each cell costs one page of a few thousand packets).
 MAX_CELLS = 200_000
 #: Largest initial window (segments) a what-if accepts: a page of the model has fewer packets.
 MAX_WINDOW = 100_000
 #: Longest round trip a what-if accepts (s): a day; longer ones are no network.
 MAX_RTT_S = 86_400.0
-#: The grid where a parameter is ``None``: rates 40 kbit/s (the papers' narrowband) to 1 Gbit/s, RTTs 10 ms to
-#: 400 ms, losses 0 to 5%, the papers' windows and today's (:class:`WhatIf`).
-DEFAULTS = {"rates_bps": np.geomspace(40e3, 1e9, 23), "rtts_s": np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.4]),
+#: The grid where a parameter is ``None``: the heat map's rates (0.5 to 100 Mbit/s) and RTTs (10 to 400 ms) of
+#: :func:`findings.heatmap_grid`, losses 0 to 5%, the papers' windows and today's (:class:`WhatIf`).
+DEFAULTS = {"rates_bps": findings.heatmap_grid()[0], "rtts_s": findings.heatmap_grid()[1],
             "losses": np.array([0.0, 0.005, 0.01, 0.02, 0.03, 0.05]), "iw_segments": np.array([2, 3, 4, 10])}
 
 
@@ -63,7 +66,8 @@ def check(*, output_dir=None, emulation="off", device="desktop", rates_bps=None,
     iw_segments : initial windows (whole segments), a list
 
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter (strict types: a boolean or a
-    string is not a number; lists at most :data:`MAX_GRID` long, the grid at most :data:`MAX_CELLS` cells).
+    string is not a number; lists at most :data:`MAX_GRID` long, each grid, rates_bps x rtts_s and losses x
+    iw_segments, at most :data:`MAX_CELLS` cells).
     """
     if output_dir is not None and not isinstance(output_dir, (str, os.PathLike)):
         raise validate.ParameterError(f"output_dir must be a folder name (a string), got {output_dir!r:.200}")
@@ -79,9 +83,10 @@ def check(*, output_dir=None, emulation="off", device="desktop", rates_bps=None,
         validate.at_most("rtts_s", "the round-trip time (s)", float(q["rtts_s"].max()), MAX_RTT_S)
     if q["iw_segments"] is not None:
         validate.at_most("iw_segments", "the initial window (segments)", float(q["iw_segments"].max()), MAX_WINDOW)
-    cells = np.prod([DEFAULTS[k].size if q[k] is None else q[k].size for k in DEFAULTS])
-    largest = max(DEFAULTS, key=lambda k: DEFAULTS[k].size if q[k] is None else q[k].size)
-    validate.at_most(largest, "the cells of rates_bps x rtts_s x losses x iw_segments", float(cells), MAX_CELLS)
+    for grid in (("rates_bps", "rtts_s"), ("losses", "iw_segments")):
+        sizes = {k: DEFAULTS[k].size if q[k] is None else q[k].size for k in grid}
+        largest = max(grid, key=sizes.get)
+        validate.at_most(largest, f"the cells of {' x '.join(grid)}", float(np.prod(list(sizes.values()))), MAX_CELLS)
     return Parameters(q)
 
 

@@ -1,0 +1,95 @@
+"""The quick profile: every paper at reduced scale, without the real stacks, in a few minutes and without root.
+
+``make reproduce PROFILE=quick`` runs every paper notebook through :mod:`paperlib.run_notebook` with
+``--profile quick``: the notebook's parameters of :data:`QUICK` (given ``-p`` values win), ``EMULATION=off``
+(no real-stack run, so no root, TUN or testbed packages), outputs in ``figures/`` as a full run's. The runner
+sets :data:`ENV` to the profile's name in the kernel's environment; :class:`paperlib.provenance.Stamp` reads it
+(:func:`current`), so every ledger row of such a run carries ``profile`` = ``quick`` (:data:`QUICK_NAME`,
+the ledger column ``profile``; empty for a run at the notebooks' own scale).
+
+A quick run's statuses are not the reference's: its sweeps are too short and its replications too few to decide
+what a full run decides, and no real stack runs. ``python -m paperlib.verdicts`` (``make validate``) refuses a
+ledger that holds quick rows, and the ledger summary says how many it holds (:func:`quick_rows`).
+
+The values of papers 000-003 are the small ones the nbval fixtures use (``tests/nbval/parameters.yml``), with the
+ns-3 sweeps run in the kernel (``scheduler`` ``"synchronous"``: a local Dask cluster's start-up and its workers'
+ns-3 imports cost more than these few points); papers 004 and 005 keep their defaults. Each notebook's parameters
+cell names them in a comment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from paperlib.validate import ParameterError
+
+#: The profile whose rows are marked (the ledger's ``profile`` value).
+QUICK_NAME = "quick"
+#: The environment variable that carries the profile into the notebook's kernel (set by :mod:`paperlib.run_notebook`).
+ENV = "WEBPERF_PROFILE"
+
+#: The quick profile's parameters, by paper (the notebook ``notebooks/<paper>_*.ipynb``); ``emulation`` is not
+#: here: the Makefile passes ``EMULATION`` (``off`` under ``PROFILE=quick``) to the notebooks that declare it.
+QUICK: dict[str, dict[str, object]] = {
+    "000": {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous"},
+    "001": {"bottleneck_bps": 500000.0, "calibration_browsers": [2000, 4000, 6000], "reps": 1, "sim_time_s": 15.0,
+            "warmup_s": 3.0, "run_scale_check": False, "run_latency_check": False, "run_table3_counts": False,
+            "scheduler": "synchronous", "n_samples": 20000},
+    "002": {"repetitions": 2, "scheduler": "synchronous"},
+    "003": {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s": 3.0, "warmup_s": 1.0,
+            "scheduler": "synchronous", "n_samples": 20000},
+    # 004 and 005: their models run in seconds at their defaults; EMULATION=off is all the quick profile changes
+    "004": {},
+    "005": {},
+}
+#: Every profile that sets parameters, by name.
+PROFILES: dict[str, dict[str, dict[str, object]]] = {QUICK_NAME: QUICK}
+
+
+def paper_of(notebook: Path | str) -> str:
+    """Return the paper id of ``notebook`` (``notebooks/004_slow_start_latency.ipynb`` -> ``"004"``)."""
+    return Path(notebook).name.split("_", 1)[0]
+
+
+def parameters(profile: str, notebook: Path | str) -> dict[str, object]:
+    """Return the parameters profile ``profile`` gives ``notebook`` (a copy; ``{}`` for a notebook it leaves alone).
+
+    Raises :class:`~paperlib.validate.ParameterError` for an unknown profile, naming the known ones.
+    """
+    if profile not in PROFILES:
+        raise ParameterError(f"profile must be one of {sorted(PROFILES)}, got {profile!r}")
+    return {name: list(value) if isinstance(value, list) else value
+            for name, value in PROFILES[profile].get(paper_of(notebook), {}).items()}
+
+
+def current() -> str:
+    """Return the profile this process runs under (:data:`ENV`): a name of :data:`PROFILES`, or ``""`` for none.
+
+    Raises :class:`~paperlib.validate.ParameterError` when :data:`ENV` holds another value.
+    """
+    value = os.environ.get(ENV, "")
+    if value and value not in PROFILES:
+        raise ParameterError(f"the environment's {ENV} must be one of {sorted(PROFILES)} or unset, got {value!r}")
+    return value
+
+
+def quick_rows(frame: pd.DataFrame) -> pd.Series:
+    """Return the mask of a ledger table's rows made by the quick profile (column ``profile`` = :data:`QUICK_NAME`)."""
+    if "profile" not in frame.columns:
+        return pd.Series(np.zeros(len(frame), dtype=bool), index=frame.index)
+    return frame["profile"].astype(str) == QUICK_NAME
+
+
+def quick_note(frame: pd.DataFrame, ledger: str) -> str | None:
+    """Return the sentence that says how many rows of ``frame`` (read from ``ledger``) the quick profile made,
+    and that their statuses are not the reference's; None when it made none."""
+    n = int(quick_rows(frame).sum())
+    if not n:
+        return None
+    return (f"{ledger}: {n} of {len(frame)} rows come from the quick profile (make reproduce PROFILE=quick: "
+            "reduced scale, no real stacks); their statuses are not the reference's. A full make reproduce "
+            "replaces them.")
