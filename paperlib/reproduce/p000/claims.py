@@ -305,7 +305,7 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
                     + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
                     "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
                     f"the other way{note}; {ns3.settings_text(ev.conv)}", column=ns3.CLAIM_COLUMN,
-                    replications_to_decide=needed),)
+                    replications_to_decide=needed, evidence="ns-3"),)
 
 
 @CLAIMS.claim("rtt_grows_rapidly")

@@ -51,7 +51,7 @@ from paperlib.reproduce.p001.decision_rule import (
     values_text,
 )
 
-CLAIMS = ClaimRegistry("001")
+CLAIMS = ClaimRegistry("001", evidence="ns-3")
 
 #: Fig. 9's pair: FIFO and RED-A at the same (180-packet) queue.
 FIG9 = ("FIFO-180", "RED-A-180")

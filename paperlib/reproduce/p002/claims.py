@@ -135,7 +135,7 @@ def hob_zero_p_decreases(ev: Evidence) -> Verdict:
         "refuted",
         f"model TCP - SCTP (= M x total HOB) at p = 0.4, 1, 2, 5 %: regenerated {gaps} s, "
         f"printed {pub_gaps.tolist()} s: it does not shrink as p decreases, because a = ceil(Np) stays 1 for "
-        "every p > 0 down to 1/N; HOB vanishes only at p = 0")
+        "every p > 0 down to 1/N; HOB vanishes only at p = 0", evidence="model")
 
 
 def _first_point(ev: Evidence) -> pd.Series:
@@ -155,7 +155,7 @@ def hob_small_objects(ev: Evidence) -> Verdict:
     return Verdict(
         "supported" if share < 0.05 else "refuted",
         f"per object at Table II's p = 0.4 %: HOB {per_obj.tot_hob_s:.3f} s of a {obj.rtt_s + per_obj.ot_s:.2f} s "
-        f"response ({100 * share:.1f}%; criterion: below 5%)", 100 * share)
+        f"response ({100 * share:.1f}%; criterion: below 5%)", 100 * share, evidence="model")
 
 
 def table_iv_untestable(ev: Evidence) -> Verdict:

@@ -63,8 +63,8 @@ class TransportClaims(ClaimRegistry):
     (``row`` = the question's text, ``source`` = :data:`QUESTION_SOURCE` unless the verdict names one).
     """
 
-    def __init__(self, paper_id: str):
-        super().__init__(paper_id)
+    def __init__(self, paper_id: str, evidence: str = "printed"):
+        super().__init__(paper_id, evidence)
         self.questions: dict[str, str] = {}
 
     def question(self, claim_id: str, text: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
@@ -97,12 +97,11 @@ class TransportClaims(ClaimRegistry):
         out = super().rows(paper, *args, source=source, **kwargs)
         for claim_id, text in self.questions.items():
             for v in self.judge(claim_id, *args, **kwargs):
-                out.append(ledger.claim_row(paper.paper, v.source or QUESTION_SOURCE, text, "", v.regenerated,
-                                            v.status, v.reason, column=v.column))
+                out.append(v.row(paper.paper, v.source or QUESTION_SOURCE, claim_id, text, "", self.evidence))
         return out
 
 
-CLAIMS = TransportClaims("005")
+CLAIMS = TransportClaims("005", evidence="model")
 
 
 @dataclass(frozen=True)
