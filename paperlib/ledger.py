@@ -12,8 +12,14 @@ report read the same text). The rules that pick a status are in code here: :func
 :func:`fidelity_lost_row` (``fidelity_lost``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone
 hit); a claim's status (``supported``, ``refuted``, ``inconclusive``, ``untestable``, ``fidelity_lost``) is
 its claim function's (:mod:`paperlib.claims`, :mod:`paperlib.decide`). A published
-time below its loss-free physical bound keeps its status and its ``reason`` starts with
-:data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``).
+time below its loss-free physical bound keeps its status, its ``reason`` starts with
+:data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``) and its ``bound``
+column holds the bound (:func:`below_bound`).
+
+Beside the prose of ``reason``, every row carries the structured columns of :data:`SCHEMA` (claim id,
+evidence, 95% interval, replications, convention, ...): the facts that the README's table, the report's
+verdicts and the summaries read (``reason`` is for people and no code reads it back). :func:`check_row`
+validates them; :func:`write_partial` and :func:`read` refuse a row that breaks the schema, naming it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Tests of paperlib.ledger: status classification, row rules, partial ledgers, merge and summary."""
 
+import re
+from dataclasses import asdict, replace
+
 import pandas as pd
 import pytest
 
@@ -214,3 +217,57 @@ def test_a_fidelity_lost_cell_has_no_value_and_is_told_from_a_claim_by_its_colum
     assert ledger.claim_mask(stamp_free).tolist() == [False, True, False]
     # counted once each, results' statuses first
     assert ledger.status_counts([lost.status, claim.status, old.status]) == {"fidelity_lost": 2, "not_regenerable": 1}
+
+
+def test_the_schema_names_the_row_and_the_column_it_refuses(tmp_path):
+    good = ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate",
+                             evidence="model", convention="kilo=1000, rounding=truncate")
+    ledger.check_row(asdict(good))
+    where = "paper 004, Table II / 28 Kbps / Model(SCTP): column"
+    for change, message in (
+            ({"evidence": "a guess"}, f"{where} 'evidence' must be one of"),
+            ({"evidence": ""}, f"{where} 'evidence' is empty"),
+            ({"claim_id": "within_4_percent"}, f"{where} 'claim_id' is set on a result row"),
+            ({"low": "1.0"}, f"{where}s 'low' and 'high' must both be set"),
+            ({"low": "2.0", "high": "1.0"}, f"{where}s 'low' and 'high' must both be set, low <= high"),
+            ({"n": "2.5"}, f"{where} 'n' must be a whole number"),
+            ({"convention": "kilo 1000"}, f"{where} 'convention' must be 'name=value, ...'"),
+            ({"emulation": "maybe"}, f"{where} 'emulation' must be one of"),
+            ({"other_status": "supported"}, f"{where} 'other_status' is set on a result row")):
+        with pytest.raises(ledger.LedgerError, match=re.escape(message)):
+            ledger.check_row({**asdict(good), **change})
+    claim = ledger.claim_row("004", "Abstract", "within 4%", "4", 4.89, "refuted", "r", claim_id="within_4_percent",
+                             evidence="printed")
+    with pytest.raises(ledger.LedgerError, match="'claim_id' is empty for a claim row"):
+        ledger.check_row({**asdict(claim), "claim_id": ""})
+    # the writer refuses a bad row before writing, the reader a bad file, each naming it
+    with pytest.raises(ledger.LedgerError, match=re.escape(f"{where} 'evidence' must be one of")):
+        ledger.write_partial([replace(good, evidence="a guess")], Stamp(notebook="nb"), tmp_path / "bad.csv")
+    assert not (tmp_path / "bad.csv").exists()
+    ledger.write_partial([good, claim], Stamp(notebook="nb"), tmp_path / "ledger.csv")
+    frame = pd.read_csv(tmp_path / "ledger.csv", dtype=str, keep_default_na=False)
+    frame.loc[1, "evidence"] = ""
+    frame.to_csv(tmp_path / "broken.csv", index=False)
+    with pytest.raises(ledger.LedgerError, match=r"broken.csv: row 2: paper 004, Abstract / within 4% / claim: "
+                                                 r"column 'evidence' is empty"):
+        ledger.read(tmp_path / "broken.csv")
+
+
+def test_structured_columns_carry_the_facts_of_the_row():
+    # a typo's corrected reading, a measured interval, a claim's id, a convention read back as a mapping
+    typo = ledger.result_row("001", "Table 3", "row 3", "Traffic Load", "95%", 98.0, rule="half_up", compare_as="98",
+                             typo=True, reason="the text names 98%", evidence="printed")
+    assert (typo.status, typo.compared_as, typo.evidence) == ("typo", "98", "printed")
+    old = ledger.result_row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", None, rule="half_up",
+                            not_regenerable=True, reason="testbed")
+    assert old.evidence == "none"
+    # mean 1.52 +/- 0.01 over 3 repetitions: the interval [1.51, 1.53] at the ledger's 4 places
+    measured = ledger.measured_row(old, 1.52, 0.01, 3, rule="half_up", reason="r")
+    assert (measured.low, measured.high, measured.n) == ("1.5100", "1.5300", "3")
+    assert (measured.evidence, measured.emulation) == ("real stacks", "ran")
+    lost = ledger.fidelity_lost_row(old, "1 of 3 runs kept")
+    assert (lost.evidence, lost.emulation, lost.low) == ("real stacks", "fidelity lost", "")
+    assert ledger.convention_of("kilo=1000, form=corrected") == {"kilo": "1000", "form": "corrected"}
+    assert ledger.convention_of("") == {}
+    # 14.12 truncated stands for at most 14.13 s, below a 14.486 s bound: the bound is kept; 5.00 is not below 4.4
+    assert ledger.below_bound("14.12", 14.486) == "14.486000" and ledger.below_bound("5.00", 4.4) == ""

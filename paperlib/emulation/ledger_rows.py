@@ -121,8 +121,9 @@ def no_cells(what: str, table, *, source: str | None = None) -> Verdict:
 def fidelity_lost_cell(old: Row, reason: str) -> Row:
     """Return ``old`` (a published experimental cell) as one whose real-stack runs lost their timing.
 
-    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` (so :func:`counts` counts
-    the cell as run, not within 5%); ``reason`` gives the runs kept and the measured lateness and waiting.
+    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` and its ``emulation`` column
+    ``fidelity lost`` (so :func:`counts` counts the cell as run, not within 5%); ``reason`` gives the runs kept and
+    the measured lateness and waiting.
     """
     return ledger.fidelity_lost_row(old, f"{MARK} {reason}")
 

@@ -222,7 +222,8 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
     needed, note = emulated_rows.to_decide(status, mean, half, reps)
     return Verdict(status, f"{emulated_rows.MARK} mean W_tcp - W_sctp over {len(both)} emulated rows = {mean:.3f} s "
                    f"+/- {half:.3f} s (95% CI); supported if the CI is above 0, refuted if below{note}",
-                   regenerated=mean, column=REAL_STACKS, source=source, replications_to_decide=needed)
+                   regenerated=mean, column=REAL_STACKS, source=source, replications_to_decide=needed,
+                   interval95=(mean - half, mean + half), n=reps)
 
 
 @CLAIMS.claim("over_under_estimate")

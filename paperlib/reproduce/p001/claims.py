@@ -138,7 +138,8 @@ def judged(claim_id: str, evidence: Evidence) -> tuple[Verdict, Decision]:
     decision = decide([reading(r.fresh()).margin for r in evidence.replications])
     needed = decision.n_needed if decision.status == "inconclusive" else None
     return Verdict(decision.status, f"{decision.sentence(found)}. {found.reason}{note}", found.regenerated,
-                   replications_to_decide=needed), decision
+                   replications_to_decide=needed, interval95=(decision.low, decision.high),
+                   n=decision.n), decision
 
 
 def rule_claim(reading: Callable[[Evidence], Reading]) -> Callable[[Evidence], Verdict]:

@@ -197,7 +197,7 @@ def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
     needed, note = emulated_rows.to_decide(status, mean, half, n)
     return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
                    f"{mean:.1%} +/- {half:.1%} (95% CI){beside}{note}", regenerated=100 * mean, column=REAL_STACKS,
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=(100 * (mean - half), 100 * (mean + half)), n=n)
 
 
 def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]) -> pd.DataFrame | None:
