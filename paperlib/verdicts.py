@@ -328,7 +328,7 @@ def sources_text(paper: str, root: Path | str = DATA_DIR) -> str:
 def citation(paper: str, root: Path | str = DATA_DIR) -> str:
     """Return the paper's citation in Markdown: authors (the first "et al." beyond three), *title*, venue, year.
 
-    A paper without a seed (005: today's anchors) is its title and where its numbers come from
+    A paper without a seed (its package's ``CITATION`` is ``None``) is its title and where its numbers come from
     (:func:`sources_text`).
     """
     module = paper_module(paper)
@@ -392,7 +392,7 @@ def with_results(readme_text: str, table: str) -> str:
 
 
 def table_rows(block: str) -> dict[str, list[str]]:
-    """Return the results table's rows by paper id (``**004** ...`` in the first cell): their cells."""
+    """Return the results table's rows by paper id (``**<id>** ...`` in the first cell): their cells."""
     rows = {}
     for line in block.splitlines():
         m = re.match(r"\|\s*\*\*(\d{3})\*\*", line)

@@ -302,7 +302,8 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
 
 
 def summary_line(frame: pd.DataFrame) -> str:
-    """Return the ledger summary line on how many published experimental cells the real stacks match."""
+    """Return the ledger summary line on how many published experimental cells the real stacks match (and the
+    papers they belong to)."""
     within, total = counts(frame)
     run = int((frame["emulation"].isin(RAN) & (frame["column"] != REAL_STACKS)).sum())
     if run == 0:
@@ -314,8 +315,10 @@ def summary_line(frame: pd.DataFrame) -> str:
         else:
             why = "the real-stack column was not run (the rows' reasons say why)"
         return f"{within} of {total} published experimental cells within 5% of the real stacks: {why}."
+    exp = frame[(frame["emulation"] != "") & (frame["column"] != REAL_STACKS)]
+    papers = ", ".join(sorted(exp["paper"].unique()))
     return (f"{within} of {total} published experimental cells within 5% of the real stacks "
-            f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
+            f"(papers {papers}; {run} cells emulated, the rest not run in this grid).")
 
 
 def summary(frame: pd.DataFrame) -> str:
