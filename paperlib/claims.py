@@ -49,6 +49,13 @@ class Verdict:
     #: it at the measured spread (:func:`paperlib.decide.replications_to_decide`; ``math.inf``: more than its cap);
     #: ``None`` otherwise (also for an inconclusive claim whose cells' verdicts split with every cell decided)
     replications_to_decide: float | None = None
+    #: what the verdict rests on (:data:`paperlib.ledger.EVIDENCE`); ``None``: ``real stacks`` in column
+    #: :data:`paperlib.ledger.REAL_STACKS`, else the registry's (:class:`ClaimRegistry`)
+    evidence: str | None = None
+    #: the 95% interval (low, high) of the criterion the verdict is judged on, if it has one
+    interval95: tuple[float, float] | None = None
+    #: the replications behind that interval or value, if any
+    n: int | None = None
 
     def __post_init__(self):
         if self.status not in ledger.CLAIM_STATUSES:
@@ -63,6 +70,25 @@ class Verdict:
             raise ClaimError(f"replications_to_decide belongs to an inconclusive verdict, not a {self.status!r} one")
         if n is not None and not (n >= 2 and (math.isinf(n) or n == int(n))):
             raise ClaimError(f"replications_to_decide must be a whole number >= 2 or inf, got {n!r}")
+        if self.evidence is not None and self.evidence not in ledger.EVIDENCE:
+            raise ClaimError(f"evidence must be one of {tuple(ledger.EVIDENCE)}, got {self.evidence!r}")
+        if (self.column == ledger.REAL_STACKS) != (self.evidence in (None, "real stacks")) and \
+                self.evidence is not None:
+            raise ClaimError(f"a verdict in column {self.column!r} cannot rest on evidence {self.evidence!r}")
+
+    def evidence_or(self, default: str) -> str:
+        """Return the verdict's evidence: its own, ``real stacks`` in column :data:`paperlib.ledger.REAL_STACKS`,
+        else ``default`` (the registry's)."""
+        if self.evidence is not None:
+            return self.evidence
+        return "real stacks" if self.column == ledger.REAL_STACKS else default
+
+    def row(self, paper: str, source: str, claim_id: str, text: str, published: str, default_evidence: str,
+            ) -> ledger.Row:
+        """Return the verdict as the ledger row of claim ``claim_id`` (its ``row`` ``text``)."""
+        return ledger.claim_row(paper, source, text, published, self.regenerated, self.status, self.reason,
+                                column=self.column, claim_id=claim_id, evidence=self.evidence_or(default_evidence),
+                                interval95=self.interval95, n=self.n)
 
 
 def fidelity_lost(reason: str, *, source: str | None = None) -> Verdict:
@@ -76,10 +102,17 @@ def fidelity_lost(reason: str, *, source: str | None = None) -> Verdict:
 
 
 class ClaimRegistry:
-    """The claim functions of one paper, keyed by the claim ids of its ``claims.csv``."""
+    """The claim functions of one paper, keyed by the claim ids of its ``claims.csv``.
 
-    def __init__(self, paper_id: str):
+    ``evidence`` (:data:`paperlib.ledger.EVIDENCE`) is what the paper's claims rest on unless a verdict names its
+    own (a verdict in column :data:`paperlib.ledger.REAL_STACKS` rests on the real stacks).
+    """
+
+    def __init__(self, paper_id: str, evidence: str = "printed"):
+        if evidence not in ledger.EVIDENCE:
+            raise ClaimError(f"evidence must be one of {tuple(ledger.EVIDENCE)}, got {evidence!r}")
         self.paper_id = paper_id
+        self.evidence = evidence
         self.functions: dict[str, Callable[..., Verdict]] = {}
 
     def claim(self, claim_id: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
@@ -118,13 +151,13 @@ class ClaimRegistry:
         """Judge every claim of ``claims.csv`` (in its order) on the evidence; return the ledger rows.
 
         The row's ``source`` is the claim's printed location unless ``source`` is given, its ``row``
-        the claim's text, its ``published`` the printed number (empty when the claim has none).
+        the claim's text, its ``claim_id`` the claim's id, its ``published`` the printed number (empty when the
+        claim has none).
         """
         self.check_against(paper)
         out = []
         for _, claim in paper.claims.cells.iterrows():
             for v in self.judge(claim["id"], *args, **kwargs):
-                out.append(ledger.claim_row(paper.paper, v.source or source or str(claim["location"]),
-                                            str(claim["claim"]), str(claim["printed"]), v.regenerated, v.status,
-                                            v.reason, column=v.column))
+                out.append(v.row(paper.paper, v.source or source or str(claim["location"]), str(claim["id"]),
+                                 str(claim["claim"]), str(claim["printed"]), self.evidence))
         return out

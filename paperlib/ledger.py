@@ -12,8 +12,14 @@ report read the same text). The rules that pick a status are in code here: :func
 :func:`fidelity_lost_row` (``fidelity_lost``) and :func:`lone_hits` (when a ``reproduced`` cell is a lone
 hit); a claim's status (``supported``, ``refuted``, ``inconclusive``, ``untestable``, ``fidelity_lost``) is
 its claim function's (:mod:`paperlib.claims`, :mod:`paperlib.decide`). A published
-time below its loss-free physical bound keeps its status and its ``reason`` starts with
-:data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``).
+time below its loss-free physical bound keeps its status, its ``reason`` starts with
+:data:`IMPOSSIBLE` (see :func:`impossible_note` and ``paperlib.models.lower_bounds``) and its ``bound``
+column holds the bound (:func:`below_bound`).
+
+Beside the prose of ``reason``, every row carries the structured columns of :data:`SCHEMA` (claim id,
+evidence, 95% interval, replications, convention, ...): the facts that the README's table, the report's
+verdicts and the summaries read (``reason`` is for people and no code reads it back). :func:`check_row`
+validates them; :func:`write_partial` and :func:`read` refuse a row that breaks the schema, naming it.
 """
 
 from __future__ import annotations
@@ -21,10 +27,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -99,7 +106,73 @@ COLUMNS = ("paper", "source", "row", "column", "published", "regenerated", "rel_
 #: ``profile``: ``quick`` on the rows of ``make reproduce PROFILE=quick`` (:mod:`paperlib.profiles`: reduced scale, no
 #: real stacks, statuses that are not the reference's), empty for a run at the notebooks' own scale.
 PROVENANCE_COLUMNS = ("commit", "dirty", "notebook", "parameters", "seed", "environment", "profile")
-ALL_COLUMNS = COLUMNS + PROVENANCE_COLUMNS
+
+#: What a row's regenerated value (a result) or its verdict (a claim) rests on: the ``evidence`` column's closed
+#: vocabulary, each with its meaning.
+EVIDENCE: dict[str, str] = {
+    "printed": "the paper's own printed numbers: a claim judged on its printed tables or text, a correction the "
+               "text names, or an input the package takes as given",
+    "model": "the package's model of the paper (a closed form or the reconstructed algorithm) under the row's "
+             "convention",
+    "ns-3": "an ns-3 simulation of the paper's scenario",
+    "real stacks": "today's real network stacks measured through the package's link emulator",
+    "none": "nothing on this machine produced a value or a verdict: a testbed or simulator that is not here, or a "
+            "run that did not run",
+}
+#: The ``emulation`` column's closed vocabulary: where a row stands in the real-stack re-run ("" for a row the real
+#: stacks do not measure).
+EMULATION: dict[str, str] = {
+    "ran": "the real stacks ran for this row: its value or verdict is drawn from their runs",
+    "fidelity lost": "the real stacks ran for this row but their runs lost their timing: no value or verdict is "
+                     "drawn from them",
+    "not run": "the real stacks would measure this row, but the cell or protocol did not run in the grid",
+    "not run by choice": "the real stacks would measure this row, but the user chose not to run them "
+                         "(EMULATION=off)",
+    "machine cannot": "the real stacks would measure this row, but this machine cannot run them",
+}
+
+#: The ``emulation`` values of a row the real stacks ran for (its runs kept their timing or lost it).
+RAN = ("ran", "fidelity lost")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One structured ledger column: its name, what it holds, and the kind of text it takes (checked by
+    :func:`check_row`)."""
+
+    name: str
+    meaning: str
+    #: ``text``, ``id``, ``vocabulary`` (a key of ``choices``), ``number``, ``count``, ``convention``
+    kind: str
+    choices: tuple[str, ...] = ()
+
+
+#: The structured columns, declared once: the facts downstream code reads (the README table, the report's
+#: verdicts, the summaries), so nothing reads them back out of ``reason``. docs/ledger.md documents them.
+SCHEMA: tuple[Column, ...] = (
+    Column("claim_id", "a claim row's claim id (``data/<paper>/claims.csv`` or the paper's registered question); "
+                       "empty for a published result", "id"),
+    Column("evidence", "what the regenerated value or the verdict rests on (:data:`EVIDENCE`)", "vocabulary",
+           tuple(EVIDENCE)),
+    Column("low", "the lower end of the 95% interval of the regenerated value or of a claim's criterion; empty "
+                  "without an interval", "number"),
+    Column("high", "the upper end of that 95% interval", "number"),
+    Column("n", "the replications (runs kept, seeded runs) behind the regenerated value or the interval", "count"),
+    Column("convention", "the paper's one reading the row is regenerated under, as ``name=value, ...``",
+           "convention"),
+    Column("compared_as", "the plain number a print is compared as when that differs from the print (a "
+                          "correction's or a typo's corrected reading, a percentage without its sign)", "number"),
+    Column("bound", "of a published time below its loss-free physical bound (impossible as printed): that bound "
+                    "in seconds; empty otherwise", "number"),
+    Column("emulation", "where the row stands in the real-stack re-run (:data:`EMULATION`); empty for a row the "
+                        "real stacks do not measure", "vocabulary", tuple(EMULATION)),
+    Column("other_status", "of a claim also judged under the paper's other workload or reading (a sensitivity "
+                           "run): its status there; empty otherwise", "vocabulary", CLAIM_STATUSES),
+)
+STRUCTURED_COLUMNS = tuple(c.name for c in SCHEMA)
+ALL_COLUMNS = COLUMNS + STRUCTURED_COLUMNS + PROVENANCE_COLUMNS
+#: A convention's text: ``name=value`` pairs joined by ", " (:meth:`paperlib.conventions.Convention.describe`).
+_CONVENTION = re.compile(r"\w+=[^,]*(?:, \w+=[^,]*)*")
 
 
 class LedgerError(ValueError):
@@ -119,6 +192,17 @@ class Row:
     rel_error: str
     status: str
     reason: str
+    #: the structured columns (:data:`SCHEMA`), as ledger text
+    claim_id: str = ""
+    evidence: str = ""
+    low: str = ""
+    high: str = ""
+    n: str = ""
+    convention: str = ""
+    compared_as: str = ""
+    bound: str = ""
+    emulation: str = ""
+    other_status: str = ""
 
     def __post_init__(self):
         if self.paper not in PAPERS:
@@ -127,6 +211,66 @@ class Row:
             raise LedgerError(f"status must be one of {STATUSES}, got {self.status!r}")
         if not self.reason.strip() and self.status not in ("reproduced",):
             raise LedgerError(f"a {self.status!r} row needs a reason ({self.source} {self.row} {self.column})")
+
+
+def _where(record: dict) -> str:
+    """Return a row's place for an error message: paper, source, row and column."""
+    return f"paper {record.get('paper')}, {record.get('source')} / {record.get('row')} / {record.get('column')}"
+
+
+def check_row(record: dict) -> None:
+    """Raise :class:`LedgerError` naming the row and the column unless ``record``'s structured columns hold what
+    :data:`SCHEMA` declares.
+
+    ``record`` maps column names to ledger text (a :class:`Row` as a dict, or a row of a read ledger). Every row
+    has an ``evidence``; a claim row (:func:`is_claim`) has a ``claim_id`` and a result row none; ``low`` and
+    ``high`` come together with ``low <= high``; ``n`` is a whole number >= 0.
+    """
+    for col in SCHEMA:
+        value = str(record.get(col.name, ""))
+        if col.kind == "vocabulary" and value and value not in col.choices:
+            raise LedgerError(f"{_where(record)}: column {col.name!r} must be one of {col.choices}, got {value!r}")
+        if col.kind == "number" and value:
+            try:
+                float(value)
+            except ValueError:
+                raise LedgerError(f"{_where(record)}: column {col.name!r} must be a number, got {value!r}") from None
+        if col.kind == "count" and value and not (value.isdigit()):
+            raise LedgerError(f"{_where(record)}: column {col.name!r} must be a whole number >= 0, got {value!r}")
+        if col.kind == "convention" and value and not _CONVENTION.fullmatch(value):
+            raise LedgerError(f"{_where(record)}: column {col.name!r} must be 'name=value, ...', got {value!r}")
+    if not str(record.get("evidence", "")):
+        raise LedgerError(f"{_where(record)}: column 'evidence' is empty (one of {tuple(EVIDENCE)})")
+    claim = is_claim(str(record.get("status", "")), str(record.get("column", "")))
+    if claim != bool(str(record.get("claim_id", ""))):
+        raise LedgerError(f"{_where(record)}: column 'claim_id' " + ("is empty for a claim row" if claim else
+                                                                     "is set on a result row"))
+    if str(record.get("other_status", "")) and not claim:
+        raise LedgerError(f"{_where(record)}: column 'other_status' is set on a result row")
+    low, high = str(record.get("low", "")), str(record.get("high", ""))
+    if bool(low) != bool(high) or (low and not float(low) <= float(high)):
+        raise LedgerError(f"{_where(record)}: columns 'low' and 'high' must both be set, low <= high, or both empty; "
+                          f"got {low!r}, {high!r}")
+
+
+def convention_of(text: str) -> dict[str, str]:
+    """Return a ``convention`` column's ``name=value, ...`` as ``{name: value}`` ({} for an empty one)."""
+    if not text:
+        return {}
+    if not _CONVENTION.fullmatch(text):
+        raise LedgerError(f"column 'convention' must be 'name=value, ...', got {text!r}")
+    return dict(pair.split("=", 1) for pair in text.split(", "))
+
+
+def interval(low: float, high: float) -> dict[str, str]:
+    """Return the ``low``/``high`` columns of a 95% interval as ledger text (for :func:`dataclasses.replace`)."""
+    return {"low": format_value(low), "high": format_value(high)}
+
+
+def below_bound(printed: str, bound_s: float) -> str:
+    """Return the ``bound`` column of a printed time: ``bound_s`` as text when the print is impossible (below it,
+    :func:`impossible_note`'s rule), else ""."""
+    return format_value(bound_s, 4) if impossible_note(printed, bound_s, "") else ""
 
 
 def format_value(value: float | None, decimals: int | None = None) -> str:
@@ -212,6 +356,11 @@ def result_row(
     typo: bool = False,
     typo_scored_in: str = "",
     lone_hit: str = "",
+    evidence: str | None = None,
+    convention: str = "",
+    bound: str = "",
+    interval95: tuple[float, float] | None = None,
+    n: int | None = None,
 ) -> Row:
     """Return the ledger row of one published number.
 
@@ -230,16 +379,28 @@ def result_row(
     its own ledger row (named here), which carries its score; the status is then ``typo`` whatever
     the numbers say. ``lone_hit`` (from :func:`lone_hits`): a reproduced cell becomes ``lone_hit``
     with that sentence added to its reason.
+
+    The structured columns (:data:`SCHEMA`): ``evidence`` (:data:`EVIDENCE`) is what ``regenerated`` comes from
+    and must be given with a value (without one it is ``none``); ``convention`` the reading's ``name=value, ...``;
+    ``bound`` the :func:`below_bound` of a print below its loss-free bound; ``interval95`` (low, high) and ``n``
+    the value's 95% interval and replications, when it has them. ``compared_as`` is ``compare_as``.
     """
     if typo and compare_as is None:
         raise LedgerError(f"{source} {row} {column}: a typo needs its corrected reading (compare_as)")
     number = published if compare_as is None else compare_as
     decimals = printed_decimals(number)
     pub = float(Decimal(number))
+    facts = dict(convention=convention, compared_as="" if compare_as is None else str(compare_as), bound=bound,
+                 n="" if n is None else str(int(n)),
+                 **({} if interval95 is None else interval(*interval95)))
     if regenerated is None or (isinstance(regenerated, float) and math.isnan(regenerated)):
         if not not_regenerable:
             raise LedgerError(f"{source} {row} {column}: no regenerated value, so it must be not_regenerable")
-        return Row(paper, source, row, column, published, "", "", "not_regenerable", reason)
+        return Row(paper, source, row, column, published, "", "", "not_regenerable", reason, evidence="none",
+                   **facts)
+    if evidence is None:
+        raise LedgerError(f"{source} {row} {column}: a regenerated value needs its evidence (one of "
+                          f"{tuple(EVIDENCE)})")
     rel = f"{relative_error(regenerated, pub):.4f}"
     status = "not_regenerable" if not_regenerable else classify(regenerated, number, rule)
     if typo and typo_scored_in and not not_regenerable:
@@ -252,7 +413,8 @@ def result_row(
     elif status == "reproduced" and lone_hit:
         status = "lone_hit"
         reason = f"{lone_hit}; {reason}" if reason else lone_hit
-    return Row(paper, source, row, column, published, format_value(regenerated, decimals), rel, status, reason)
+    return Row(paper, source, row, column, published, format_value(regenerated, decimals), rel, status, reason,
+               evidence=evidence, **facts)
 
 
 def input_row(paper: str, source: str, row: str, column: str, published: str, used: float | None, *,
@@ -264,7 +426,7 @@ def input_row(paper: str, source: str, row: str, column: str, published: str, us
     """
     if not reason.strip():
         raise LedgerError(f"{source} {row} {column}: an input row needs a reason (where the number is used)")
-    return Row(paper, source, row, column, published, format_value(used), "", "input", reason)
+    return Row(paper, source, row, column, published, format_value(used), "", "input", reason, evidence="printed")
 
 
 def measured_status(published: float, mean: float, half: float, n: int) -> str:
@@ -291,10 +453,11 @@ def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reaso
     """
     number = old.published if compare_as is None else compare_as
     row = result_row(old.paper, old.source, old.row, old.column, old.published, mean, rule=rule, reason=reason,
-                     not_regenerable=True, compare_as=compare_as)
+                     not_regenerable=True, compare_as=compare_as, evidence="real stacks")
     status = measured_status(float(Decimal(number)), mean, half, n)
-    return Row(row.paper, row.source, row.row, row.column, row.published, row.regenerated, row.rel_error, status,
-               row.reason)
+    return replace(old, regenerated=row.regenerated, rel_error=row.rel_error, status=status, reason=row.reason,
+                   evidence="real stacks", n=str(int(n)), emulation="ran", compared_as=row.compared_as,
+                   **(interval(mean - half, mean + half) if math.isfinite(half) else {"low": "", "high": ""}))
 
 
 def is_claim(status: str, column: str) -> bool:
@@ -328,7 +491,8 @@ def fidelity_lost_row(old: Row, reason: str) -> Row:
         raise LedgerError(f"{old.source} {old.row}: column {REAL_STACKS!r} holds claims; a claim whose runs lost "
                           "their timing is a claim_row of status fidelity_lost")
     text = f"{reason}; {old.reason}" if old.reason.strip() else reason
-    return Row(old.paper, old.source, old.row, old.column, old.published, "", "", FIDELITY_LOST, text)
+    return replace(old, regenerated="", rel_error="", status=FIDELITY_LOST, reason=text, evidence="real stacks",
+                   low="", high="", n="", emulation="fidelity lost")
 
 
 def claim_row(
@@ -341,8 +505,20 @@ def claim_row(
     reason: str,
     *,
     column: str = "claim",
+    claim_id: str,
+    evidence: str,
+    interval95: tuple[float, float] | None = None,
+    n: int | None = None,
+    convention: str = "",
+    emulation: str = "",
 ) -> Row:
-    """Return the ledger row of a stated claim (one of :data:`CLAIM_STATUSES`)."""
+    """Return the ledger row of a stated claim (one of :data:`CLAIM_STATUSES`).
+
+    ``claim_id`` is the claim's id, ``evidence`` (:data:`EVIDENCE`) what it is judged on; ``interval95`` (low,
+    high) and ``n`` the 95% interval of its criterion and the replications behind it, when it has them;
+    ``emulation`` (:data:`EMULATION`) where it stands in the real-stack re-run (default: ``ran`` when judged on
+    the real stacks).
+    """
     if status not in CLAIM_STATUSES:
         raise LedgerError(f"claim status must be one of {CLAIM_STATUSES}, got {status!r}")
     if status == FIDELITY_LOST and column != REAL_STACKS:
@@ -354,7 +530,11 @@ def claim_row(
             rel = f"{relative_error(regenerated, float(Decimal(published))):.4f}"
         except ArithmeticError:
             rel = ""
-    return Row(paper, source, claim, column, published, format_value(regenerated), rel, status, reason)
+    if not emulation and evidence == "real stacks":
+        emulation = "fidelity lost" if status == FIDELITY_LOST else "ran"
+    return Row(paper, source, claim, column, published, format_value(regenerated), rel, status, reason,
+               claim_id=claim_id, evidence=evidence, convention=convention, n="" if n is None else str(int(n)),
+               emulation=emulation, **({} if interval95 is None else interval(*interval95)))
 
 
 def text_results_without_row(paper, rows: list[Row], root: Path | str | None = None) -> list[str]:
@@ -383,9 +563,11 @@ def text_results_without_row(paper, rows: list[Row], root: Path | str | None = N
 
 
 def to_frame(rows: list[Row], stamp: Stamp) -> pd.DataFrame:
-    """Return the rows as a ledger table with the provenance columns of ``stamp``."""
+    """Return the rows as a ledger table with the provenance columns of ``stamp`` (each checked, :func:`check_row`)."""
     prov = stamp.columns()
     records = [{**asdict(r), **prov} for r in rows]
+    for record in records:
+        check_row(record)
     return pd.DataFrame.from_records(records, columns=list(ALL_COLUMNS))
 
 
@@ -415,6 +597,11 @@ def read(path: Path | str) -> pd.DataFrame:
     bad = frame[~frame["status"].isin(STATUSES)]
     if len(bad):
         raise LedgerError(f"{path}: row {bad.index[0] + 1}: unknown status {bad['status'].iloc[0]!r}")
+    for i, record in enumerate(frame[list(STRUCTURED_COLUMNS + COLUMNS)].to_dict("records")):
+        try:
+            check_row(record)
+        except LedgerError as err:
+            raise LedgerError(f"{path}: row {i + 1}: {err}") from None
     return frame[list(ALL_COLUMNS)]
 
 
@@ -472,9 +659,8 @@ def summary(frame: pd.DataFrame) -> str:
 
 
 def impossible(frame: pd.DataFrame) -> pd.Series:
-    """Return the mask of ledger rows flagged as impossible as printed (see :func:`impossible_note`)."""
-    return frame["reason"].astype(str).str.contains(IMPOSSIBLE, regex=False) if len(frame) else \
-        pd.Series([], dtype=bool)
+    """Return the mask of ledger rows flagged as impossible as printed: a ``bound`` column set (:func:`below_bound`)."""
+    return frame["bound"].astype(str) != "" if len(frame) else pd.Series([], dtype=bool)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -130,11 +130,13 @@ def open_paper(
 
 
 def close_paper(run: PaperRun, rows: Iterable[ledger.Row], **extra_parameters) -> pd.DataFrame:
-    """Write the run's partial ledger (``<out>/ledger.csv``) and provenance stamp; return the ledger columns.
+    """Write the run's partial ledger (``<out>/ledger.csv``) and provenance stamp; return the ledger's columns
+    and its structured ones (:data:`paperlib.ledger.SCHEMA`), which :mod:`paperlib.verdicts` and the summaries
+    read, without the provenance.
 
     ``extra_parameters`` (e.g. ``emulation="reduced"``) are added to the stamp of this write.
     """
     stamp = replace(run.stamp, parameters={**run.stamp.parameters, **extra_parameters})
     frame = ledger.write_partial(list(rows), stamp, run.out / "ledger.csv")
     stamp.write(run.out)
-    return frame[list(ledger.COLUMNS)]
+    return frame[list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)]

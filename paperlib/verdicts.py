@@ -2,12 +2,14 @@
 paper pages and the notebooks' conclusions.
 
 A :class:`PaperVerdict` says, for one paper, what reproduces, what does not and the headline finding with
-its number. Every number in it is read from the ledger (``figures/ledger.csv``): counts by status, printed
-and regenerated values, claim verdicts with their intervals. The wording is one small function per paper
-(:data:`FINDINGS`), which fills the ledger's numbers into that paper's finding; a paper without one gets
-the ledger's counts only. Papers are the ledger's own (``paper`` column), in paper order. Measurements on
-the emulated real stacks run in real time and move a little from run to run, so the verdicts give their
-claims' statuses (which their intervals make stable), not their numbers.
+its number. Every number in it is read from the ledger's structured columns (``figures/ledger.csv``,
+:data:`paperlib.ledger.SCHEMA`: counts by status, printed and regenerated values, claim verdicts by claim id
+with their intervals, the evidence, the convention) or from the typed facts the paper's own package gives; the
+``reason`` column is prose for people and is never read here. The wording of a paper's finding lives in its
+package, ``paperlib.reproduce.p<id>.verdict`` (a ``finding(rows)`` returning a :class:`Finding`, and its
+``CITATION``); a paper without one gets the ledger's counts only. Papers are the ledger's own (``paper``
+column), in paper order. Measurements on the emulated real stacks run in real time and move a little from run to
+run, so the verdicts give their claims' statuses (which their intervals make stable), not their numbers.
 
 ``python -m paperlib.verdicts --ledger figures/ledger.csv --check README.md`` fails (exit 1), naming the
 paper and the number, when the README's results block disagrees with the ledger; ``--write README.md``
@@ -18,12 +20,14 @@ a ledger that holds rows of the quick profile (:mod:`paperlib.profiles`): its st
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pandas as pd
 
@@ -35,8 +39,6 @@ from paperlib.data import DATA_DIR
 BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 
-#: The emulated testbed's marks at the start of a ledger reason (``paperlib.emulation.ledger_rows``).
-EMULATED = "[emulated on real stacks]"
 #: The ledger column of a claim re-judged on the emulated real stacks.
 REAL_STACKS = ledger_file.REAL_STACKS
 
@@ -53,23 +55,6 @@ class Citation:
     venue: str
     year: str
     checked_in: str
-
-
-#: Authors, venue and year of each seed (its title is read from ``data/<paper>/datapackage.json``).
-#: ``checked_in`` says where they were verified.
-CITATIONS: dict[str, Citation] = {
-    "000": Citation("Y.-J. Lee", "ACSIJ, vol. 3, no. 3", "2014",
-                    "seed (author; cites 2013 work); ACSIJ's article page and its index record JR_ACSIJ-3-3_009"),
-    "001": Citation("W. Seok", "The KIPS Transactions: Part C, vol. 15-C, no. 4, pp. 321ff", "2008",
-                    "seed (received 2008-01-16, accepted 2008-06-21); DOI 10.3745/KIPSTC.2008.15-C.4.321"),
-    "002": Citation("Y.-J. Lee, M. Atiquzzaman, S. Sivagurunathan", "Proc. IEEE ICC, pp. 164-169", "2006",
-                    "reference [12] of paper 000, which cites this paper"),
-    "003": Citation("B. Vandalore, S. Kalyanaraman, R. Jain, R. Goyal, S. Fahmy, X. Cai, S.-C. Kim",
-                    "ATM Forum contribution 97-0425", "1997",
-                    "seed (contribution number); R. Jain's list of ATM Forum contributions (April 1997)"),
-    "004": Citation("Y.-J. Lee, M. Atiquzzaman", "journal letter (venue not named in the seed)", "2007 or later",
-                    "seed (authors; cites ICC 2007); the venue could not be verified"),
-}
 
 
 @dataclass(frozen=True)
@@ -111,37 +96,31 @@ def _sentence(text: str) -> str:
 
 
 class PaperRows:
-    """One paper's ledger rows, with the look-ups the finding functions need."""
+    """One paper's ledger rows, with the look-ups the finding functions need (structured columns only)."""
 
     def __init__(self, paper: str, frame: pd.DataFrame, root: Path | str = DATA_DIR):
         self.paper = paper
+        self.root = Path(root)
         self.frame = frame[frame["paper"] == paper].reset_index(drop=True)
-        claims = Path(root) / paper / "claims.csv"
-        self.claim_text = (pd.read_csv(claims, dtype=str, keep_default_na=False).set_index("id")["claim"].to_dict()
-                           if claims.exists() else {})
 
     def select(self, source: str | None = None, column: str | None = None, row: str | None = None, *,
-               source_prefix: str | None = None, column_prefix: str | None = None,
-               reason_prefix: str | None = None) -> pd.DataFrame:
+               source_prefix: str | None = None, column_prefix: str | None = None) -> pd.DataFrame:
         """Return the rows whose fields equal (or begin with) the given values."""
         f = self.frame
         mask = pd.Series(True, index=f.index)
         for field, value in (("source", source), ("column", column), ("row", row)):
             if value is not None:
                 mask &= f[field] == value
-        for field, prefix in (("source", source_prefix), ("column", column_prefix), ("reason", reason_prefix)):
+        for field, prefix in (("source", source_prefix), ("column", column_prefix)):
             if prefix is not None:
                 mask &= f[field].str.startswith(prefix)
         return f[mask]
 
     def claim(self, claim_id: str, column: str | None = None) -> pd.Series | None:
-        """Return the row of claim ``claim_id`` (in ``column``, if given), or ``None`` when the ledger has none.
-
-        A claim row names its claim by id or by its text in ``data/<paper>/claims.csv``.
-        """
-        names = {claim_id, self.claim_text.get(claim_id, claim_id)}
+        """Return the row of claim ``claim_id`` (its ``claim_id`` column; in ``column``, if given), or ``None``
+        when the ledger has none."""
         f = self.frame
-        mask = f["row"].isin(names) & ledger_file.claim_mask(f)
+        mask = (f["claim_id"] == claim_id) & ledger_file.claim_mask(f)
         mask &= (f["column"] == column) if column is not None else ~other_evidence(f["column"])
         hits = f[mask]
         return None if hits.empty else hits.iloc[0]
@@ -194,20 +173,25 @@ class Finding:
     why: str = ""
 
 
-#: One function per paper: its ledger rows -> its finding. :func:`finding` registers them.
-FINDINGS: dict[str, Callable[[PaperRows], Finding]] = {}
+def paper_module(paper: str) -> ModuleType | None:
+    """Return paper ``paper``'s verdict module (``paperlib.reproduce.p<paper>.verdict``), or ``None`` without one.
+
+    It holds the paper's ``finding(rows: PaperRows) -> Finding`` and its ``CITATION`` (a :class:`Citation`, or
+    ``None`` for a paper without a seed, cited by its sources).
+    """
+    name = f"paperlib.reproduce.p{paper}.verdict"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and name.startswith(err.name):
+            return None
+        raise
 
 
-def finding(paper: str) -> Callable[[Callable[[PaperRows], Finding]], Callable[[PaperRows], Finding]]:
-    """Register the decorated function as the wording of ``paper``'s verdict."""
-
-    def register(fn: Callable[[PaperRows], Finding]) -> Callable[[PaperRows], Finding]:
-        if paper in FINDINGS:
-            raise VerdictError(f"paper {paper}: two finding functions ({FINDINGS[paper].__name__}, {fn.__name__})")
-        FINDINGS[paper] = fn
-        return fn
-
-    return register
+def finding_function(paper: str) -> Callable[[PaperRows], Finding]:
+    """Return the function that words ``paper``'s finding: its package's ``finding``, else :func:`counts_only`."""
+    module = paper_module(paper)
+    return getattr(module, "finding", counts_only) if module is not None else counts_only
 
 
 def counts_only(rows: PaperRows) -> Finding:
@@ -287,277 +271,20 @@ def value_of(row: pd.Series | None, field: str = "regenerated") -> float | None:
 
 
 def conventions(rows: pd.DataFrame) -> str:
-    """Return the convention the rows' reasons name (``name=value, ...``), or ``"see the ledger"``."""
-    found = re.search(r"((?:\w+=[^,;()]+(?:\([^()]*\))?, )+\w+=[^,;()]+)", " ".join(rows["reason"]))
-    return found.group(1) if found else "see the ledger"
+    """Return the convention of the rows (their first non-empty ``convention`` column, ``name=value, ...``), or
+    ``"see the ledger"`` when none has one."""
+    named = [c for c in rows["convention"] if c]
+    return named[0] if named else "see the ledger"
+
+
+def ran_on_real_stacks(row: pd.Series | None) -> bool:
+    """Return whether the real stacks ran for a row (its ``emulation`` column, :data:`paperlib.ledger.RAN`)."""
+    return row is not None and row["emulation"] in ledger_file.RAN
 
 
 def within_5pct(rows: pd.DataFrame) -> int:
     """Return how many of ``rows`` are reproduced or close (within 5% of the print)."""
     return int(rows["status"].isin(("reproduced", "close")).sum())
-
-
-@finding("000")
-def multiuser_waiting(rows: PaperRows) -> Finding:
-    """Return paper 000's finding: the tables' times are below what the link can carry; DIFF_mean from no definition."""
-    cells = rows.select(source_prefix="Table ")
-    tables = cells[cells["column"].str.match(r"[WT]_\{\w+\}$")]  # the printed cells (not the ns-3 rows)
-    model = tables[tables["column"].str.startswith("W_")]
-    impossible = int(tables["reason"].str.contains(ledger_file.IMPOSSIBLE, regex=False).sum())
-    diff = rows.claim("diff_mean_4_17")
-    below = rows.claim("diff_below_4pct")
-    diff_text = ""
-    if value_of(diff) is not None:
-        diff_text = f"DIFF_mean = {diff['published']}% (Eq. (9) as printed gives {value_of(diff):.2f}%)"
-    below_text = ""
-    if value_of(below) is not None:
-        below_text = f"'below about 4%' (the mean absolute difference is {value_of(below):.2f}%)"
-    law = re.search(r"the law the printed tables follow, (W = [^ ]+)", " ".join(model["reason"]))
-    ns3 = rows.select(column="T_{tcp} (ns-3)")
-    ns3_text = ""
-    ratio = pd.to_numeric(ns3["regenerated"], errors="coerce") / pd.to_numeric(ns3["published"], errors="coerce")
-    if ratio.notna().any():
-        ns3_text = (f"ns-3's TCP turnaround is a median {ratio.median():.0f} times the printed one "
-                    f"({int(ratio.notna().sum())} cells)")
-    claims = rows.claims()
-    return Finding(
-        reproduces=clauses(f"{int((claims['status'] == 'supported').sum())} of {len(claims)} claims hold on the "
-                           "printed tables"),
-        does_not=clauses(f"{len(model) - within_5pct(model)} of {len(model)} model cells of Tables 1-3 "
-                         f"({within_5pct(model)} within 5%)", diff_text, below_text),
-        headline=clauses(f"{impossible} of {len(tables)} printed times of Tables 1-3 are below the loss-free "
-                         "bound of the paper's own round-robin"
-                         + (f": the tables follow {law.group(1)} (Eq. (4) divided by m), not Eq. (4)" if law else ""),
-                         ns3_text),
-        why=f"the ledger's waiting time is Eq. (4) ({conventions(model)}); every printed column, the "
-            "'experimental' ones too, follows the other law, so they were computed from a formula",
-    )
-
-
-@finding("001")
-def fifo_red_response(rows: PaperRows) -> Finding:
-    """Return paper 001's finding: Table 3 under one reading; Mah's workload is far lighter; the claims' tally."""
-    counts = rows.select(source="Table 3", column="The Number of Browsers")
-    link = re.search(r"of a ([\d.]+) Mbit/s link", " ".join(counts["reason"]))
-    typo = rows.select(source="Table 3", column="Traffic Load")
-    typo = typo[typo["status"] == "typo"]
-    typo_text = ""
-    if len(typo):
-        fixed = re.search(r"corrected reading ([\d.]+)", typo.iloc[0]["reason"])
-        typo_text = f"the row printed '{typo.iloc[0]['published']}' is " + (
-            f"the text's {fixed.group(1)}% (a typo)" if fixed else "a typo")
-    slope = rows.select(source="Section 2.2 (calibration line)", column="slope")
-    slope_text = ""
-    if len(slope) and number(slope.iloc[0]["regenerated"]):
-        reg, pub = number(slope.iloc[0]["regenerated"]), number(slope.iloc[0]["published"])
-        slope_text = (f"the calibration slope: {reg:.4f} kbit/s per browser on Mah's measured workload against "
-                      f"the printed {slope.iloc[0]['published']} ({pub / reg:.0f} times lower)")
-    claims = rows.claims()
-    read_off = rows.frame[rows.frame["reason"].str.contains("reads the number off", regex=False)]
-    read_text = (f"{len(read_off) - within_5pct(read_off)} of {len(read_off)} numbers the text reads off its "
-                 "figures (more than 5% from the testbed)" if len(read_off) else "")
-    other = claims["reason"].str.extract(r"\[other workload: (\w+); the verdict depends", expand=False).dropna()
-    decided = ("supported", "refuted")
-    flips = sum(1 for i, o in other.items() if o in decided and claims.loc[i, "status"] in decided)
-    depends = (f"{len(other)} verdicts depend on the workload, {flips} between supported and refuted"
-               if len(other) else "")
-    return Finding(
-        reproduces=clauses(f"{within_5pct(counts)} of {len(counts)} browser counts of Table 3"
-                           + (f", reading the line's y in kbit/s of a {link.group(1)} Mbit/s link" if link else ""),
-                           typo_text),
-        does_not=clauses(slope_text, read_text),
-        headline=clauses((f"on Mah's measured workload {claim_tally(claims)}: a claim is decided only when the "
-                          "95% interval of its margin over the replications lies on one side of zero")
-                         if len(claims) else "", depends),
-        why="the paper's traffic generator must have shortened Mah's think times, and no source says how, so "
-            "nothing is tuned: the browser counts come from the regenerated line",
-    )
-
-
-@finding("002")
-def http_sctp_response(rows: PaperRows) -> Finding:
-    """Return paper 002's finding: Table II within 5%, Table III not; the "20% faster" claim refuted."""
-    model = rows.frame[rows.frame["column"].str.contains("(Model)", regex=False)]
-    table2, table3 = model[model["source"] == "Table II"], model[model["source"] == "Table III"]
-    shared = re.search(r"printed as (\S+) in Table II and (\S+) in Table III", " ".join(table2["reason"]))
-    gain = rows.claim("sctp_less_20pct")
-    real = rows.claim("sctp_less_20pct", REAL_STACKS)
-    headline = ""
-    if value_of(gain) is not None:
-        headline = f"'SCTP is 20% faster' is refuted: the printed pairs differ by {value_of(gain):.1f}% on average"
-    if real is not None and real["reason"].startswith(EMULATED):
-        headline = clauses(headline, f"{real['status']} on today's real stacks too" if gain is not None and
-                           real["status"] == gain["status"] else f"{real['status']} on today's real stacks")
-    exact = int((table2["status"] == "reproduced").sum())
-    return Finding(
-        reproduces=clauses(f"{within_5pct(table2)} of {len(table2)} model cells of Table II within 5% ({exact} "
-                           "exactly)", f"{claim_tally(rows.claims())}"),
-        does_not=clauses(f"Table III: {len(table3) - within_5pct(table3)} of {len(table3)} model cells more than "
-                         "5% off",
-                         f"Tables II and III print different values ({shared.group(1)} and {shared.group(2)} s) at "
-                         "the one point they share" if shared else ""),
-        headline=headline,
-        why=f"the model is the reconstructed algorithm under one convention ({conventions(table2)}); Table III "
-            "is not reproduced under it",
-    )
-
-
-@finding("003")
-def specweb96_abr(rows: PaperRows) -> Finding:
-    """Return paper 003's finding: the derived numbers under one unit convention; "10 times more demand" refuted."""
-    results = rows.frame[rows.frame["status"].isin(ledger_file.RESULT_STATUSES)]
-    derived = results[~results["status"].isin(("not_regenerable", *ledger_file.MEASURED_STATUSES))]
-    c = rows.counts()
-    unit_typo = rows.select(row="avg_file_size")
-    ten = rows.claim("ten_times_demand")
-    headline = ""
-    if value_of(ten) is not None:
-        headline = f"'10 times more demand per user' is refuted: {value_of(ten):.1f}x"
-    if len(unit_typo) and unit_typo.iloc[0]["status"] == "typo":
-        printed = unit_typo.iloc[0]["published"]
-        headline = clauses(headline, f"the slide's '{printed}' is {printed.split()[0]} kilobits")
-    return Finding(
-        reproduces=f"{c.get('reproduced', 0)} of {len(derived)} derived numbers exactly, {c.get('close', 0)} within "
-                   f"5%, {c.get('typo', 0)} printed typos whose corrected reading does",
-        does_not=f"the {c.get('not_regenerable', 0)} switch-queue and throughput cells of the ATM ABR/ERICA "
-                 "simulation (no maintained simulator has ABR); an ns-3 TCP analogue stands beside them",
-        headline=headline,
-        why=f"one unit convention, chosen by systematic search, holds for every derived number "
-            f"({conventions(derived)})",
-    )
-
-
-@finding("004")
-def slow_start_latency(rows: PaperRows) -> Finding:
-    """Return paper 004's finding: 8 of 10 model cells; the floor/ceiling error of Eqs. (5)-(6); "within 4%"."""
-    model = rows.select(source="Table II", column_prefix="Model")
-    missed = model[model["status"] != "reproduced"]
-    missed_text = ""
-    if len(missed):
-        labels = list(dict.fromkeys(missed["row"]))
-        printed = " / ".join(missed["published"])
-        regen = " / ".join(f"{number(v):.2f}" for v in missed["regenerated"])
-        missed_text = (f"the {', '.join(labels)} row{'s' if len(labels) > 1 else ''} (printed {printed} s, the "
-                       f"model gives {regen} s)")
-    corrected = bool(model["reason"].str.contains("form=corrected", regex=False).any())
-    within = rows.claim("within_4_percent")
-    gap = rows.claim("tcp_two_rtt_larger")
-    real = rows.claim("within_4_percent", REAL_STACKS)
-    real_gap = rows.claim("tcp_two_rtt_larger", REAL_STACKS)
-    floor = ("Eqs. (5)-(6) print a floor where Eq. (1) has a ceiling, which drops the last stall; the ceiling "
-             "reproduces" if corrected else "")
-    real_text = ""
-    if value_of(real) is not None:
-        real_text = f"on today's real stacks 'within 4%' is {real['status']}"
-    gap_value = value_of(real_gap)
-    if gap_value is not None:
-        slower = ", SCTP being the slower stack" if gap_value < 0 else ""
-        real_text = clauses(real_text, f"'TCP is 2 RTT slower' is {real_gap['status']}{slower}")
-    measured = rows.frame["status"].isin(ledger_file.MEASURED_STATUSES).any()
-    return Finding(
-        reproduces=clauses(f"{len(model) - len(missed)} of {len(model)} model cells of Table II",
-                           f"'TCP is 2 RTT slower' on the printed table ({value_of(gap):.2f} T_r)"
-                           if value_of(gap) is not None and gap["status"] == "supported" else ""),
-        does_not=clauses(missed_text, f"'within 4%': {value_of(within):.2f}% on the paper's own table"
-                         if value_of(within) is not None else ""),
-        headline=clauses(floor, real_text),
-        why=f"one convention, chosen by systematic search, for the whole table ({conventions(model)}); the "
-            + ("paper's testbed cannot be re-run; its experimental columns are measured again on today's real "
-               "stacks where the emulated grid covers them" if measured else "experimental columns cannot be re-run"),
-    )
-
-
-#: Paper 005's questions (``paperlib.reproduce.p005.claims``), by id, in the words of its headline.
-QUESTIONS_005 = {
-    "iw10_gain": "IW10 against IW3 shortens today's page",
-    "quic_handshake_saving": "QUIC saves one handshake round trip",
-    "h3_beats_h2_loss": "HTTP/3 beats HTTP/2 under loss beyond the handshake",
-    "sctp_streams_same": "SCTP's streams do the same",
-    "h3_less_than_h2_000": "000's 'SCTP waits less than TCP' as HTTP/3 against HTTP/2",
-    "h3_less_20pct_002": "002's '20% faster' as HTTP/3 against HTTP/2",
-    "loss_model_holds": "the papers' loss model predicts today's page load time under loss",
-}
-#: The questions judged on the real stacks only (their model row says so and is not a finding).
-REAL_STACK_QUESTIONS_005 = ("loss_model_holds",)
-
-
-def _question_rows(rows: PaperRows, column: str | None = None) -> dict[str, pd.Series]:
-    """Return paper 005's question rows by id (judged on the model, or in ``column``); absent ones left out.
-
-    A question's ledger row names it by its text, which lives in its registration
-    (``paperlib.reproduce.p005.claims.CLAIMS.questions``), not in ``data/005/claims.csv``.
-    """
-    from paperlib.reproduce.p005.claims import CLAIMS
-
-    out = {}
-    for ident in QUESTIONS_005:
-        text = CLAIMS.questions.get(ident)
-        got = rows.claim(text, column) if text else None
-        if got is not None:
-            out[ident] = got
-    return out
-
-
-@finding("005")
-def todays_transports(rows: PaperRows) -> Finding:
-    """Return paper 005's finding: the anchors (input or scored), Dukkipati's ~10%, the questions' statuses."""
-    f = rows.frame
-    anchors = f[~ledger_file.claim_mask(f) & (f["column"] != REAL_STACKS)]
-    inputs = anchors[anchors["status"] == "input"]
-    weight = anchors[anchors["source"] == "data/005/page_weight.csv"]
-    gain = anchors[anchors["row"] == "dukkipati_latency_gain"]
-    measured = anchors[anchors["source"].isin(("data/005/handshake_rtts.csv", "data/005/initial_windows.csv"))
-                       & (anchors["status"] != "input")]
-    good, bad = [], []
-    if len(weight):
-        kb = " / ".join(f"{number(v):.0f}" for v in weight["regenerated"])
-        devices = " / ".join(r.removesuffix(" median") for r in weight["row"])
-        text = (f"the median page weight ({devices}: printed {' / '.join(weight['published'])} KB, the model's "
-                f"median homepage {kb} KB)")
-        (good if weight["status"].isin(("reproduced", "close")).all() else bad).append(text)
-    if len(gain) and value_of(gain.iloc[0]) is not None:
-        g = gain.iloc[0]
-        text = (f"Dukkipati's ~{g['published']}% latency gain of IW10 (the model's mean gain over IW4 on the heat "
-                f"map's grid: {value_of(g):.2f}%)")
-        (good if g["status"] in ("reproduced", "close") else bad).append(text)
-    claims = rows.claims()
-    stated = claims[claims["row"].isin(rows.claim_text.values())]
-    model = _question_rows(rows)
-    real = _question_rows(rows, REAL_STACKS)
-    said = [f"{QUESTIONS_005[i]}: {r['status']}" for i, r in model.items() if i not in REAL_STACK_QUESTIONS_005]
-    iw = model.get("iw10_gain")
-    if iw is not None and value_of(iw) is not None:
-        said[0] = f"{QUESTIONS_005['iw10_gain']} by {value_of(iw):.1f}% at the real stacks' link: {iw['status']}"
-    twenty = model.get("h3_less_20pct_002")
-    if twenty is not None and value_of(twenty) is not None:
-        at = list(model).index("h3_less_20pct_002")
-        said[at] = f"{said[at]} (HTTP/3 {value_of(twenty):.1f}% faster)"
-    headline = ("in the model, " + "; ".join(said)) if said else ""
-    if real and any(r["reason"].startswith(EMULATED) for r in real.values()):
-        by_status = {s: [QUESTIONS_005[i] for i, r in real.items() if r["status"] == s]
-                     for s in ledger_file.CLAIM_STATUSES}
-        groups = [f"{s}: {', '.join(names)}" if len(names) < len(real) else f"all {len(real)} questions {s}"
-                  for s, names in by_status.items() if names]
-        headline = clauses(headline, "on today's real stacks, " + "; ".join(groups))
-    if len(measured) and measured["status"].isin(ledger_file.MEASURED_STATUSES).any():
-        stacks = ("the anchors measured on today's real stacks: "
-                  + ", ".join(f"{r['row']} {r['column']}: {r['status']}" for _, r in measured.iterrows()))
-    elif len(measured):
-        stacks = ("the handshake round trips and first flights are the RFCs' counts until the real stacks run "
-                  "(not_regenerable)")
-    else:
-        stacks = ""
-    return Finding(
-        reproduces=clauses(*good, f"in the model, {claim_tally(stated)} (the abstracts of Dukkipati et al. and "
-                           "Langley et al.)" if len(stated) else ""),
-        does_not=clauses(*bad),
-        headline=headline,
-        why=clauses(f"{len(inputs)} of the {len(anchors)} anchors are inputs the model takes as given (the Almanac's "
-                    "requests and bytes by type, the RFCs' constants), not results to reproduce",
-                    "the model's page is the sum of per-type medians, not the median page" if len(weight) else "",
-                    "Dukkipati measured single HTTP responses on Google's traffic, not a page" if len(gain) else "",
-                    stacks),
-    )
 
 
 def title(paper: str, root: Path | str = DATA_DIR) -> str:
@@ -603,10 +330,11 @@ def sources_text(paper: str, root: Path | str = DATA_DIR) -> str:
 def citation(paper: str, root: Path | str = DATA_DIR) -> str:
     """Return the paper's citation in Markdown: authors (the first "et al." beyond three), *title*, venue, year.
 
-    A paper without a seed (005: today's anchors) is its title and where its numbers come from
+    A paper without a seed (its package's ``CITATION`` is ``None``) is its title and where its numbers come from
     (:func:`sources_text`).
     """
-    c = CITATIONS.get(paper)
+    module = paper_module(paper)
+    c = getattr(module, "CITATION", None) if module is not None else None
     if c is None:
         sources = sources_text(paper, root)
         return f"*{title(paper, root)}*" + (f", from {sources}" if sources else "")
@@ -617,14 +345,15 @@ def citation(paper: str, root: Path | str = DATA_DIR) -> str:
 
 def paper_verdicts(ledger: pd.DataFrame, root: Path | str = DATA_DIR) -> list[PaperVerdict]:
     """Return one verdict per paper of ``ledger``, in paper order, every number read from the ledger."""
-    missing = [c for c in ledger_file.COLUMNS if c not in ledger.columns]
+    needed = ledger_file.COLUMNS + ledger_file.STRUCTURED_COLUMNS
+    missing = [c for c in needed if c not in ledger.columns]
     if missing:
         raise VerdictError(f"ledger: missing columns {missing}")
-    frame = ledger.astype({c: str for c in ledger_file.COLUMNS}).fillna("")
+    frame = ledger.astype({c: str for c in needed}).fillna("")
     out = []
     for paper in sorted(frame["paper"].unique()):
         rows = PaperRows(paper, frame, root)
-        words = FINDINGS.get(paper, counts_only)(rows)
+        words = finding_function(paper)(rows)
         out.append(PaperVerdict(paper, citation(paper, root), words.reproduces, words.does_not, words.headline,
                                 why=words.why, measured=measured_text(rows.frame),
                                 counts=ledger_file.status_text(rows.counts())))
@@ -665,7 +394,7 @@ def with_results(readme_text: str, table: str) -> str:
 
 
 def table_rows(block: str) -> dict[str, list[str]]:
-    """Return the results table's rows by paper id (``**004** ...`` in the first cell): their cells."""
+    """Return the results table's rows by paper id (``**<id>** ...`` in the first cell): their cells."""
     rows = {}
     for line in block.splitlines():
         m = re.match(r"\|\s*\*\*(\d{3})\*\*", line)

@@ -43,11 +43,12 @@ def test_off_and_unavailable_say_why_and_write_nothing(tmp_path, monkeypatch):
 
 def test_verdicts_table_has_only_the_real_stack_column():
     rows = [
-        ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
+        ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print",
+                         claim_id="c", evidence="printed"),
         ledger.claim_row("004", "Abstract", "within 4%", "4", 6.1, "refuted", "[emulated on real stacks] mean 6.1%",
-                         column="emulated (real stacks)"),
+                         column="emulated (real stacks)", claim_id="c", evidence="real stacks"),
         ledger.claim_row("004", "Sec. 4", "TCP slower by 2 RTT", "", None, "inconclusive", "[x] CI spans zero",
-                         column="emulated (real stacks)"),
+                         column="emulated (real stacks)", claim_id="c", evidence="real stacks"),
     ]
     table = emulation_notebook.verdicts(rows)
     assert table.to_dict("list") == {"claim": ["within 4%", "TCP slower by 2 RTT"],

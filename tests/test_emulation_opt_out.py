@@ -82,14 +82,17 @@ def test_off_is_a_choice_even_where_the_testbed_could_not_run(tmp_path, monkeypa
     assert emulation_notebook.run(_NeverRun, None, "off", tmp_path).not_run == ledger_rows.NOT_RUN_BY_CHOICE
 
 
-def _frame(reasons):
-    return pd.DataFrame({"reason": reasons, "rel_error": [""] * len(reasons),
-                         "column": ["Exp(TCP)"] * len(reasons)})
+def _frame(emulation):
+    """Return published experimental cells whose ``emulation`` column is each of ``emulation`` (reasons "x")."""
+    return pd.DataFrame({"reason": ["x"] * len(emulation), "rel_error": [""] * len(emulation),
+                         "column": ["Exp(TCP)"] * len(emulation), "emulation": emulation})
 
 
 def test_claims_not_run_marks_only_the_real_stack_claims():
-    rows = [ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print"),
-            ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell")]
+    rows = [ledger.claim_row("004", "Abstract", "within 4%", "4", 4.9, "refuted", "model vs print",
+                             claim_id="c", evidence="printed"),
+            ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell",
+                                     claim_id="c")]
     assert ledger_rows.claims_not_run(rows, None) == rows  # the runs happened: nothing to say
     model, real = ledger_rows.claims_not_run(rows, ledger_rows.NOT_RUN_BY_CHOICE)
     assert model == rows[0] and real.status == "untestable"
@@ -98,24 +101,24 @@ def test_claims_not_run_marks_only_the_real_stack_claims():
 
 
 def test_summary_line_counts_run_cells_without_the_claims():
-    # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%
-    frame = pd.DataFrame({"reason": [f"{ledger_rows.MARK} a", f"{ledger_rows.MARK} b", f"{ledger_rows.MARK} claim"],
-                          "rel_error": ["0.02", "-0.10", ""],
-                          "column": ["Exp(TCP)", "Exp(SCTP)", ledger_rows.REAL_STACKS]})
+    # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%; the
+    # papers named are those of the cells (002, 004), not of the claim
+    frame = pd.DataFrame({"reason": ["x"] * 3, "rel_error": ["0.02", "-0.10", ""],
+                          "column": ["Exp(TCP)", "Exp(SCTP)", ledger_rows.REAL_STACKS], "emulation": ["ran"] * 3,
+                          "paper": ["002", "004", "005"]})
     assert ledger_rows.summary_line(frame) == (
         "1 of 2 published experimental cells within 5% of the real stacks "
-        "(papers 000, 002, 004; 2 cells emulated, the rest not run in this grid).")
+        "(papers 002, 004; 2 cells emulated, the rest not run in this grid).")
 
 
 def test_summary_line_says_by_choice_or_cannot():
     # the claims re-judged on real stacks carry the reason too, and are not counted as cells
-    by_choice = f"{ledger_rows.NOT_RUN} {ledger_rows.NOT_RUN_BY_CHOICE}"
-    choice = pd.concat([_frame([f"{by_choice}; t"] * 3),
-                        pd.DataFrame({"reason": [f"{by_choice}; {ledger_rows.MARK} c"],
-                                      "rel_error": [""], "column": [ledger_rows.REAL_STACKS]})])
+    choice = pd.concat([_frame(["not run by choice"] * 3),
+                        pd.DataFrame({"reason": ["x"], "rel_error": [""], "column": [ledger_rows.REAL_STACKS],
+                                      "emulation": ["not run by choice"]})])
     assert ledger_rows.summary_line(choice) == ("0 of 3 published experimental cells within 5% of the real stacks: "
                                                 "the real-stack column was not run, by choice (EMULATION=off).")
-    cannot = _frame([f"{ledger_rows.NOT_RUN} {ledger_rows.NOT_RUN_CANNOT}: no /dev/net/tun; t"] * 2)
+    cannot = _frame(["machine cannot"] * 2)
     assert ledger_rows.summary_line(cannot) == ("0 of 2 published experimental cells within 5% of the real stacks: "
                                                 "the real-stack column was not run because this machine cannot run it "
                                                 "(the rows' reasons say why).")
@@ -149,7 +152,38 @@ def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp
 
 def test_verdicts_table_shows_why_nothing_ran_without_the_markers():
     claim = ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
-                                     "no emulated Table II cell")
+                                     "no emulated Table II cell", claim_id="c")
     rows = ledger_rows.claims_not_run([claim], ledger_rows.NOT_RUN_BY_CHOICE)
     assert emulation_notebook.verdicts(rows)["measure"].tolist() == [
         "the real-stack column was not run, by choice (EMULATION=off); no emulated Table II cell"]
+
+
+def test_a_row_not_run_says_why_in_its_emulation_column():
+    old = ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable", "no emulated cell",
+                                   claim_id="within_4_percent")
+    assert (old.evidence, old.emulation) == ("real stacks", "ran")
+    choice = ledger_rows.not_run_row(old, ledger_rows.NOT_RUN_BY_CHOICE)
+    cannot = ledger_rows.not_run_row(old, f"{ledger_rows.NOT_RUN_CANNOT}: no /dev/net/tun")
+    grid = ledger_rows.not_run_row(old, ledger_rows.protocol_not_run("sctp"))
+    assert (choice.emulation, cannot.emulation, grid.emulation) == ("not run by choice", "machine cannot", "not run")
+    # a claim that did not run rests on nothing; its id stays
+    assert {choice.evidence, cannot.evidence, grid.evidence} == {"none"} and choice.claim_id == "within_4_percent"
+
+
+def test_the_summary_command_writes_the_summary_from_the_ledger_alone(tmp_path):
+    rows = [ledger.result_row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", None, rule="half_up",
+                              not_regenerable=True, reason="testbed")]
+    rows = [ledger_rows.not_run_row(rows[0], ledger_rows.NOT_RUN_BY_CHOICE)]
+    path, summary = tmp_path / "ledger.csv", tmp_path / "ledger-summary.md"
+    from paperlib.provenance import Stamp
+
+    ledger.write_partial(rows, Stamp(notebook="nb"), path)
+    summary.write_text("a stale summary\n", encoding="utf-8")
+    assert ledger_rows.main(["summary", str(path), str(summary)]) == 0
+    first = summary.read_text(encoding="utf-8")
+    # written again from the ledger, not edited: the stale text is gone, and a second run gives the same file
+    assert first.startswith("# Reproduction ledger summary") and "stale" not in first
+    assert first.endswith("0 of 1 published experimental cells within 5% of the real stacks: the real-stack column "
+                          "was not run, by choice (EMULATION=off).\n")
+    assert ledger_rows.main(["summary", str(path), str(summary)]) == 0
+    assert summary.read_text(encoding="utf-8") == first

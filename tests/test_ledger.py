@@ -1,5 +1,8 @@
 """Tests of paperlib.ledger: status classification, row rules, partial ledgers, merge and summary."""
 
+import re
+from dataclasses import asdict, replace
+
 import pandas as pd
 import pytest
 
@@ -18,15 +21,17 @@ def test_classify_at_published_precision():
 
 
 def test_result_row_statuses_and_reason_rule():
-    row = ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate")
+    row = ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate",
+                            evidence="model")
     assert (row.status, row.regenerated, row.rel_error) == ("reproduced", "14.6857", "0.0004")
     with pytest.raises(ledger.LedgerError, match="needs a reason"):
-        ledger.result_row("004", "Table II", "10 Mbps", "Model(SCTP)", "0.84", 1.01, rule="truncate")
+        ledger.result_row("004", "Table II", "10 Mbps", "Model(SCTP)", "0.84", 1.01, rule="truncate", evidence="model")
     nr = ledger.result_row("004", "Table II", "1 Mbps", "Exp(SCTP)", "1.14", None, rule="truncate",
                            reason="testbed", not_regenerable=True)
     assert (nr.status, nr.regenerated, nr.rel_error) == ("not_regenerable", "", "")
     with pytest.raises(ledger.LedgerError, match="must be not_regenerable"):
-        ledger.result_row("004", "Table II", "1 Mbps", "Exp(SCTP)", "1.14", None, rule="truncate", reason="x")
+        ledger.result_row("004", "Table II", "1 Mbps", "Exp(SCTP)", "1.14", None, rule="truncate", reason="x",
+                          evidence="model")
 
 
 def test_bad_paper_and_status_are_rejected():
@@ -35,13 +40,15 @@ def test_bad_paper_and_status_are_rejected():
     with pytest.raises(ledger.LedgerError, match="status must be one of"):
         ledger.Row("004", "T", "r", "c", "1", "1", "0", "approximately", "why")
     with pytest.raises(ledger.LedgerError, match="claim status"):
-        ledger.claim_row("004", "Abstract", "c", "4", 4.0, "reproduced", "why")
+        ledger.claim_row("004", "Abstract", "c", "4", 4.0, "reproduced", "why", claim_id="c", evidence="printed")
 
 
 def _rows():
     return [
-        ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate"),
-        ledger.claim_row("004", "Abstract", "within 4%", "4", 4.89, "refuted", "mean |M-E|/E = 4.89%"),
+        ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate",
+                          evidence="model"),
+        ledger.claim_row("004", "Abstract", "within 4%", "4", 4.89, "refuted", "mean |M-E|/E = 4.89%",
+                         claim_id="c", evidence="printed"),
     ]
 
 
@@ -96,21 +103,22 @@ def test_status_meanings_are_the_docs_table():
 def test_typo_is_never_scored_by_distance():
     # 001's Table 3 label "95%": the line's inverse gives 3384 browsers at 98%, the text's load; 98 reproduces "98"
     row = ledger.result_row("001", "Table 3", "row 3", "Traffic Load", "95%", 98.0, rule="half_up",
-                            compare_as="98", typo=True, reason="the text names 98%")
+                            compare_as="98", typo=True, reason="the text names 98%", evidence="model")
     assert (row.status, row.rel_error) == ("typo", "")
     assert row.reason.startswith("typo: printed '95%', corrected reading 98 reproduces")
     # scored by distance it would have been "close" (3.2%): that is what the typo status replaces
     assert ledger.classify(98.0, "95", "half_up") == "close"
     # a typo whose corrected reading is itself published in another row: typo, whatever the distance
     row = ledger.result_row("003", "slide", "typo_cells_wrong", "cells", "3680", 3667.92, rule="half_up",
-                            compare_as="3667", typo=True, typo_scored_in="typo_cells_correct", reason="the slide")
+                            compare_as="3667", typo=True, typo_scored_in="typo_cells_correct", reason="the slide",
+                                evidence="model")
     assert row.status == "typo" and "typo_cells_correct" in row.reason and "(close)" in row.reason
     # a typo whose corrected reading the model misses is scored against the corrected reading
     row = ledger.result_row("000", "Table 1", "0.4 %, m=10", "W_{tcp}", "3.27", 14.0, rule="half_up",
-                            compare_as="3.67", typo=True, reason="a 6 keyed as a 2")
+                            compare_as="3.67", typo=True, reason="a 6 keyed as a 2", evidence="model")
     assert row.status == "differs" and row.rel_error == f"{14.0 / 3.67 - 1:.4f}"
     with pytest.raises(ledger.LedgerError, match="corrected reading"):
-        ledger.result_row("001", "T", "r", "c", "95%", 98.0, rule="half_up", typo=True, reason="x")
+        ledger.result_row("001", "T", "r", "c", "95%", 98.0, rule="half_up", typo=True, reason="x", evidence="model")
 
 
 def test_lone_hits():
@@ -122,11 +130,12 @@ def test_lone_hits():
     # two hits but one of them flat against a neighbour whose print differs: that one is a lone hit
     found = ledger.lone_hits([1.0, 1.0, 3.0], ["1.00", "1.20", "3.00"], "half_up")
     assert found[0].startswith("lone hit: its regenerated value is the same") and found[1:] == ["", ""]
-    row = ledger.result_row("002", "T", "r", "c", "20.76", 20.768, rule="truncate", reason="m", lone_hit=found[0])
+    row = ledger.result_row("002", "T", "r", "c", "20.76", 20.768, rule="truncate", reason="m", lone_hit=found[0],
+                            evidence="model")
     assert row.status == "lone_hit" and row.reason.startswith("lone hit")
     # a lone_hit sentence on a cell that does not reproduce changes nothing
     assert ledger.result_row("002", "T", "r", "c", "20.81", 20.768, rule="truncate", reason="m",
-                             lone_hit="lone hit: x").status == "close"
+                             lone_hit="lone hit: x", evidence="model").status == "close"
 
 
 def test_impossible_note_allows_for_the_print_rounding():
@@ -142,7 +151,8 @@ def test_impossible_note_allows_for_the_print_rounding():
 
 def test_summary_counts_impossible_prints():
     rows = _rows() + [ledger.result_row("004", "Table II", "28 Kbps", "Exp(SCTP)", "14.12", None, rule="truncate",
-                                        not_regenerable=True, reason=ledger.impossible_note("14.12", 14.486, "w"))]
+                                        not_regenerable=True, reason=ledger.impossible_note("14.12", 14.486, "w"),
+                                        bound=ledger.below_bound("14.12", 14.486))]
     frame = ledger.to_frame(rows, Stamp(notebook="nb"))
     text = ledger.summary(frame)
     assert "1 published times are impossible as printed" in text and "004: 1" in text
@@ -184,7 +194,8 @@ def test_inconclusive_and_fidelity_lost_are_claim_statuses_with_their_meanings()
     assert len(ledger.STATUSES) == len(set(ledger.STATUSES))  # fidelity_lost listed once
     assert "straddles" in ledger.STATUS_MEANINGS["inconclusive"]
     assert "no measurement here can reach" in ledger.STATUS_MEANINGS["untestable"]
-    row = ledger.claim_row("004", "Abstract", "c", "", 0.2, "inconclusive", "the interval straddles 0")
+    row = ledger.claim_row("004", "Abstract", "c", "", 0.2, "inconclusive", "the interval straddles 0",
+                           claim_id="c", evidence="printed")
     assert row.status == "inconclusive"
 
 
@@ -194,15 +205,69 @@ def test_a_fidelity_lost_cell_has_no_value_and_is_told_from_a_claim_by_its_colum
     assert (lost.status, lost.regenerated, lost.rel_error) == ("fidelity_lost", "", "")
     assert lost.reason == "2 of 5 runs kept; lateness 40 ms, waiting 12 ms; testbed"
     claim = ledger.claim_row("004", "Abstract", "c", "", None, "fidelity_lost", "1 run kept",
-                             column=ledger.REAL_STACKS)
+                             column=ledger.REAL_STACKS, claim_id="c", evidence="real stacks")
     assert not ledger.is_claim(lost.status, lost.column) and ledger.is_claim(claim.status, claim.column)
     with pytest.raises(ledger.LedgerError, match="needs a reason"):
         ledger.fidelity_lost_row(old, " ")
     with pytest.raises(ledger.LedgerError, match="judged on the real stacks"):
-        ledger.claim_row("004", "Abstract", "c", "", None, "fidelity_lost", "x")
+        ledger.claim_row("004", "Abstract", "c", "", None, "fidelity_lost", "x", claim_id="c", evidence="printed")
     with pytest.raises(ledger.LedgerError, match="holds claims"):
         ledger.fidelity_lost_row(claim, "x")
     stamp_free = pd.DataFrame([r.__dict__ for r in (lost, claim, old)])
     assert ledger.claim_mask(stamp_free).tolist() == [False, True, False]
     # counted once each, results' statuses first
     assert ledger.status_counts([lost.status, claim.status, old.status]) == {"fidelity_lost": 2, "not_regenerable": 1}
+
+
+def test_the_schema_names_the_row_and_the_column_it_refuses(tmp_path):
+    good = ledger.result_row("004", "Table II", "28 Kbps", "Model(SCTP)", "14.68", 14.6857, rule="truncate",
+                             evidence="model", convention="kilo=1000, rounding=truncate")
+    ledger.check_row(asdict(good))
+    where = "paper 004, Table II / 28 Kbps / Model(SCTP): column"
+    for change, message in (
+            ({"evidence": "a guess"}, f"{where} 'evidence' must be one of"),
+            ({"evidence": ""}, f"{where} 'evidence' is empty"),
+            ({"claim_id": "within_4_percent"}, f"{where} 'claim_id' is set on a result row"),
+            ({"low": "1.0"}, f"{where}s 'low' and 'high' must both be set"),
+            ({"low": "2.0", "high": "1.0"}, f"{where}s 'low' and 'high' must both be set, low <= high"),
+            ({"n": "2.5"}, f"{where} 'n' must be a whole number"),
+            ({"convention": "kilo 1000"}, f"{where} 'convention' must be 'name=value, ...'"),
+            ({"emulation": "maybe"}, f"{where} 'emulation' must be one of"),
+            ({"other_status": "supported"}, f"{where} 'other_status' is set on a result row")):
+        with pytest.raises(ledger.LedgerError, match=re.escape(message)):
+            ledger.check_row({**asdict(good), **change})
+    claim = ledger.claim_row("004", "Abstract", "within 4%", "4", 4.89, "refuted", "r", claim_id="within_4_percent",
+                             evidence="printed")
+    with pytest.raises(ledger.LedgerError, match="'claim_id' is empty for a claim row"):
+        ledger.check_row({**asdict(claim), "claim_id": ""})
+    # the writer refuses a bad row before writing, the reader a bad file, each naming it
+    with pytest.raises(ledger.LedgerError, match=re.escape(f"{where} 'evidence' must be one of")):
+        ledger.write_partial([replace(good, evidence="a guess")], Stamp(notebook="nb"), tmp_path / "bad.csv")
+    assert not (tmp_path / "bad.csv").exists()
+    ledger.write_partial([good, claim], Stamp(notebook="nb"), tmp_path / "ledger.csv")
+    frame = pd.read_csv(tmp_path / "ledger.csv", dtype=str, keep_default_na=False)
+    frame.loc[1, "evidence"] = ""
+    frame.to_csv(tmp_path / "broken.csv", index=False)
+    with pytest.raises(ledger.LedgerError, match=r"broken.csv: row 2: paper 004, Abstract / within 4% / claim: "
+                                                 r"column 'evidence' is empty"):
+        ledger.read(tmp_path / "broken.csv")
+
+
+def test_structured_columns_carry_the_facts_of_the_row():
+    # a typo's corrected reading, a measured interval, a claim's id, a convention read back as a mapping
+    typo = ledger.result_row("001", "Table 3", "row 3", "Traffic Load", "95%", 98.0, rule="half_up", compare_as="98",
+                             typo=True, reason="the text names 98%", evidence="printed")
+    assert (typo.status, typo.compared_as, typo.evidence) == ("typo", "98", "printed")
+    old = ledger.result_row("004", "Table II", "1 Mbps", "Exp(TCP)", "1.49", None, rule="half_up",
+                            not_regenerable=True, reason="testbed")
+    assert old.evidence == "none"
+    # mean 1.52 +/- 0.01 over 3 repetitions: the interval [1.51, 1.53] at the ledger's 4 places
+    measured = ledger.measured_row(old, 1.52, 0.01, 3, rule="half_up", reason="r")
+    assert (measured.low, measured.high, measured.n) == ("1.5100", "1.5300", "3")
+    assert (measured.evidence, measured.emulation) == ("real stacks", "ran")
+    lost = ledger.fidelity_lost_row(old, "1 of 3 runs kept")
+    assert (lost.evidence, lost.emulation, lost.low) == ("real stacks", "fidelity lost", "")
+    assert ledger.convention_of("kilo=1000, form=corrected") == {"kilo": "1000", "form": "corrected"}
+    assert ledger.convention_of("") == {}
+    # 14.12 truncated stands for at most 14.13 s, below a 14.486 s bound: the bound is kept; 5.00 is not below 4.4
+    assert ledger.below_bound("14.12", 14.486) == "14.486000" and ledger.below_bound("5.00", 4.4) == ""

@@ -32,9 +32,10 @@ def test_a_bad_seed_is_named(tmp_path):
 def test_open_then_close_writes_the_ledger_and_the_stamp(tmp_path):
     run = notebook.open_paper("004", parameters={"rtt_s": None}, output_dir=tmp_path, check=_check)
     assert run.paper.paper == "004" and run.stamp.notebook == "notebooks/004_slow_start_latency.ipynb"
-    row = ledger.claim_row("004", "Abstract", "a claim", "", None, "untestable", "no evidence")
+    row = ledger.claim_row("004", "Abstract", "a claim", "", None, "untestable", "no evidence",
+                           claim_id="c", evidence="printed")
     frame = notebook.close_paper(run, [row], emulation="off")
-    assert list(frame.columns) == list(ledger.COLUMNS) and len(frame) == 1
+    assert list(frame.columns) == list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS) and len(frame) == 1
     written = ledger.read(tmp_path / "ledger.csv")
     assert json.loads(written.parameters[0]) == {"emulation": "off", "rtt_s": None}
     stamp = json.loads((tmp_path / "provenance.json").read_text())

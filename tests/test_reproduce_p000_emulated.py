@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 
 from paperlib.emulation import experiments
-from paperlib.emulation.ledger_rows import MARK, NOT_RUN
 from paperlib.reproduce.p000 import claims, emulated, operating_point
 
 
@@ -116,7 +115,8 @@ def test_shown_rows_in_figure_and_summary_text():
     assert emulated.rows_in_figure(t.assign(**{"n TCP": 0, "n SCTP": [0, 3]}))["m"].tolist() == [10]
 
     # one experimental cell within 5% of its emulated mean, one not run, one other row: 1 of 2
-    frame = pd.DataFrame({"reason": [f"{MARK} x", f"{NOT_RUN} y", "z"], "rel_error": ["0.01", "", ""],
-                          "column": ["T_{tcp}", "T_{tcp}", "claim"], "status": ["not_regenerable"] * 3})
+    frame = pd.DataFrame({"reason": ["x", "y", "z"], "rel_error": ["0.01", "", ""],
+                          "column": ["T_{tcp}", "T_{tcp}", "claim"], "status": ["not_regenerable"] * 3,
+                          "emulation": ["ran", "not run", ""]})
     text = emulated.summary_text(frame, "no TUN")
     assert text.startswith("**Real stacks.** 1 of 2 published experimental cells") and "(no TUN)" in text

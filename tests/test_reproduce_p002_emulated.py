@@ -9,7 +9,6 @@ import pandas as pd
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
 from paperlib.emulation import experiments
-from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.reproduce.p002 import emulated
 
 
@@ -41,7 +40,7 @@ def test_summary_without_runs_has_no_emulated_means(paper):
 
 
 def test_summary_text_names_the_reason_nothing_ran(paper):
-    frame = pd.DataFrame({"reason": [f"{emulated_rows.NOT_RUN} x"] * 2, "column": ["TCP (Experimental) (Sec)"] * 2,
-                          "rel_error": ["", ""]})
+    frame = pd.DataFrame({"reason": ["x"] * 2, "column": ["TCP (Experimental) (Sec)"] * 2,
+                          "rel_error": ["", ""], "emulation": ["not run by choice"] * 2})
     text = emulated.summary_text(frame, "emulation = 'off'")
     assert text.startswith("**Real stacks.** 0 of 2 published experimental cells") and "(emulation = 'off')" in text

@@ -68,7 +68,7 @@ def test_lone_hit_rule_on_the_old_it_zero_reading(paper):
     assert found[0].startswith("lone hit") and "only one of the 4" in found[0] and "same at 1%" in found[0]
     assert found[1:] == ["", "", ""]
     row = ledger.result_row("002", "Table II", "p = 0.4 %", "SCTP (Model) (Sec)", printed[0], float(sctp[0]),
-                            rule="truncate", reason="x", lone_hit=found[0])
+                            rule="truncate", reason="x", lone_hit=found[0], evidence="model")
     assert row.status == "lone_hit"
     # lone_hit_notes finds the same note for that cell, and none for the TCP row or Table III
     notes = ledger_rows.lone_hit_notes(paper, points, r, "truncate")

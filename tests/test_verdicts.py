@@ -156,29 +156,31 @@ def test_cli_names_a_malformed_ledger(tmp_path, ledger_004, capsys):
     assert "missing columns ['status']" in capsys.readouterr().err
 
 
-def row(source, row_, column, published, regenerated, status, reason):
-    """Return one ledger row (no provenance) as a dict."""
-    return dict(paper="001", source=source, row=row_, column=column, published=published, regenerated=regenerated,
-                rel_error="", status=status, reason=reason, commit="", dirty="", notebook="", parameters="", seed="",
-                environment="")
+def row(source, row_, column, published, regenerated, status, reason, **structured):
+    """Return one ledger row (no provenance) as a dict; ``structured``: its structured columns (default empty, the
+    evidence ``model``)."""
+    return {**dict(paper="001", source=source, row=row_, column=column, published=published, regenerated=regenerated,
+                   rel_error="", status=status, reason=reason),
+            **{c: "" for c in ledger.STRUCTURED_COLUMNS}, "evidence": "model", **structured,
+            **{c: "" for c in ledger.PROVENANCE_COLUMNS}}
 
 
 def test_001_wording_reads_table3_the_slope_and_the_claims():
-    link = "inverted with y in units of 1000 bit/s of a 10 Mbit/s link"
+    link = {"convention": "y_unit_bps=1000.0, link_bps=10000000.0, load_column=text, browser_rounding=half_up, "
+                          "rounding=half_up"}
     frame = pd.DataFrame([
-        row("Table 3", "80%", "The Number of Browsers", "2770", "2770.00", "reproduced", link),
-        row("Table 3", "90%", "The Number of Browsers", "3111", "3111.00", "reproduced", link),
-        row("Table 3", "95%", "The Number of Browsers", "3384", "3384.00", "reproduced", link),
-        row("Table 3", "row 3", "Traffic Load", "95%", "98.00", "typo",
-            "typo: printed '95%', corrected reading 98 reproduces; ..."),
-        row("Section 2.2 (calibration line)", "y", "slope", "2.9327", "0.089239", "differs", "OLS fit"),
-        row("Section 3", "fifo_80_short_p90", "p90", "500", "510", "close", "the paper reads the number off a CDF"),
-        row("Section 3", "red_98_long", "p90", "1500", "900", "differs", "the paper reads the number off a CDF"),
-        row("Section 3", "a", "claim", "", "", "supported",
-            "[scaled workload] [other workload: inconclusive; the verdict depends on the workload] margin ..."),
-        row("Section 3", "b", "claim", "", "", "refuted", "[scaled workload] [same verdict on the other workload] ..."),
-        row("Section 3", "c", "claim", "", "", "inconclusive",
-            "[scaled workload] [other workload: supported; the verdict depends on the workload] ..."),
+        row("Table 3", "80%", "The Number of Browsers", "2770", "2770.00", "reproduced", "x", **link),
+        row("Table 3", "90%", "The Number of Browsers", "3111", "3111.00", "reproduced", "x", **link),
+        row("Table 3", "95%", "The Number of Browsers", "3384", "3384.00", "reproduced", "x", **link),
+        row("Table 3", "row 3", "Traffic Load", "95%", "98.00", "typo", "x", compared_as="98", evidence="printed"),
+        row("Section 2.2 (calibration line)", "y", "slope", "2.9327", "0.089239", "differs", "x", evidence="ns-3"),
+        row("Section 3", "fifo_80_short_p90", "p90", "500", "510", "close", "x", evidence="ns-3"),
+        row("Section 3", "red_98_long", "p90", "1500", "900", "differs", "x", evidence="ns-3"),
+        row("Section 3", "a", "claim", "", "", "supported", "x", claim_id="a", evidence="ns-3",
+            other_status="inconclusive"),
+        row("Section 3", "b", "claim", "", "", "refuted", "x", claim_id="b", evidence="ns-3", other_status="refuted"),
+        row("Section 3", "c", "claim", "", "", "inconclusive", "x", claim_id="c", evidence="ns-3",
+            other_status="supported"),
     ])
     (v,) = verdicts.paper_verdicts(frame)
     assert v.reproduces == ("3 of 3 browser counts of Table 3, reading the line's y in kbit/s of a 10 Mbit/s link; "
@@ -279,9 +281,9 @@ def test_measured_cells_all_agreeing_leave_the_does_not_column_alone(ledger_004)
                                               "within 5%)")
 
 
-def row005(source, row_, column, published, regenerated, status, reason="r"):
+def row005(source, row_, column, published, regenerated, status, reason="r", **structured):
     """Return one paper-005 ledger row (no provenance) as a dict."""
-    return {**row(source, row_, column, published, regenerated, status, reason), "paper": "005"}
+    return {**row(source, row_, column, published, regenerated, status, reason, **structured), "paper": "005"}
 
 
 def ledger_005(real_stacks: bool = False) -> pd.DataFrame:
@@ -305,17 +307,19 @@ def ledger_005(real_stacks: bool = False) -> pd.DataFrame:
         row005("data/005/initial_windows.csv", "QUIC", "first flight (packets)", "10", "10.00", measured),
         row005("text: dukkipati2010: Abstract", "dukkipati_latency_gain", "improvement", "10", "3.8812", "differs"),
     ]
-    rows += [row005("dukkipati2010: Abstract", c, "claim", "", "1.0", s)
-             for c, s in zip(claims["claim"], ["supported", "supported", "supported", "untestable"], strict=True)]
+    rows += [row005("dukkipati2010: Abstract", c, "claim", "", "1.0", s, claim_id=i)
+             for i, c, s in zip(claims["id"], claims["claim"], ["supported", "supported", "supported", "untestable"],
+                                strict=True)]
     questions = {"iw10_gain": "2.3666", "quic_handshake_saving": "1.0000", "h3_beats_h2_loss": "3.7080",
                  "sctp_streams_same": "3.7080", "h3_less_than_h2_000": "33.8517", "h3_less_20pct_002": "33.8517"}
     for ident, value in questions.items():
         status = "refuted" if ident == "h3_less_20pct_002" else "supported"
-        rows.append(row005("paper 005 question (issue 25)", CLAIMS.questions[ident], "claim", "", value, status))
+        rows.append(row005("paper 005 question (issue 25)", CLAIMS.questions[ident], "claim", "", value, status,
+                           claim_id=ident))
         if real_stacks:
             rows.append(row005("paper 005 question (issue 25)", CLAIMS.questions[ident], verdicts.REAL_STACKS, "",
-                               "12.3456", "untestable" if ident == "sctp_streams_same" else status,
-                               f"{verdicts.EMULATED} h2 ..."))
+                               "12.3456", "untestable" if ident == "sctp_streams_same" else status, "h2 ...",
+                               claim_id=ident, evidence="real stacks", emulation="ran"))
     return pd.DataFrame(rows)
 
 

@@ -12,13 +12,15 @@ machine cannot (:data:`NOT_RUN_CANNOT`). Claims judged on the measurements use t
 (:func:`verdict`, :func:`band_verdict`, :func:`rise_verdict`: ``supported``, ``refuted`` or ``inconclusive``
 when the interval straddles, with :func:`to_decide`'s replications that would decide it) and the one interval
 of a mean of per-point differences (:func:`mean_difference`).
-``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` adds the line "N of M published
-experimental cells within 5% of the real stacks" to the ledger summary.
+``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` writes the ledger summary closed by the line
+"N of M published experimental cells within 5% of the real stacks" (:func:`summary`), from the rows' structured
+``emulation`` column (:data:`paperlib.ledger.EMULATION`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -98,8 +100,7 @@ def with_run_fidelity(rows: list[Row], real_stacks) -> list[Row]:
     if fid is None:
         return rows
     text = f"; fidelity of the paper's real-stack runs: {fidelity_text(fid)}"
-    return [Row(r.paper, r.source, r.row, r.column, r.published, r.regenerated, r.rel_error, r.status,
-                r.reason + text) if r.column == REAL_STACKS else r for r in rows]
+    return [dataclasses.replace(r, reason=r.reason + text) if r.column == REAL_STACKS else r for r in rows]
 
 
 def lost_runs(table) -> int:
@@ -120,8 +121,9 @@ def no_cells(what: str, table, *, source: str | None = None) -> Verdict:
 def fidelity_lost_cell(old: Row, reason: str) -> Row:
     """Return ``old`` (a published experimental cell) as one whose real-stack runs lost their timing.
 
-    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` (so :func:`counts` counts
-    the cell as run, not within 5%); ``reason`` gives the runs kept and the measured lateness and waiting.
+    :func:`paperlib.ledger.fidelity_lost_row` with the reason opened by :data:`MARK` and its ``emulation`` column
+    ``fidelity lost`` (so :func:`counts` counts the cell as run, not within 5%); ``reason`` gives the runs kept and
+    the measured lateness and waiting.
     """
     return ledger.fidelity_lost_row(old, f"{MARK} {reason}")
 
@@ -162,10 +164,24 @@ def protocol_not_run(protocol: str) -> str:
     return f"{protocol.upper()} was not run (the available application speaks {experiments.protocols()})"
 
 
+def not_run_kind(why: str) -> str:
+    """Return the ``emulation`` column (:data:`paperlib.ledger.EMULATION`) of a row whose real-stack run is missing
+    for ``why``: ``not run by choice`` for :data:`NOT_RUN_BY_CHOICE`, ``machine cannot`` for a reason that
+    :func:`paperlib.emulation.notebook.not_run_reason` opened with :data:`NOT_RUN_CANNOT`, else ``not run``."""
+    if why == NOT_RUN_BY_CHOICE:
+        return "not run by choice"
+    return "machine cannot" if why.startswith(NOT_RUN_CANNOT) else "not run"
+
+
 def not_run_row(old: Row, why: str) -> Row:
-    """Return ``old`` with the reason the emulated run is missing."""
-    return Row(old.paper, old.source, old.row, old.column, old.published, old.regenerated, old.rel_error,
-               old.status, f"{NOT_RUN} {why}; {old.reason}")
+    """Return ``old`` with the reason the emulated run is missing and its ``emulation`` column (:func:`not_run_kind`).
+
+    A claim (column :data:`REAL_STACKS`) that did not run rests on nothing (evidence ``none``); a published cell
+    keeps its regenerated value and that value's evidence.
+    """
+    evidence = "none" if old.column == REAL_STACKS else old.evidence
+    return dataclasses.replace(old, reason=f"{NOT_RUN} {why}; {old.reason}", emulation=not_run_kind(why),
+                               evidence=evidence)
 
 
 def claims_not_run(rows: list[Row], why: str | None) -> list[Row]:
@@ -182,9 +198,11 @@ def replace(rows: list[Row], new: dict[tuple[str, str, str], Row]) -> list[Row]:
 
 
 def judged_claim(paper: str, source: str, claim: str, published: str, value: float | None, status: str,
-                 reason: str) -> Row:
-    """Return a claim re-judged on the emulated measurements (column 'emulated (real stacks)')."""
-    return claim_row(paper, source, claim, published, value, status, f"{MARK} {reason}", column=REAL_STACKS)
+                 reason: str, *, claim_id: str) -> Row:
+    """Return claim ``claim_id`` (its text ``claim``) re-judged on the emulated measurements (column
+    'emulated (real stacks)')."""
+    return claim_row(paper, source, claim, published, value, status, f"{MARK} {reason}", column=REAL_STACKS,
+                     claim_id=claim_id, evidence="real stacks")
 
 
 def verdict(low: float, high: float, supported, refuted) -> str:
@@ -268,43 +286,59 @@ def split_note(verdicts: list[str], needed: list[float | None]) -> tuple[float |
                   f"{decide.replications_text(most)} in every case, at the measured spread")
 
 
+#: The ``emulation`` values of a row the real stacks ran for (:data:`paperlib.ledger.EMULATION`).
+RAN = ledger.RAN
+
+
 def counts(frame: pd.DataFrame) -> tuple[int, int]:
-    """Return (cells within 5% of the real stacks, published experimental cells) of a ledger table."""
-    exp = frame[frame["reason"].str.startswith(MARK) | frame["reason"].str.startswith(NOT_RUN)]
-    exp = exp[exp["column"] != REAL_STACKS]
-    rel = pd.to_numeric(exp["rel_error"].where(exp["reason"].str.startswith(MARK)), errors="coerce")
+    """Return (cells within 5% of the real stacks, published experimental cells) of a ledger table.
+
+    The experimental cells are the rows outside column :data:`REAL_STACKS` with an ``emulation`` column (run or
+    not); a cell is within 5% when the real stacks ran for it and its ``rel_error`` is at most 5%.
+    """
+    exp = frame[(frame["emulation"] != "") & (frame["column"] != REAL_STACKS)]
+    rel = pd.to_numeric(exp["rel_error"].where(exp["emulation"].isin(RAN)), errors="coerce")
     return int((rel.abs() <= CLOSE + 1e-12).sum()), int(len(exp))
 
 
 def summary_line(frame: pd.DataFrame) -> str:
-    """Return the ledger summary line on how many published experimental cells the real stacks match."""
+    """Return the ledger summary line on how many published experimental cells the real stacks match (and the
+    papers they belong to)."""
     within, total = counts(frame)
-    run = int((frame["reason"].str.startswith(MARK) & (frame["column"] != REAL_STACKS)).sum())
+    run = int((frame["emulation"].isin(RAN) & (frame["column"] != REAL_STACKS)).sum())
     if run == 0:
-        reasons = frame["reason"]
-        if reasons.str.contains(NOT_RUN_BY_CHOICE, regex=False).any():
+        kinds = frame["emulation"]
+        if (kinds == "not run by choice").any():
             why = NOT_RUN_BY_CHOICE
-        elif reasons.str.contains(NOT_RUN_CANNOT, regex=False).any():
+        elif (kinds == "machine cannot").any():
             why = f"{NOT_RUN_CANNOT} (the rows' reasons say why)"
         else:
             why = "the real-stack column was not run (the rows' reasons say why)"
         return f"{within} of {total} published experimental cells within 5% of the real stacks: {why}."
+    exp = frame[(frame["emulation"] != "") & (frame["column"] != REAL_STACKS)]
+    papers = ", ".join(sorted(exp["paper"].unique()))
     return (f"{within} of {total} published experimental cells within 5% of the real stacks "
-            f"(papers 000, 002, 004; {run} cells emulated, the rest not run in this grid).")
+            f"(papers {papers}; {run} cells emulated, the rest not run in this grid).")
+
+
+def summary(frame: pd.DataFrame) -> str:
+    """Return the ledger summary of ``frame`` (:func:`paperlib.ledger.summary`) closed by :func:`summary_line`."""
+    return ledger.summary(frame).rstrip("\n") + "\n\n" + summary_line(frame) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Append the emulated-cells line to the ledger summary (``summary`` command); return the exit status."""
+    """Write the ledger summary with the emulated-cells line (``summary`` command); return the exit status.
+
+    The summary is written again from the ledger (:func:`summary`), not edited: running it twice gives the same file.
+    """
     p = argparse.ArgumentParser(prog="python -m paperlib.emulation.ledger_rows")
     sub = p.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("summary", help="append the emulated-cells line to the ledger summary")
+    s = sub.add_parser("summary", help="write the ledger summary with the emulated-cells line")
     s.add_argument("ledger", type=Path)
     s.add_argument("summary", type=Path)
     args = p.parse_args(argv)
-    frame = pd.read_csv(args.ledger, dtype=str, keep_default_na=False)
-    text = args.summary.read_text(encoding="utf-8")
-    lines = [line for line in text.splitlines() if "published experimental cells within 5% of the real" not in line]
-    atomic_write_text(args.summary, "\n".join(lines).rstrip("\n") + "\n\n" + summary_line(frame) + "\n")
+    frame = ledger.read(args.ledger)
+    atomic_write_text(args.summary, summary(frame))
     sys.stdout.write(summary_line(frame) + "\n")
     return 0
 

@@ -19,6 +19,9 @@ Every paper package has these modules (a part a paper does not have is absent, n
 ``figures``            the notebook's plotting helpers (colours from :func:`paperlib.figures.style`)
 ``explore``            ``explorer()``: the paper's interactive explorer (:class:`paperlib.explore.Explorer`),
                        found by :mod:`paperlib.explore` by its file
+``verdict``            ``finding(rows)``: the paper's finding in words for the README and the report, from
+                       the typed ``Facts`` that ``facts(rows)`` reads from the ledger's structured columns;
+                       ``CITATION`` (:class:`paperlib.verdicts.Citation`, ``None`` without a seed)
 =====================  ===================================================================
 
 plus the parts only one paper has, named for what they are (``emulated`` for a real-stack

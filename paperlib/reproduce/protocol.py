@@ -24,6 +24,9 @@ A notebook, a test or a new paper can rely on these calls in every ``paperlib.re
                                                                 (:func:`paperlib.figures.save_figure`)
 ``explore.explorer()``                                          the paper's interactive explorer (options
                                                                 it may take all have defaults)
+``verdict.finding(rows)``                                       the paper's finding for the README and the
+                                                                report (:class:`paperlib.verdicts.Finding`),
+                                                                from its ledger rows' structured columns
 ==============================================================  ===========================================
 
 ``search`` is the frame ``convention_search`` returned, passed on so a notebook searches once;
@@ -52,6 +55,7 @@ from paperlib.emulation.notebook import Emulated
 from paperlib.explore import Explorer
 from paperlib.ledger import Row
 from paperlib.parameters import Parameters
+from paperlib.verdicts import Finding, PaperRows
 
 
 def convention_search(paper: Paper) -> pd.DataFrame:
@@ -80,12 +84,18 @@ def explorer() -> Explorer:
     raise NotImplementedError
 
 
+def finding(rows: PaperRows) -> Finding:
+    """Reference signature of ``verdict.finding``."""
+    raise NotImplementedError
+
+
 #: (module, function) -> its reference; ``explore.explorer``, ``what_if.check`` and the figure functions are checked
 #: by their own rules (below).
 REFERENCES: dict[tuple[str, str], Callable] = {
     ("operating_point", "convention_search"): convention_search,
     ("operating_point", "chosen_convention"): chosen_convention,
     ("ledger_rows", "ledger_rows"): ledger_rows,
+    ("verdict", "finding"): finding,
 }
 
 

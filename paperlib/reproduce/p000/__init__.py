@@ -28,6 +28,8 @@ Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package 
                        (``T_{tcp} (ns-3)``)
 ``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link,
                        the experimental cells scored against it
+``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
+                       for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 
 Simulations and emulations: ``paperlib/sim/multiuser_narrowband.py`` (ns-3, via

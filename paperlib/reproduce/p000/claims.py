@@ -222,7 +222,8 @@ def sctp_less_than_tcp_on_real_stacks(ev: Evidence) -> Verdict:
     needed, note = emulated_rows.to_decide(status, mean, half, reps)
     return Verdict(status, f"{emulated_rows.MARK} mean W_tcp - W_sctp over {len(both)} emulated rows = {mean:.3f} s "
                    f"+/- {half:.3f} s (95% CI); supported if the CI is above 0, refuted if below{note}",
-                   regenerated=mean, column=REAL_STACKS, source=source, replications_to_decide=needed)
+                   regenerated=mean, column=REAL_STACKS, source=source, replications_to_decide=needed,
+                   interval95=(mean - half, mean + half), n=reps)
 
 
 @CLAIMS.claim("over_under_estimate")
@@ -305,7 +306,7 @@ def over_under_estimate_on_ns3(ev: Evidence) -> tuple[Verdict, ...]:
                     + "; criterion: the regenerated model (tables' law) above the ns-3 95% CI in every row of "
                     "Tables 1 and 2 and below it in every row of Table 3; refuted by any row the CI decides "
                     f"the other way{note}; {ns3.settings_text(ev.conv)}", column=ns3.CLAIM_COLUMN,
-                    replications_to_decide=needed),)
+                    replications_to_decide=needed, evidence="ns-3"),)
 
 
 @CLAIMS.claim("rtt_grows_rapidly")

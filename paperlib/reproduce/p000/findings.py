@@ -99,6 +99,10 @@ def _gain(m: np.ndarray, law: str, n: float) -> np.ndarray:
     return 2 * m * n - m + 1  # Eq. (6)
 
 
+#: The law the printed tables follow (Eq. (4) divided by m), in the ledger's and the verdict's words.
+TABULATED_LAW = "W = (m-1)(2n-1)tau/(2m)"
+
+
 def law_in_m(paper: Paper, *, corrected: bool = True) -> pd.DataFrame:
     """Return, per printed column of four (36), the least-squares c of W = c g(m) and the largest residual.
 

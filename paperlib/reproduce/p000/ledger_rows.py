@@ -16,11 +16,17 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
-from paperlib.ledger import Row, classify, lone_hits, result_row
+from paperlib.ledger import Row, below_bound, classify, lone_hits, result_row
 from paperlib.models import lower_bounds
 from paperlib.reproduce.p000 import emulated, ns3
 from paperlib.reproduce.p000.claims import CLAIMS, REAL_STACKS, evidence
-from paperlib.reproduce.p000.findings import bound_note, law_in_m, shared_operating_point, waiting_bounds
+from paperlib.reproduce.p000.findings import (
+    TABULATED_LAW,
+    bound_note,
+    law_in_m,
+    shared_operating_point,
+    waiting_bounds,
+)
 from paperlib.reproduce.p000.operating_point import (
     EXPERIMENT_OF,
     EXPERIMENT_REASON,
@@ -112,6 +118,7 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention) -> list[Row
         c_fit = laws.loc[(c.table, c.label, c.column), "c [(m-1)/m]"]
         bound = bounds.loc[(c.table, c.label, c.m, c.column)]
         flag = bound_note(c.compare_as, bound, pt.rate_bps)
+        bound_col = below_bound(c.compare_as, float(bound["round-robin bound"]))
         if c.column in MODEL_COLUMNS:
             key = (c.table, c.label, c.m, c.column)
             value = float(regen.loc[key, "regenerated"])
@@ -119,14 +126,15 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention) -> list[Row
             why = (f"E(T) by Eq. (2) (paperlib.models.narrowband_response), tau = E/n, W by Eq. (4) (the ledger's "
                    f"law, p000.operating_point.LEDGER_WAITING), model conventions from the systematic search "
                    f"({conv.describe()}); "
-                   f"the law the printed tables follow, W = (m-1)(2n-1)tau/(2m) (Eq. (4) divided by m), gives "
+                   f"the law the printed tables follow, {TABULATED_LAW} (Eq. (4) divided by m), gives "
                    f"{tab:.3f} s here ({classify(tab, c.compare_as, tab_conv.rounding)} against the print; under "
                    f"it {int(best['within_5pct'])} of {int(best['cells'])} model cells are within 5%), but that law "
                    f"is physically impossible: it is below the loss-free round-robin bound "
                    f"({float(bound['round-robin bound']):.3f} s here) in {below} of {len(model_keys)} model cells")
             rows.append(result_row(PAPER, SOURCES[c.table], c.row, c.column, c.published, value, rule=conv.rounding,
                                    reason="; ".join([n for n in (flag,) if n] + notes + [why]),
-                                   compare_as=c.compare_as, lone_hit=lone[key]))
+                                   compare_as=c.compare_as, lone_hit=lone[key], evidence="model",
+                                   convention=conv.describe(), bound=bound_col))
         else:
             model_column = next(k for k, v in EXPERIMENT_OF.items() if v == c.column)
             model = float(regen.loc[(c.table, c.label, c.m, model_column), "regenerated"])
@@ -134,7 +142,8 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention) -> list[Row
                    f"computed from measured single-user times by the tables' law; for comparison the regenerated "
                    f"model (Eq. (4)) gives {model:.3f} s here")
             rows.append(result_row(PAPER, SOURCES[c.table], c.row, c.column, c.published, None, rule=conv.rounding,
-                                   reason="; ".join([n for n in (flag,) if n] + notes + [why]), not_regenerable=True))
+                                   reason="; ".join([n for n in (flag,) if n] + notes + [why]), not_regenerable=True,
+                                   bound=bound_col))
     return rows
 
 

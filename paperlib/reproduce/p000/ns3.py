@@ -320,7 +320,8 @@ def cell_rows(paper: Paper, conv: Convention, table: pd.DataFrame) -> list[Row]:
         why = "; ".join([*notes, why])
         rows.append(result_row(PAPER, operating_point.SOURCES[c.table], c.row, COLUMN, c.published,
                                float(r["ns3 W"]), rule=conv.rounding, reason=why, compare_as=c.compare_as,
-                               not_regenerable=True))
+                               not_regenerable=True, evidence="ns-3", convention=conv.describe(), n=int(r["runs"]),
+                               interval95=(float(r["ns3 W"] - r["ns3 W ci95"]), float(r["ns3 W"] + r["ns3 W ci95"]))))
     return rows
 
 

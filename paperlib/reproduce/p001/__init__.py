@@ -28,6 +28,8 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures (each
                        function returns the figure; the notebook saves it)
+``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
+                       for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 
 Simulations: ``paperlib.sim.web_testbed`` (ns-3 dumbbell with per-pair nodes, Mah's browsers in

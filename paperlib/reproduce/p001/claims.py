@@ -51,7 +51,7 @@ from paperlib.reproduce.p001.decision_rule import (
     values_text,
 )
 
-CLAIMS = ClaimRegistry("001")
+CLAIMS = ClaimRegistry("001", evidence="ns-3")
 
 #: Fig. 9's pair: FIFO and RED-A at the same (180-packet) queue.
 FIG9 = ("FIFO-180", "RED-A-180")
@@ -138,7 +138,8 @@ def judged(claim_id: str, evidence: Evidence) -> tuple[Verdict, Decision]:
     decision = decide([reading(r.fresh()).margin for r in evidence.replications])
     needed = decision.n_needed if decision.status == "inconclusive" else None
     return Verdict(decision.status, f"{decision.sentence(found)}. {found.reason}{note}", found.regenerated,
-                   replications_to_decide=needed), decision
+                   replications_to_decide=needed, interval95=(decision.low, decision.high),
+                   n=decision.n), decision
 
 
 def rule_claim(reading: Callable[[Evidence], Reading]) -> Callable[[Evidence], Verdict]:

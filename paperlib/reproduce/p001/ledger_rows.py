@@ -46,11 +46,12 @@ def table3_rows(paper: Paper, search: pd.DataFrame | None = None) -> list[Row]:
             f"({r['Traffic Load']} would give {int(as_printed['browsers'].iloc[i])} browsers)")
         rows.append(result_row(PAPER, "Table 3", r["Traffic Load"], "The Number of Browsers",
                                r["The Number of Browsers"],
-                               float(regen["browsers"].iloc[i]), rule=conv.rounding, reason=note))
+                               float(regen["browsers"].iloc[i]), rule=conv.rounding, reason=note, evidence="model",
+                               convention=conv.describe()))
         if mislabelled:
             rows.append(result_row(
                 PAPER, "Table 3", f"row {i + 1}", "Traffic Load", r["Traffic Load"], load * 100, rule="half_up",
-                compare_as=f"{load * 100:g}", typo=True,
+                compare_as=f"{load * 100:g}", typo=True, evidence="printed",
                 reason=(f"the text names 80%, 90% and 98% (Section 2.2, Figs. 3, 7, 8) and the printed count "
                         f"{r['The Number of Browsers']} is the line's inverse at {load * 100:g}% of the link, "
                         f"so the label is a typo of the table (Fig. 6's caption repeats it)")))
@@ -82,7 +83,8 @@ def calibration_rows(paper: Paper, coefficients: pd.DataFrame, profile_name: str
         est = coefficients.loc[name]
         rows.append(result_row(
             PAPER, "Section 2.2 (calibration line)", "y = 2.9327x - 125.0857", name, paper.text_value(key).printed,
-            float(est["estimate"]), rule="half_up",
+            float(est["estimate"]), rule="half_up", evidence="ns-3", n=n_points,
+            interval95=(float(est["ci95_low"]), float(est["ci95_high"])),
             reason=(f"OLS fit of simulated throughput (kbit/s) on browsers, {n_points} ns-3 runs of the "
                     f"'{profile_name}' profile's uncongested testbed; 95% CI [{est['ci95_low']:.4f}, "
                     f"{est['ci95_high']:.4f}]. The slope is the mean load one browser offers, set by the workload: "
@@ -115,7 +117,7 @@ def text_result_rows(paper: Paper, summary: pd.DataFrame, groups: dict[str, list
         row = paper.text_values.cells.set_index("id").loc[key]
         bound = " (printed as a bound: the claim row gives the verdict)" if key.startswith("fig8") else ""
         rows.append(result_row(PAPER, row["location"].split(";")[0], key, row["quantity"], q.printed, value,
-                               rule="half_up",
+                               rule="half_up", evidence="ns-3",
                                reason=f"{what}, {load:.0%} load, {latency} latency, ns-3 testbed, '{profile_name}' "
                                       f"profile; the paper reads the number off a CDF ('around'){bound}"))
     return rows
@@ -137,7 +139,8 @@ def claim_rows(paper: Paper, evidence: claims.Evidence, workload: str = "scaled"
         if c["id"] in other:
             note += (f"[other workload: {other[c['id']]}; the verdict depends on the workload] "
                      if other[c["id"]] != row.status else "[same verdict on the other workload] ")
-        out.append(replace(row, source=c["location"].split(";")[0], row=c["id"], reason=note + row.reason))
+        out.append(replace(row, source=c["location"].split(";")[0], row=c["id"], reason=note + row.reason,
+                           other_status=other.get(c["id"], "")))
     return out
 
 
@@ -159,7 +162,8 @@ def not_run_rows(paper: Paper, why: str, *, calibration: bool = True) -> list[Ro
                        reason=f"{TEXT_RESULTS[key][4]}: read off the ns-3 experiments, {why}")
             for key in TEXT_RESULTS]
     out += [claim_row(PAPER, c["location"].split(";")[0], c["id"], str(c["printed"]), None, "untestable",
-                      f"judged on the ns-3 experiments (every queue configuration): {why}")
+                      f"judged on the ns-3 experiments (every queue configuration): {why}", claim_id=c["id"],
+                      evidence="none")
             for _, c in paper.claims.cells.iterrows()]
     return out
 

@@ -23,6 +23,8 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 ``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
 ``emulated``           Tables II-III's experiments on real stacks through the emulated link: the
                        sweep points and the table of emulated means the ledger and claims read
+``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
+                       for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 
 Simulations and emulations (all through :func:`paperlib.sweep.run_sweep`): ns-3 TCP NewReno, every

@@ -135,7 +135,7 @@ def hob_zero_p_decreases(ev: Evidence) -> Verdict:
         "refuted",
         f"model TCP - SCTP (= M x total HOB) at p = 0.4, 1, 2, 5 %: regenerated {gaps} s, "
         f"printed {pub_gaps.tolist()} s: it does not shrink as p decreases, because a = ceil(Np) stays 1 for "
-        "every p > 0 down to 1/N; HOB vanishes only at p = 0")
+        "every p > 0 down to 1/N; HOB vanishes only at p = 0", evidence="model")
 
 
 def _first_point(ev: Evidence) -> pd.Series:
@@ -155,7 +155,7 @@ def hob_small_objects(ev: Evidence) -> Verdict:
     return Verdict(
         "supported" if share < 0.05 else "refuted",
         f"per object at Table II's p = 0.4 %: HOB {per_obj.tot_hob_s:.3f} s of a {obj.rtt_s + per_obj.ot_s:.2f} s "
-        f"response ({100 * share:.1f}%; criterion: below 5%)", 100 * share)
+        f"response ({100 * share:.1f}%; criterion: below 5%)", 100 * share, evidence="model")
 
 
 def table_iv_untestable(ev: Evidence) -> Verdict:
@@ -240,14 +240,16 @@ def both_stacks(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _measured(status: str, reason: str, regenerated: float | None = None, source: str | None = None,
-              needed: float | None = None) -> Verdict:
+              needed: float | None = None, interval95: tuple[float, float] | None = None,
+              n: int | None = None) -> Verdict:
     """Return a verdict on the real stacks: its reason marked :data:`~paperlib.emulation.ledger_rows.MARK`.
 
     ``needed``: the repetitions that would decide an inconclusive one
-    (:func:`~paperlib.emulation.ledger_rows.to_decide`).
+    (:func:`~paperlib.emulation.ledger_rows.to_decide`); ``interval95`` and ``n``: the 95% interval of the
+    criterion (in the units of ``regenerated``) and the repetitions behind it.
     """
     return Verdict(status, f"{MARK} {reason}", regenerated, column=REAL_STACKS, source=source,
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=interval95, n=n)
 
 
 def _reps(both: pd.DataFrame) -> int:
@@ -275,7 +277,8 @@ def sctp_less_20pct_on_real_stacks(table: pd.DataFrame) -> Verdict:
     return _measured(status, f"mean (TCP - SCTP)/TCP over the {len(both)} emulated points = {100 * mean:.1f}% "
                              f"+/- {100 * half:.1f}% (95% CI); supported if the CI lies within 20 +/- 5%, refuted "
                              f"if wholly below or wholly above it; per point {np.round(100 * gain, 1).tolist()}%"
-                             f"{note}", 100 * mean, needed=needed)
+                             f"{note}", 100 * mean, needed=needed,
+                     interval95=(100 * (mean - half), 100 * (mean + half)), n=_reps(both))
 
 
 def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
@@ -295,7 +298,7 @@ def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
     needed, note = to_decide(status, mean, half, _reps(both))
     return _measured(status, f"mean TCP - SCTP response time {mean:.3f} s +/- {half:.3f} s (95% CI) over "
                              f"{len(both)} points; supported if the CI is above 0, refuted if below{note}", mean,
-                     needed=needed)
+                     needed=needed, interval95=(mean - half, mean + half), n=_reps(both))
 
 
 def response_increases_rtt_on_real_stacks(table: pd.DataFrame) -> Verdict:

@@ -21,7 +21,7 @@ from paperlib import units
 from paperlib.data import Paper
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
-from paperlib.ledger import Row, classify, impossible_note, lone_hits, result_row
+from paperlib.ledger import Row, below_bound, classify, impossible_note, lone_hits, result_row
 from paperlib.models import lower_bounds
 from paperlib.reproduce.p002 import emulated, findings, ns3
 from paperlib.reproduce.p002.claims import CLAIMS, Evidence
@@ -84,7 +84,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
                                  not_regenerable=True)
             flag = impossible_note(printed, float(bounds[i]), findings.BOUND_WHAT)
             if flag:  # the flag leads the reason (ledger.IMPOSSIBLE)
-                row = replace(row, reason=f"{flag}; {row.reason}")
+                row = replace(row, reason=f"{flag}; {row.reason}", bound=below_bound(printed, float(bounds[i])))
             rows.append(row)
     if real_stacks is None:
         return rows + CLAIMS.rows(paper, Evidence(paper, conv, regen))
@@ -170,7 +170,7 @@ def model_cell_row(pt: Point, row_label: str, printed: str, value: float, conv: 
     if classify(value, printed, conv.rounding) != "reproduced":
         why += f"; the model gives {value:.3f} s against the printed {printed} s"
     return result_row(PAPER, SOURCES[pt.table], column_label(pt), row_label, printed, value, rule=conv.rounding,
-                      reason=why + note, lone_hit=lone_hit)
+                      reason=why + note, lone_hit=lone_hit, evidence="model", convention=conv.describe())
 
 
 def tcp_experiment_row(pt: Point, row_label: str, printed: str, sim: pd.Series | None, rule: str, note: str) -> Row:
@@ -182,15 +182,17 @@ def tcp_experiment_row(pt: Point, row_label: str, printed: str, sim: pd.Series |
     if sim is None:
         why = ("testbed measurement (NIST Net emulator, Linux TCP) that cannot be re-run here; the ns-3 "
                "simulation of the same scenario was not run in this build")
-        value = None
+        value, facts = None, {}
     else:
         why = (f"testbed measurement (NIST Net emulator, Linux TCP) that cannot be re-run here; "
                f"'regenerated' is the ns-3 TCP NewReno simulation of the same scenario "
                f"(mean of {int(sim['finished'])} seeded runs, 95% CI +/- {sim['ci95_s']:.2f} s)")
         value = float(sim["mean_s"])
+        facts = dict(evidence="ns-3", n=int(sim["finished"]),
+                     interval95=(value - float(sim["ci95_s"]), value + float(sim["ci95_s"])))
         lower_bounds.check_not_below(value, lower_bounds.transfer_latency_lower_bound_s(
             pt.objects * float(units.kbytes_to_bits(pt.obj_kb, kilo=units.DECIMAL)), pt.mss_bytes * 8,
             pt.rate_bps, pt.rtt_s, findings.BOUND_INITIAL_WINDOW, setup_rtts=2),
             f"paper 002, ns-3 mean response time at {column_label(pt)}")
     return result_row(PAPER, SOURCES[pt.table], column_label(pt), row_label, printed, value, rule=rule,
-                      reason=why + note, not_regenerable=True)
+                      reason=why + note, not_regenerable=True, **facts)

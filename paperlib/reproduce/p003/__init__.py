@@ -21,6 +21,8 @@ Modules (no re-exports: import the module that holds a name):
                        of the largest class (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures, returned for the caller to save (colours from
                        :func:`paperlib.figures.style`)
+``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
+                       for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 
 Simulations: :func:`paperlib.sim.web_bottleneck.simulate` (ns-3), through :func:`paperlib.sweep.run_sweep`

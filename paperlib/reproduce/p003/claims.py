@@ -20,7 +20,7 @@ from paperlib.reproduce.p003.derived import derived_values
 from paperlib.reproduce.p003.findings import offered_load_mbps, slopes, users_to_fill
 from paperlib.reproduce.p003.operating_point import Convention
 
-CLAIMS = ClaimRegistry("003")
+CLAIMS = ClaimRegistry("003", evidence="model")
 
 
 @dataclass(frozen=True)

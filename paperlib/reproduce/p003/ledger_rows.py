@@ -72,7 +72,8 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
         if c.key.startswith("efficiency_"):
             why += "; " + efficiency_rounding_note(paper, c, values, conv)
         rows.append(result_row(PAPER, c.source, c.row, c.column, c.published, values[c.key], rule=conv.rounding,
-                               reason=why, compare_as=compare_as, typo=typo,
+                               reason=why, compare_as=compare_as, typo=typo, evidence="model",
+                               convention=conv.describe(),
                                typo_scored_in="typo_cells_correct" if c.key == "typo_cells_wrong" else ""))
     rows.extend(measured_rows(paper, conv))
     rows.extend(claim_rows(paper, conv))

@@ -101,7 +101,7 @@ def within_4_percent_on_real_stacks(ev: Evidence) -> Verdict:
                    f"(model: Eqs. (5)/(6) under the chosen convention) = {mid:.2f}%, range over the cells' 95% CIs "
                    f"[{lo:.2f}%, {hi:.2f}%]; bound {bound:g}%{note}",
                    regenerated=mid, column=REAL_STACKS, source=SOURCES["within_4_percent"],
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=(lo, hi), n=min(reps))
 
 
 @CLAIMS.claim("tcp_two_rtt_larger")
@@ -153,4 +153,4 @@ def tcp_two_rtt_larger_on_real_stacks(ev: Evidence) -> Verdict:
                    f"+/- {h:.3f} s (95% CI) = {mean / rtt:.2f} T_r (T_r = {rtt:g} s); supported if the whole CI is "
                    f"within {findings.GAP_TOLERANCE:.0%} of 2 T_r, refuted if wholly outside{note}",
                    regenerated=mean / rtt, column=REAL_STACKS, source=SOURCES["tcp_two_rtt_larger"],
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=((mean - h) / rtt, (mean + h) / rtt), n=reps)

@@ -13,7 +13,7 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
-from paperlib.ledger import Row, classify, lone_hits, result_row
+from paperlib.ledger import Row, below_bound, classify, lone_hits, result_row
 from paperlib.models import lower_bounds
 from paperlib.reproduce.p004 import emulated, findings, operating_point, tables
 from paperlib.reproduce.p004.claims import CLAIMS, Evidence
@@ -89,6 +89,8 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention, table: pd.D
             value = float(table["Model(SCTP)" if "SCTP" in column else "Model(TCP)"].iloc[i])
             flag = findings.bound_note(printed, bounds.iloc[i], conv, paper)
             flag = f"{flag}; " if flag else ""
+            facts = dict(evidence="model", convention=conv_text,
+                         bound=below_bound(printed, float(bounds.iloc[i]["any reading"])))
             if column in tables.EXP_COLUMNS:
                 reason = (
                     "testbed measurement (lksctp 2.6.15, NIST Net emulator) that cannot be re-run here; "
@@ -96,7 +98,7 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention, table: pd.D
                     f"the chosen convention ({conv_text}), so rel_error is model vs experiment"
                 )
                 rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule,
-                                       reason=flag + reason, not_regenerable=True))
+                                       reason=flag + reason, not_regenerable=True, **facts))
                 continue
             why = (
                 f"Eq. ({eq}) under the one convention chosen by systematic search "
@@ -109,7 +111,7 @@ def table_rows(paper: Paper, search: pd.DataFrame, conv: Convention, table: pd.D
                     f"does not: the model gives {value:.4f} s against the printed {printed} s"
                 )
             rows.append(result_row(PAPER, "Table II", label, column, printed, value, rule=rule, reason=flag + why,
-                                   lone_hit=lone[column][i]))
+                                   lone_hit=lone[column][i], **facts))
     return rows
 
 
@@ -120,7 +122,7 @@ def text_value_rows(paper: Paper) -> list[Row]:
     n = paper.text_value("fig1_segments").value
     row = text_values.loc["fig1_alpha"]
     return [result_row(PAPER, f"text: {row['location']}", "fig1_alpha", row["quantity"], row["printed"],
-                       findings.fig1_alpha(paper), rule="half_up",
+                       findings.fig1_alpha(paper), rule="half_up", evidence="model",
                        reason=(f"Eq. (1) with L_obj/L_mtu = {n:g} and x = {x:g} (Fig. 1): alpha = ceil(log2({n:g}/"
                                f"{x:g} + 1)) = ceil(log2 {n / x + 1:g}); windows of 2, 4, 8 segments carry 14"))]
 

@@ -63,8 +63,8 @@ class TransportClaims(ClaimRegistry):
     (``row`` = the question's text, ``source`` = :data:`QUESTION_SOURCE` unless the verdict names one).
     """
 
-    def __init__(self, paper_id: str):
-        super().__init__(paper_id)
+    def __init__(self, paper_id: str, evidence: str = "printed"):
+        super().__init__(paper_id, evidence)
         self.questions: dict[str, str] = {}
 
     def question(self, claim_id: str, text: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
@@ -97,12 +97,11 @@ class TransportClaims(ClaimRegistry):
         out = super().rows(paper, *args, source=source, **kwargs)
         for claim_id, text in self.questions.items():
             for v in self.judge(claim_id, *args, **kwargs):
-                out.append(ledger.claim_row(paper.paper, v.source or QUESTION_SOURCE, text, "", v.regenerated,
-                                            v.status, v.reason, column=v.column))
+                out.append(v.row(paper.paper, v.source or QUESTION_SOURCE, claim_id, text, "", self.evidence))
         return out
 
 
-CLAIMS = TransportClaims("005")
+CLAIMS = TransportClaims("005", evidence="model")
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,7 @@ def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
     needed, note = emulated_rows.to_decide(status, mean, half, n)
     return Verdict(status, f"{emulated_rows.MARK} h2 without loss, 1 - PLT(IW10)/PLT(IW3), {n} repetitions each: "
                    f"{mean:.1%} +/- {half:.1%} (95% CI){beside}{note}", regenerated=100 * mean, column=REAL_STACKS,
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=(100 * (mean - half), 100 * (mean + half)), n=n)
 
 
 def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]) -> pd.DataFrame | None:

@@ -20,6 +20,8 @@ Every row but the implementations' is drawn from the Python stacks' runs alone
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 
 from paperlib import ledger
@@ -69,6 +71,8 @@ AGREEMENT_TEXT = {
     for proto, version in (("h2", "HTTP/2"), ("h3", "HTTP/3"))
     for measure, what in (("handshake", "the handshake counted on the wire, within 0.1 round trip"),
                           ("plt", "the loss-free page load time, within 5%"))}
+#: The claim id of each (protocol, measure)'s agreement row (the ledger's ``claim_id``).
+AGREEMENT_ID = {key: f"implementations_agree_{key[0]}_{key[1]}" for key in AGREEMENT_TEXT}
 
 
 def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: object | None = None,
@@ -142,7 +146,8 @@ def page_weight_rows(paper: Paper, conv: Convention) -> list[Row]:
     for _, t in table.iterrows():
         rows.append(result_row(
             PAPER, _source("page_weight"), f"{t['device']} median", "page weight (KB)",
-            f"{t['printed median page (KB)']:g}", t["model page (KB)"], rule=conv.rounding,
+            f"{t['printed median page (KB)']:g}", t["model page (KB)"], rule=conv.rounding, evidence="model",
+            convention=conv.describe(),
             reason=(f"the model's median {t['device']} homepage ({t['model objects']} objects, the per-type mean "
                     "object sizes of bytes_by_type / requests_by_type; paperlib.models.web_page.median_page): the "
                     "sum of per-type medians is not the median of page weights, so a gap is a finding of the page "
@@ -162,7 +167,7 @@ def handshake_rows(paper: Paper) -> list[Row]:
                                          "run this handshake; shown in the notebook's handshake table"))
             continue
         rows.append(result_row(PAPER, _source("handshake_rtts"), label, "rtts", f"{h:g}", h, rule="half_up",
-                               not_regenerable=True,
+                               not_regenerable=True, evidence="model",
                                reason=(f"regenerated is the RFC message-flow count the model uses for {family} "
                                        f"({transports.LABEL[family]}); the measured round trips come from "
                                        f"{RUN_THAT_WOULD}")))
@@ -183,7 +188,7 @@ def window_rows(paper: Paper, point: OperatingPoint) -> list[Row]:
         segments = float(tables.initial_window_table((mss_bytes,)).iloc[0][
             "TCP IW (segments)" if w["protocol"] == "TCP" else "QUIC IW (datagrams)"])
         rows.append(result_row(PAPER, _source("initial_windows"), w["protocol"], "first flight (packets)",
-                               str(w["segments"]), segments, rule="half_up", not_regenerable=True,
+                               str(w["segments"]), segments, rule="half_up", not_regenerable=True, evidence="model",
                                reason=(f"regenerated is the rule's window at {mss_bytes:g} B segments, in whole "
                                        f"segments; the packets of {family}'s first flight at IW10 come from "
                                        f"{RUN_THAT_WOULD}")))
@@ -203,7 +208,7 @@ def text_value_rows(paper: Paper, ev: Evidence) -> list[Row]:
             others = "; ".join(f"over IW{k}: {v:.2f}%" for k, v in gain["mean gain (%)"].items() if k != old)
             rows.append(result_row(
                 PAPER, source, ident, row["quantity"], row["printed"], float(gain.loc[old, "mean gain (%)"]),
-                rule="half_up",
+                rule="half_up", evidence="model", convention=ev.conv.describe(),
                 reason=(f"the model's mean IW10 gain over IW{old} (Dukkipati's old window), 1 - PLT10/PLT{old}, "
                         f"HTTP/2, loss 0, the median desktop homepage, over the heat map's grid fixed beforehand "
                         f"(findings.heatmap_grid: 0.5-100 Mbit/s x 10-400 ms, log spaced); {others}; Dukkipati "
@@ -301,10 +306,11 @@ def window_checked_row(old: Row, cells: pd.DataFrame) -> Row:
     ok = bool(cells.iw_checked.all())
     check = ("capture check passed" if ok else "CAPTURE CHECK FAILED (the first flight is outside the window's "
              "bounds: the setting may not have been in force)")
-    return input_row(PAPER, old.source, old.row, old.column, old.published, float(old.published),
+    return dataclasses.replace(input_row(
+        PAPER, old.source, old.row, old.column, old.published, float(old.published),
                      reason=(f"{emulated_rows.MARK} {check}: set to {old.published} packets on the real stacks; the "
                              f"server's first flight at IW{IW_NEW}, loss 0: {flights} full-sized packets "
-                             f"(paperlib.emulation.capture.first_flight); {_stack(cells)}"))
+                             f"(paperlib.emulation.capture.first_flight); {_stack(cells)}")), emulation="ran")
 
 
 def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks: Emulated) -> list[Row]:
@@ -315,7 +321,7 @@ def dukkipati_on_real_stacks(rows: list[Row], summary: pd.DataFrame, real_stacks
     """
     old = next(r for r in rows if r.row == "dukkipati_latency_gain")
     base = Row(old.paper, old.source, old.row, emulated_rows.REAL_STACKS, old.published, "", "", "not_regenerable",
-               f"the real stacks' IW10-vs-IW3 gain comes from {RUN_THAT_WOULD}")
+               f"the real stacks' IW10-vs-IW3 gain comes from {RUN_THAT_WOULD}", evidence="none")
     got = claims.iw_gain_on_real_stacks(summary)
     if got is None:
         missing = getattr(real_stacks, "missing", {}) or {}
@@ -365,12 +371,12 @@ def implementation_rows(real_stacks: Emulated) -> list[Row]:
         why = real_stacks.not_run or missing.get(proto) or c_missing.get(proto)
         if why:
             base = emulated_rows.judged_claim(PAPER, IMPLEMENTATIONS_SOURCE, text, "", None, "untestable",
-                                              "the two implementations' runs did not both run")
+                                              "the two implementations' runs did not both run",
+                                              claim_id=AGREEMENT_ID[(proto, measure)])
             rows.append(emulated_rows.not_run_row(base, why))
             continue
         v = agreement_verdict(table, proto, measure)
-        rows.append(ledger.claim_row(PAPER, IMPLEMENTATIONS_SOURCE, text, "", v.regenerated, v.status, v.reason,
-                                     column=emulated_rows.REAL_STACKS))
+        rows.append(v.row(PAPER, IMPLEMENTATIONS_SOURCE, AGREEMENT_ID[(proto, measure)], text, "", "real stacks"))
     return emulated_rows.with_run_fidelity(rows, real_stacks)
 
 
