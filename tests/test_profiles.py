@@ -64,7 +64,8 @@ def test_the_profile_comes_from_the_environment(monkeypatch):
 
 
 def _ledger(tmp_path: Path, profile: str, n: int = 3) -> Path:
-    rows = [ledger.result_row("004", "Table II", f"r{i}", "c", "1.00", 1.0, rule="half_up", reason="")
+    rows = [ledger.result_row("004", "Table II", f"r{i}", "c", "1.00", 1.0, rule="half_up", reason="",
+                              evidence="model")
             for i in range(n)]
     path = tmp_path / f"{profile or 'full'}.csv"
     ledger.write_partial(rows, Stamp("nb", profile=profile), path)
