@@ -330,7 +330,11 @@ def lines(rows: Comparison, cells: Comparison, *, limit: int = 5, ledger_name: s
             if kind == "parameters":
                 out.append(f"    {rec['paper']}: {_short(rec['reference'], 60)} -> {_short(rec['run'], 60)}")
                 continue
-            where = " / ".join(_short(rec[k], 40) for k in ("source", "row", "column") if rec[k])
+            if kind.startswith("cell") or kind == "table_missing":  # the table's file, the cell's whole name
+                where = " ".join(x for x in (rec["source"].rsplit("/", 1)[-1], _short(rec["row"], 90), rec["column"])
+                                 if x)
+            else:
+                where = " / ".join(_short(rec[k], 45) for k in ("source", "row", "column") if rec[k])
             change = {"only_reference": rec["reference"], "only_run": rec["run"],
                       "table_missing": "missing in this run"}.get(
                 kind, f"{rec['reference'] or '-'} -> {rec['run'] or '-'}")
@@ -353,7 +357,7 @@ def _run_line(reference_dir: Path) -> str:
     machine = run.get("machine") or {}
     parts = [str(run.get("commit", "?"))[:12], str(run.get("finished", "?"))[:10],
              f"{machine.get('cores', '?')} cores {machine.get('cpu', '?')}"]
-    return f"compared with the reference run ({', '.join(parts)}; {reference_dir.name}/{RUN}):"
+    return f"compared with the reference run ({', '.join(parts)}; {reference_dir.name}/{RUN}), reference -> this run:"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -385,5 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # run as paperlib.reference, so the papers' IntervalTable is this module's class
+    from paperlib.reference import main as _main
+
+    raise SystemExit(_main())
