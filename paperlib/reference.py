@@ -177,6 +177,19 @@ def _parameters_text(reference: set[str], run: set[str]) -> tuple[str, str]:
     return " | ".join(sorted(reference)), " | ".join(sorted(run))
 
 
+def _rows(frame: pd.DataFrame, fields: tuple[str, ...], what: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Return {(paper, source, row, column): (the row's ``fields`` as text)} of a ledger table, in its order."""
+    _require(frame, (*KEY, *fields), what)
+    keys = list(zip(*(frame[k].astype(str) for k in KEY), strict=True))
+    values = list(zip(*(frame[c].astype(str) for c in fields), strict=True))
+    out = dict(zip(keys, values, strict=True))
+    if len(out) < len(keys):
+        seen: set = set()
+        first = next(k for k in keys if k in seen or seen.add(k))
+        raise ParameterError(f"{what}: duplicate row {' / '.join(first)}")
+    return out
+
+
 def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
     """Return how ledger ``run`` differs from ledger ``reference``, row by row (key ``paper, source, row, column``).
 
@@ -185,47 +198,39 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
     of one only does not agree). A paper whose ``parameters`` (when both ledgers have the column) differ gets
     one ``parameters`` difference, whatever its rows say. Both frames need :data:`KEY` and ``status``.
     """
-    for frame, what in ((reference, "reference ledger"), (run, "run's ledger")):
-        _require(frame, (*KEY, "status"), what)
-        dup = frame.duplicated(list(KEY))
-        if dup.any():
-            first = frame[dup].iloc[0]
-            raise ParameterError(f"{what}: duplicate row {' / '.join(str(first[k]) for k in KEY)}")
     bounds = all(c in f.columns for c in ("low", "high") for f in (reference, run))
-    extra = ["status"] + (["low", "high"] if bounds else [])
-    merged = reference[[*KEY, *extra]].astype(str).merge(run[[*KEY, *extra]].astype(str), on=list(KEY),
-                                                         how="outer", suffixes=("_ref", "_run"), indicator=True,
-                                                         sort=False)
+    fields = ("status", "low", "high") if bounds else ("status",)
+    ref, now = (_rows(f, fields, what) for f, what in ((reference, "reference ledger"), (run, "run's ledger")))
     records: list[dict] = []
     agree = 0
-    for rec in merged.to_dict("records"):
-        key = {k: rec[k] for k in KEY}
-        if rec["_merge"] == "left_only":
-            records.append({"kind": "only_reference", **key, "reference": rec["status_ref"], "run": ""})
+    for key in [*ref, *(k for k in now if k not in ref)]:
+        where = dict(zip(KEY, key, strict=True))
+        if key not in now:
+            records.append({"kind": "only_reference", **where, "reference": ref[key][0], "run": ""})
             continue
-        if rec["_merge"] == "right_only":
-            records.append({"kind": "only_run", **key, "reference": "", "run": rec["status_run"]})
+        if key not in ref:
+            records.append({"kind": "only_run", **where, "reference": "", "run": now[key][0]})
             continue
-        same = rec["status_ref"] == rec["status_run"]
+        (status_ref, *bounds_ref), (status_run, *bounds_run) = ref[key], now[key]
+        same = status_ref == status_run
         if not same:
-            records.append({"kind": "status", **key, "reference": rec["status_ref"], "run": rec["status_run"]})
+            records.append({"kind": "status", **where, "reference": status_ref, "run": status_run})
         if bounds:
-            a = _number(rec["low_ref"]), _number(rec["high_ref"])
-            b = _number(rec["low_run"]), _number(rec["high_run"])
+            a, b = [_number(x) for x in bounds_ref], [_number(x) for x in bounds_run]
             if not any(math.isnan(x) for x in (*a, *b)) and not overlap(*a, *b):
                 same = False
-                records.append({"kind": "interval", **key, "reference": f"[{a[0]:.6g}, {a[1]:.6g}]",
+                records.append({"kind": "interval", **where, "reference": f"[{a[0]:.6g}, {a[1]:.6g}]",
                                 "run": f"[{b[0]:.6g}, {b[1]:.6g}]"})
         agree += same
     if "parameters" in reference.columns and "parameters" in run.columns:
         for paper in sorted(set(reference["paper"].astype(str)) & set(run["paper"].astype(str))):
-            ref = set(reference.loc[reference["paper"].astype(str) == paper, "parameters"].astype(str))
-            now = set(run.loc[run["paper"].astype(str) == paper, "parameters"].astype(str))
-            if ref != now:
-                a, b = _parameters_text(ref, now)
+            ref_p = set(reference.loc[reference["paper"].astype(str) == paper, "parameters"].astype(str))
+            now_p = set(run.loc[run["paper"].astype(str) == paper, "parameters"].astype(str))
+            if ref_p != now_p:
+                a_text, b_text = _parameters_text(ref_p, now_p)
                 records.append({"kind": "parameters", "paper": paper, "source": "", "row": "", "column": "",
-                                "reference": a, "run": b})
-    return Comparison(_diffs(records), agree, len(merged))
+                                "reference": a_text, "run": b_text})
+    return Comparison(_diffs(records), agree, len(set(ref) | set(now)))
 
 
 def _cells(table: pd.DataFrame, spec: IntervalTable, what: str) -> dict[tuple[str, str], tuple[float, float]]:
