@@ -47,6 +47,10 @@ COLOURS = 256
 DOCS_DIR = REPO / "docs"
 
 
+#: What renews a stale reference, after a complete ``make reproduce``.
+FIX = "make reference"
+
+
 class IncompleteRun(ValueError):
     """A ``figures/`` folder that does not hold a complete ``make reproduce`` run."""
 
@@ -272,56 +276,55 @@ def stale(reference: Path, decls: list[Declaration], keys: set[tuple[str, str, s
     reference (None skips it).
     """
     reference = Path(reference)
-    fix = "run make reproduce, then make reference"
     ledger_path, run_path = reference / LEDGER, reference / RUN
     out = []
     if not ledger_path.exists():
-        return [f"{ledger_path} missing: the package carries no reference run ({fix})"]
+        return [f"{ledger_path} missing: the package carries no reference run"]
     frame = pd.read_csv(ledger_path, dtype=str, keep_default_na=False)
     missing_cols = [c for c in (*KEY, "status") if c not in frame.columns]
     if missing_cols:
-        return [f"{ledger_path}: no column(s) {missing_cols} ({fix})"]
+        return [f"{ledger_path}: no column(s) {missing_cols}"]
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        out.append(f"{run_path} missing or unreadable ({err}; {fix})")
+        out.append(f"{run_path} missing or unreadable ({err})")
         run = {}
     wanted = ("commit", "finished", "jobs", "machine", "command", "papers")
-    out += [f"{run_path} has no {k!r} ({fix})" for k in wanted if run and k not in run]
+    out += [f"{run_path} has no {k!r}" for k in wanted if run and k not in run]
     registered = [d.paper for d in decls]
     papers = set(frame["paper"])
-    out += [f"{ledger_path} has no row of paper {p} ({fix})" for p in registered if p not in papers]
-    out += [f"{ledger_path} has rows of paper {p}, which is not a registered paper ({fix})"
+    out += [f"{ledger_path} has no row of paper {p}" for p in registered if p not in papers]
+    out += [f"{ledger_path} has rows of paper {p}, which is not a registered paper"
             for p in sorted(papers - set(registered))]
     if keys is not None:
         have = set(map(tuple, frame[list(KEY)].itertuples(index=False, name=None)))
         lacking = sorted(keys - have)
         if lacking:
             shown = "; ".join(_key_text(k) for k in lacking[:3])
-            out.append(f"{ledger_path} lacks {len(lacking)} row(s) the code declares (e.g. {shown}; {fix})")
+            out.append(f"{ledger_path} lacks {len(lacking)} row(s) the code declares (e.g. {shown})")
     for d in decls:
         folder = reference / FIGURES / d.paper
         wanted_files = set(d.key_figures) | ({d.intervals.file} if d.intervals else set())
-        out += [f"{folder / name} missing (a key figure of paper {d.paper}; {fix})" for name in d.key_figures
+        out += [f"{folder / name} missing (a key figure of paper {d.paper})" for name in d.key_figures
                 if not (folder / name).exists()]
         present = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
-        out += [f"{folder / name} is not declared by paper {d.paper} any more ({fix})"
+        out += [f"{folder / name} is not declared by paper {d.paper} any more"
                 for name in sorted(present - wanted_files)]
         if d.intervals:
             path = folder / d.intervals.file
             if not path.exists():
-                out.append(f"{path} missing (paper {d.paper}'s real-stack table; {fix})")
+                out.append(f"{path} missing (paper {d.paper}'s real-stack table)")
             else:
                 columns = list(pd.read_csv(path, nrows=0).columns)
                 lack = [c for c in d.intervals.columns if c not in columns]
                 if lack:
-                    out.append(f"{path} has no column(s) {lack} that paper {d.paper} declares ({fix})")
+                    out.append(f"{path} has no column(s) {lack} that paper {d.paper} declares")
         if docs is not None:
             page = Path(docs) / "papers" / f"{d.paper}.md"
             text = page.read_text(encoding="utf-8") if page.exists() else ""
             out += [f"{page} does not show the key figure {name} (link ../../reference/{FIGURES}/{d.paper}/{name})"
                     for name in d.key_figures if f"reference/{FIGURES}/{d.paper}/{name}" not in text]
-    out += [f"{folder} holds no declared paper ({fix})" for folder in sorted((reference / FIGURES).glob("*"))
+    out += [f"{folder} holds no declared paper" for folder in sorted((reference / FIGURES).glob("*"))
             if folder.name not in registered]
     return out
 
@@ -353,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = stale(args.reference, decls, None if args.no_rows else declared_keys([d.paper for d in decls]),
                      args.docs)
     if problems:
-        print(f"{args.reference} is stale:\n  " + "\n  ".join(problems), file=sys.stderr)
+        print(f"{args.reference} is stale (make reproduce, then {FIX}):\n  " + "\n  ".join(problems),
+              file=sys.stderr)
         return 1
     print(f"{args.reference}: the reference run matches the code (papers, rows, key figures, real-stack tables)")
     return 0

@@ -173,18 +173,17 @@ def test_what_is_stale_is_named(tmp_path):
     keys = {(p, "s", r, "c") for p, r, _ in ROWS} | {("004", "s", "new", "c")}
     decls = [*DECLS, Declaration("005", ("d.png",), None)]
     got = stale(out, decls, keys, docs)
-    fix = "run make reproduce, then make reference"
     assert got == [
-        f"{out / 'ledger.csv'} has no row of paper 005 ({fix})",
-        f"{out / 'ledger.csv'} lacks 1 row(s) the code declares (e.g. 004 / s / new / c; {fix})",
-        f"{out / 'figures/004/a.png'} missing (a key figure of paper 004; {fix})",
-        f"{out / 'figures/004/old.png'} is not declared by paper 004 any more ({fix})",
+        f"{out / 'ledger.csv'} has no row of paper 005",
+        f"{out / 'ledger.csv'} lacks 1 row(s) the code declares (e.g. 004 / s / new / c)",
+        f"{out / 'figures/004/a.png'} missing (a key figure of paper 004)",
+        f"{out / 'figures/004/old.png'} is not declared by paper 004 any more",
         f"{docs / 'papers/001.md'} does not show the key figure c.png (link ../../reference/figures/001/c.png)",
-        f"{out / 'figures/005/d.png'} missing (a key figure of paper 005; {fix})",
+        f"{out / 'figures/005/d.png'} missing (a key figure of paper 005)",
         f"{docs / 'papers/005.md'} does not show the key figure d.png (link ../../reference/figures/005/d.png)",
     ]
     assert stale(tmp_path / "nothing", DECLS, None, None) == [
-        f"{tmp_path / 'nothing' / 'ledger.csv'} missing: the package carries no reference run ({fix})"]
+        f"{tmp_path / 'nothing' / 'ledger.csv'} missing: the package carries no reference run"]
 
 
 def test_a_real_stack_table_without_its_declared_columns_is_stale(tmp_path):
@@ -192,5 +191,17 @@ def test_a_real_stack_table_without_its_declared_columns_is_stale(tmp_path):
     renamed = [Declaration("004", ("a.png", "b.png"), IntervalTable("emulated.csv", keys=("k",),
                                                                     cells=(("mean", "h"),))), DECLS[1]]
     assert stale(out, renamed, None, None) == [
-        f"{out / 'figures/004/emulated.csv'} has no column(s) ['mean'] that paper 004 declares "
-        "(run make reproduce, then make reference)"]
+        f"{out / 'figures/004/emulated.csv'} has no column(s) ['mean'] that paper 004 declares"]
+
+
+def test_the_commands_say_what_is_missing_and_fail(tmp_path, capsys):
+    from paperlib.reference_run import main
+
+    assert main(["write", "--figures", str(tmp_path / "figures"), "--out", str(tmp_path / "reference")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"make reference: {tmp_path / 'figures'} does not hold a complete make reproduce run:")
+    assert f"{tmp_path / 'figures' / 'ledger.csv'} missing" in err and not (tmp_path / "reference").exists()
+    assert main(["check", "--reference", str(tmp_path / "reference"), "--no-rows"]) == 1
+    assert capsys.readouterr().err == (f"{tmp_path / 'reference'} is stale (make reproduce, then make reference):\n"
+                                       f"  {tmp_path / 'reference' / 'ledger.csv'} missing: the package carries no "
+                                       "reference run\n")
