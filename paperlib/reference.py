@@ -284,13 +284,13 @@ def _read_csv(path: Path) -> pd.DataFrame:
 def compare_runs(reference_dir: Path, figures: Path, decls: list[Declaration]) -> tuple[Comparison, Comparison]:
     """Return (rows, cells): the run in ``figures`` compared with the reference in ``reference_dir``.
 
-    ``rows`` compares ``figures/ledger.csv`` with ``reference/ledger.csv`` (:func:`compare_ledgers`); ``cells``
+    ``rows`` compares ``figures/ledger.csv`` with ``reference/ledger.csv`` (:func:`compare_ledgers`, which needs
+    only their key, status and parameters, so a reference written before a column was added still compares);
+    ``cells``
     every declared real-stack table (:func:`compare_cells`); a table the reference has and the run lacks is a
     ``table_missing`` difference.
     """
-    from paperlib import ledger
-
-    rows = compare_ledgers(ledger.read(reference_dir / LEDGER), ledger.read(figures / "ledger.csv"))
+    rows = compare_ledgers(_read_csv(reference_dir / LEDGER), _read_csv(figures / "ledger.csv"))
     frames, agree, total = [], 0, 0
     for d in decls:
         if d.intervals is None:

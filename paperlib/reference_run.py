@@ -38,6 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from paperlib.atomic import atomic_write_text
+from paperlib.ledger import ALL_COLUMNS
 from paperlib.reference import FIGURES, KEY, LEDGER, REFERENCE_DIR, REPO, RUN, Declaration, declarations
 
 #: The widest key figure the reference keeps, in pixels (wider ones are scaled down, aspect kept).
@@ -284,6 +285,9 @@ def stale(reference: Path, decls: list[Declaration], keys: set[tuple[str, str, s
     missing_cols = [c for c in (*KEY, "status") if c not in frame.columns]
     if missing_cols:
         return [f"{ledger_path}: no column(s) {missing_cols}"]
+    lacking_cols = [c for c in ALL_COLUMNS if c not in frame.columns]
+    if lacking_cols:
+        out.append(f"{ledger_path} has no column(s) {lacking_cols} of the ledger the code writes")
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

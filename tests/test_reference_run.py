@@ -205,3 +205,11 @@ def test_the_commands_say_what_is_missing_and_fail(tmp_path, capsys):
     assert capsys.readouterr().err == (f"{tmp_path / 'reference'} is stale (make reproduce, then make reference):\n"
                                        f"  {tmp_path / 'reference' / 'ledger.csv'} missing: the package carries no "
                                        "reference run\n")
+
+
+def test_a_reference_ledger_without_a_column_the_code_writes_is_stale(tmp_path):
+    out = write(complete_run(tmp_path / "figures"), tmp_path / "reference", decls=DECLS, jobs="7", host=HOST)
+    pd.read_csv(out / "ledger.csv", dtype=str, keep_default_na=False).drop(columns=["seed"]).to_csv(
+        out / "ledger.csv", index=False)
+    assert stale(out, DECLS, None, None) == [f"{out / 'ledger.csv'} has no column(s) ['seed'] of the ledger the code "
+                                             "writes"]
