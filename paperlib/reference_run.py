@@ -56,8 +56,9 @@ class IncompleteRun(ValueError):
     """A ``figures/`` folder that does not hold a complete ``make reproduce`` run."""
 
 
-def small_png(data: bytes, max_width: int = MAX_WIDTH) -> bytes:
-    """Return the PNG ``data`` at most ``max_width`` pixels wide, in :data:`COLOURS` colours, its text kept.
+def small_png(data: bytes, max_width: int | None = None) -> bytes:
+    """Return the PNG ``data`` at most ``max_width`` pixels wide (default :data:`MAX_WIDTH`), in :data:`COLOURS`
+    colours, its text kept.
 
     The image is flattened on white, scaled down (Lanczos, aspect kept) if wider than ``max_width``, and
     quantised (median cut, no dithering): the same bytes in give the same bytes out.
@@ -65,6 +66,7 @@ def small_png(data: bytes, max_width: int = MAX_WIDTH) -> bytes:
     from PIL import Image
     from PIL.PngImagePlugin import PngInfo
 
+    max_width = MAX_WIDTH if max_width is None else max_width
     if max_width < 1:
         raise ValueError(f"max_width must be at least 1 pixel, got {max_width}")
     with Image.open(io.BytesIO(data)) as img:

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from paperlib import ledger, manifest
+from paperlib import ledger, manifest, reference_run
 from paperlib.reference import Declaration, IntervalTable
 from paperlib.reference_run import (
     IncompleteRun,
@@ -32,10 +32,16 @@ DECLS = [Declaration("004", ("a.png", "b.png"), TABLE), Declaration("001", ("c.p
 ROWS = [("001", "x", "reproduced"), ("004", "y", "measured_within_ci"), ("004", "z", "supported")]
 
 
+@pytest.fixture(autouse=True)
+def small_limit(monkeypatch):
+    """Scale the hand-made run's figures to 120 pixels instead of 1,200: the same code, a hundredth of the pixels."""
+    monkeypatch.setattr(reference_run, "MAX_WIDTH", 120)
+
+
 def png(width: int, height: int, text: dict[str, str] | None = None) -> bytes:
     img = Image.new("RGBA", (width, height), (255, 255, 255, 255))
     draw = ImageDraw.Draw(img)
-    for x in range(0, width, 7):  # a few coloured lines, like a plot's
+    for x in range(0, width, 3):  # a few coloured lines, like a plot's
         draw.line([(x, 0), (width - x, height - 1)], fill=(x % 256, 80, 200, 255), width=2)
     info = PngInfo()
     for k, v in (text or {}).items():
@@ -81,7 +87,7 @@ def complete_run(figures, decls=DECLS):
         folder = figures / d.paper
         folder.mkdir(parents=True)
         for name in d.key_figures:
-            (folder / name).write_bytes(png(1320, 110, {"Source": f"{d.paper} @ c0ffee"}))
+            (folder / name).write_bytes(png(132, 11, {"Source": f"{d.paper} @ c0ffee"}))
         if d.intervals:
             (folder / d.intervals.file).write_text("k,m,h\nrow,1.0,0.5\n")
         frame[frame["paper"] == d.paper].to_csv(folder / "ledger.csv", index=False)
@@ -124,7 +130,7 @@ def test_the_reference_holds_the_ledger_small_key_figures_tables_and_the_run(tmp
     assert (out / "ledger.csv").read_bytes() == (figures / "ledger.csv").read_bytes()
     assert (out / "figures/004/emulated.csv").read_bytes() == (figures / "004/emulated.csv").read_bytes()
     with Image.open(out / "figures/004/a.png") as img:
-        assert img.size == (1200, 100)  # 1320 x 110 scaled to 1200 wide: 110 * 1200 / 1320 = 100
+        assert img.size == (120, 10)  # 132 x 11 scaled to the (patched) 120-pixel limit: 11 * 120 / 132 = 10
     run = json.loads((out / "RUN.json").read_text())
     assert (run["commit"], run["dirty"], run["jobs"], run["machine"], run["ledger_rows"]) == ("c0ffee", False, "7",
                                                                                               HOST, 3)
