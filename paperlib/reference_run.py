@@ -123,8 +123,8 @@ def incomplete(figures: Path, decls: list[Declaration]) -> list[str]:
     """Return what keeps ``figures`` from being a complete run to copy (empty: it is one).
 
     Every paper's folder must carry a complete run manifest (:func:`paperlib.manifest.problems`), its key figures
-    and its real-stack table; ``figures/ledger.csv`` must exist, hold rows of every paper and be no older than
-    any paper's own ledger (else the run stopped before merging).
+    and its real-stack table; ``figures/ledger.csv`` must exist and hold each paper's own ledger as it is (else
+    the run stopped before merging).
     """
     from paperlib import manifest
 
@@ -140,12 +140,16 @@ def incomplete(figures: Path, decls: list[Declaration]) -> list[str]:
             continue
         wanted = [*d.key_figures, *([d.intervals.file] if d.intervals else [])]
         out += [f"{folder / name} missing" for name in wanted if not (folder / name).exists()]
-        partial = folder / "ledger.csv"
-        if merged.exists() and partial.exists() and partial.stat().st_mtime > merged.stat().st_mtime:
-            out.append(f"{merged} is older than {partial} (the run stopped before merging the ledger)")
-    if merged.exists():
-        papers = set(pd.read_csv(merged, dtype=str, keep_default_na=False, usecols=["paper"])["paper"])
-        out += [f"{merged} has no row of paper {d.paper}" for d in decls if d.paper not in papers]
+    if not merged.exists():
+        return out
+    frame = pd.read_csv(merged, dtype=str, keep_default_na=False)
+    for d in decls:
+        partial = figures / d.paper / "ledger.csv"
+        rows = frame[frame["paper"] == d.paper].reset_index(drop=True)
+        if not len(rows):
+            out.append(f"{merged} has no row of paper {d.paper}")
+        elif partial.exists() and not rows.equals(pd.read_csv(partial, dtype=str, keep_default_na=False)):
+            out.append(f"{merged} does not hold the rows of {partial} (the run stopped before merging the ledger)")
     return out
 
 
