@@ -256,7 +256,8 @@ def compare_cells(paper: str, spec: IntervalTable, reference: pd.DataFrame, run:
     A cell measured in both agrees when its two 95% intervals overlap, ``|mean_a - mean_b| <= half_a + half_b``
     (``cell`` otherwise); a cell measured in one only is ``cell_only_reference`` / ``cell_only_run``. ``total``
     counts the cells measured in either. A difference's ``source`` is ``figures/<paper>/<file>``, its ``row`` the
-    key columns as ``name=value``, its ``column`` the mean's column, its values ``mean +/- half``.
+    key columns as ``name=value``, its ``column`` the mean's column, its values ``mean +/- half`` (the run's with
+    its mean's change relative to the reference's, ``(+1.2%)``).
     """
     ref = _cells(reference, spec, f"reference/figures/{paper}/{spec.file}")
     now = _cells(run, spec, f"figures/{paper}/{spec.file}")
@@ -273,7 +274,8 @@ def compare_cells(paper: str, spec: IntervalTable, reference: pd.DataFrame, run:
         elif overlap(a[0] - a[1], a[0] + a[1], b[0] - b[1], b[0] + b[1]):
             agree += 1
         else:
-            records.append({"kind": "cell", **key, "reference": text(a), "run": text(b)})
+            change = f" ({(b[0] - a[0]) / abs(a[0]):+.1%})" if a[0] else ""
+            records.append({"kind": "cell", **key, "reference": text(a), "run": text(b) + change})
     return Comparison(_diffs(records), agree, len(set(ref) | set(now)))
 
 

@@ -125,8 +125,9 @@ def test_real_stack_cells_by_hand():
     assert (got.agree, got.total) == (1, 4)
     assert kinds(got) == [("cell", "k=y"), ("cell_only_reference", "k=z"), ("cell_only_run", "k=w")]
     y = got.differences[got.differences["kind"] == "cell"].iloc[0]
+    # the run's mean 2.0 is (2.0 - 1.0) / 1.0 = +100.0% from the reference's
     assert (y["source"], y["column"], y["reference"], y["run"]) == ("figures/004/t.csv", "m", "1 +/- 0.1",
-                                                                    "2 +/- 0.1")
+                                                                    "2 +/- 0.1 (+100.0%)")
 
 
 def test_a_real_stack_table_without_its_columns_is_named():
