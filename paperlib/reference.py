@@ -163,8 +163,9 @@ def overlap(a_low: float, a_high: float, b_low: float, b_high: float) -> bool:
     return a_low <= b_high and b_low <= a_high
 
 
-def _parameters_text(reference: set[str], run: set[str]) -> tuple[str, str]:
-    """Return the two runs' parameters as text: only the entries that differ when both are single JSON objects."""
+def _parameters_text(reference: set[str], run: set[str]) -> tuple[str, str] | None:
+    """Return the two runs' parameters as text: only the entries that differ when both are single JSON objects
+    (None when those are equal: the same parameters written in another order)."""
     if len(reference) == 1 and len(run) == 1:
         try:
             a, b = json.loads(next(iter(reference))), json.loads(next(iter(run)))
@@ -172,6 +173,8 @@ def _parameters_text(reference: set[str], run: set[str]) -> tuple[str, str]:
             a = b = None
         if isinstance(a, dict) and isinstance(b, dict):
             names = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            if not names:
+                return None
             return (", ".join(f"{k}={json.dumps(a.get(k))}" for k in names),
                     ", ".join(f"{k}={json.dumps(b.get(k))}" for k in names))
     return " | ".join(sorted(reference)), " | ".join(sorted(run))
@@ -226,10 +229,10 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
         for paper in sorted(set(reference["paper"].astype(str)) & set(run["paper"].astype(str))):
             ref_p = set(reference.loc[reference["paper"].astype(str) == paper, "parameters"].astype(str))
             now_p = set(run.loc[run["paper"].astype(str) == paper, "parameters"].astype(str))
-            if ref_p != now_p:
-                a_text, b_text = _parameters_text(ref_p, now_p)
+            texts = _parameters_text(ref_p, now_p) if ref_p != now_p else None
+            if texts:
                 records.append({"kind": "parameters", "paper": paper, "source": "", "row": "", "column": "",
-                                "reference": a_text, "run": b_text})
+                                "reference": texts[0], "run": texts[1]})
     return Comparison(_diffs(records), agree, len(set(ref) | set(now)))
 
 
