@@ -12,11 +12,11 @@ commit, schedule). ``make reproduce`` ends with ``python -m paperlib.reference c
 then ``figures/ledger.csv agrees with the reference on N of M rows``; the full list goes to
 ``figures/reference-comparison.csv``. It informs and never fails: its exit status is 0.
 
-Where the intervals come from. The ledger keeps a measured cell's mean in ``regenerated`` and states its
-interval in ``reason``, which nothing reads back. The intervals compared are therefore structured columns:
-each paper that runs real stacks declares its table of (mean, 95% half-width) columns in its package
-(``REAL_STACK_INTERVALS``, an :class:`IntervalTable`), and a ledger row's ``low``/``high`` columns are compared
-when both ledgers have them. A paper's package also declares its ``KEY_FIGURES``: the figures the reference
+Where the intervals come from: structured columns only, never ``reason``. A ledger row's 95% interval is its
+``low``/``high`` columns (compared when both ledgers have them: a reference written before they existed is
+compared on statuses); and each paper that runs real stacks declares its table of (mean, 95% half-width)
+columns in its package (``REAL_STACK_INTERVALS``, an :class:`IntervalTable`), every cell of which is compared,
+also those no ledger row carries. A paper's package also declares its ``KEY_FIGURES``: the figures the reference
 keeps and its page ``docs/papers/<id>.md`` shows. This module loops over the registered papers; it names none.
 """
 
@@ -50,7 +50,7 @@ DIFF_COLUMNS = ("kind", *KEY, "reference", "run")
 #: Every kind of difference, in the order they are printed, with what it means.
 KINDS: dict[str, str] = {
     "status": "status changed",
-    "interval": "95% intervals apart (ledger low/high)",
+    "interval": "rows whose 95% intervals (low, high) do not overlap",
     "cell": "real-stack cells whose 95% intervals do not overlap",
     "only_reference": "rows only in the reference",
     "only_run": "rows only in this run",
