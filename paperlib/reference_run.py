@@ -291,7 +291,8 @@ def stale(reference: Path, decls: list[Declaration], keys: set[tuple[str, str, s
     missing_cols = [c for c in (*KEY, "status") if c not in frame.columns]
     if missing_cols:
         return [f"{ledger_path}: no column(s) {missing_cols}"]
-    lacking_cols = [c for c in ALL_COLUMNS if c not in frame.columns]
+    # as paperlib.ledger.read: a ledger without ``profile`` reads as one at the notebooks' own scale
+    lacking_cols = [c for c in ALL_COLUMNS if c not in frame.columns and c != "profile"]
     if lacking_cols:
         out.append(f"{ledger_path} has no column(s) {lacking_cols} of the ledger the code writes")
     try:
