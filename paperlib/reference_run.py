@@ -143,6 +143,7 @@ def incomplete(figures: Path, decls: list[Declaration]) -> list[str]:
     if not merged.exists():
         return out
     frame = pd.read_csv(merged, dtype=str, keep_default_na=False)
+    out += _profiled(frame, merged)
     for d in decls:
         partial = figures / d.paper / "ledger.csv"
         rows = frame[frame["paper"] == d.paper].reset_index(drop=True)
@@ -151,6 +152,18 @@ def incomplete(figures: Path, decls: list[Declaration]) -> list[str]:
         elif partial.exists() and not rows.equals(pd.read_csv(partial, dtype=str, keep_default_na=False)):
             out.append(f"{merged} does not hold the rows of {partial} (the run stopped before merging the ledger)")
     return out
+
+
+def _profiled(frame: pd.DataFrame, path: Path) -> list[str]:
+    """Return why a ledger of a reduced profile (its ``profile`` column set, e.g. quick) cannot be the reference."""
+    if "profile" not in frame.columns:
+        return []
+    named = frame["profile"].astype(str).str.strip()
+    profiles = sorted(set(named[named != ""]))
+    if not profiles:
+        return []
+    return [f"{path} holds {int((named != '').sum())} row(s) of profile {', '.join(profiles)}: a reference is a run at "
+            "the notebooks' own scale (make reproduce without PROFILE=quick)"]
 
 
 def _json_or_text(text: str):
@@ -295,6 +308,7 @@ def stale(reference: Path, decls: list[Declaration], keys: set[tuple[str, str, s
     lacking_cols = [c for c in ALL_COLUMNS if c not in frame.columns and c != "profile"]
     if lacking_cols:
         out.append(f"{ledger_path} has no column(s) {lacking_cols} of the ledger the code writes")
+    out += _profiled(frame, ledger_path)
     try:
         run = json.loads(run_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

@@ -217,3 +217,13 @@ def test_a_reference_ledger_without_a_column_the_code_writes_is_stale(tmp_path):
         out / "ledger.csv", index=False)
     assert stale(out, DECLS, None, None) == [f"{out / 'ledger.csv'} has no column(s) ['seed'] of the ledger the code "
                                              "writes"]
+
+
+def test_a_quick_run_is_no_reference(tmp_path):
+    figures = complete_run(tmp_path / "figures")
+    frame = pd.read_csv(figures / "ledger.csv", dtype=str, keep_default_na=False)
+    frame["profile"] = "quick"
+    frame.to_csv(figures / "ledger.csv", index=False)
+    why = (f"{figures / 'ledger.csv'} holds 3 row(s) of profile quick: a reference is a run at the notebooks' own "
+           "scale (make reproduce without PROFILE=quick)")
+    assert why in incomplete(figures, DECLS)
