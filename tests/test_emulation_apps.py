@@ -30,6 +30,8 @@ def _skip_reason() -> str | None:
 
 
 needs_build = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
+pytestmark = pytest.mark.exclusive
 
 
 def _netns_reason() -> str | None:

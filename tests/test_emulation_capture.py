@@ -13,6 +13,8 @@ from paperlib.emulation import capture, experiments, netns
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
+pytestmark = pytest.mark.exclusive
 
 
 def test_pcap_reader_rejects_other_files(tmp_path):

@@ -19,6 +19,8 @@ from paperlib.emulation.tcp_settings import TcpSettings
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
+pytestmark = pytest.mark.exclusive
 PACKAGE = {"h2": "h2", "h3": "aioquic"}
 
 

@@ -15,6 +15,8 @@ from paperlib.validate import ParameterError
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
+pytestmark = pytest.mark.exclusive
 
 
 def test_interface_names_come_from_transports():
