@@ -2,6 +2,7 @@
 ``make test`` (pytest-xdist): which tests share a worker, which come first, which run alone."""
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import importlib
@@ -75,6 +76,83 @@ def conv(request):
     """Return the chosen convention of that paper (a dict is copied: a test may change it; a Convention is frozen)."""
     chosen = _chosen(_paper_id(request))
     return dict(chosen) if isinstance(chosen, dict) else chosen
+
+
+# --- notebook runs that several test modules check, made once per test run -----------------------------------
+# A notebook run costs seconds to a minute, so the modules that check the same run share it: test_notebook_000.py
+# and test_notebook_determinism.py check paper 000's pair of runs, test_notebooks.py and test_notebook_determinism.py
+# paper 004's. Under pytest -n the first worker that needs a pair makes it and the other waits for it and reads it.
+# The tests only read the folders of a pair.
+
+
+@dataclasses.dataclass(frozen=True)
+class Twice:
+    """A notebook run twice with the same parameters (the same output_dir and cache_dir both times).
+
+    ``executed``: the two executed notebooks, each in a run folder of its own; ``outputs``: copies of the output
+    folder taken after each run; ``cache``: the sweep cache the first run filled and the second read, or None.
+    """
+
+    params: dict
+    executed: tuple[Path, Path]
+    outputs: tuple[Path, Path]
+    cache: Path | None
+
+
+def _made_once(config, tmp_path_factory, name: str, make) -> Path:
+    """Return the folder ``make(folder)`` filled, made once per test run by whichever process needs it first."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if hasattr(config, "workerinput") else base  # an xdist worker's base is <run's base>/gwN
+    folder = root / f"once-{name}"
+    with open(root / f"once-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():  # a failed attempt is made again (and fails again, in every test)
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            (folder / ".made").touch()
+    return folder
+
+
+def _twice(config, tmp_path_factory, notebook: str, params: dict, with_cache: bool) -> Twice:
+    """Run ``notebooks/<notebook>.ipynb`` twice with ``params`` (once per test run); return the pair."""
+    from paperlib.run_notebook import run
+
+    def paths(folder: Path) -> Twice:
+        cache = {"cache_dir": str(folder / "cache")} if with_cache else {}
+        return Twice({**params, "output_dir": str(folder / "out"), **cache},
+                     tuple(folder / f"run-{i}" / f"{notebook}.ipynb" for i in (1, 2)),
+                     tuple(folder / f"out-{i}" for i in (1, 2)), folder / "cache" if with_cache else None)
+
+    def make(folder: Path) -> None:
+        pair = paths(folder)
+        for executed, copy in zip(pair.executed, pair.outputs, strict=True):
+            run(REPO / "notebooks" / f"{notebook}.ipynb", executed, pair.params)
+            shutil.copytree(folder / "out", copy)
+
+    return paths(_made_once(config, tmp_path_factory, notebook, make))
+
+
+def nbval_parameters(notebook: str) -> dict:
+    """Return the small parameters of ``notebook`` that its nbval fixture runs with (tests/nbval/parameters.yml)."""
+    import yaml
+
+    return yaml.safe_load((REPO / "tests" / "nbval" / "parameters.yml").read_text())[notebook]
+
+
+@pytest.fixture(scope="session")
+def nb000_twice(request, tmp_path_factory) -> Twice:
+    """Paper 000 with its nbval parameters (its ns-3 sweeps included), run cold (an empty sweep cache) and warm."""
+    params = nbval_parameters("000_multiuser_waiting")
+    assert params["ns3_replications"] > 0  # else no sweep runs and the cold run is no cold run
+    return _twice(request.config, tmp_path_factory, "000_multiuser_waiting", params, with_cache=True)
+
+
+@pytest.fixture(scope="session")
+def nb004_twice(request, tmp_path_factory) -> Twice:
+    """Paper 004 with its nbval parameters, run twice (no sweep: nothing is cached)."""
+    params = nbval_parameters("004_slow_start_latency")
+    return _twice(request.config, tmp_path_factory, "004_slow_start_latency", params, with_cache=False)
 
 
 # --- pytest -n 2 --dist loadfile (make test): one module per worker, the slow modules first, `exclusive` alone -----
