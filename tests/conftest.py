@@ -78,11 +78,11 @@ def conv(request):
     return dict(chosen) if isinstance(chosen, dict) else chosen
 
 
-# --- notebook runs that several test modules check, made once per test run -----------------------------------
+# --- notebook runs and a report that several test modules check, made once per test run ------------------------
 # A notebook run costs seconds to a minute, so the modules that check the same run share it: test_notebook_000.py
 # and test_notebook_determinism.py check paper 000's pair of runs, test_notebooks.py and test_notebook_determinism.py
-# paper 004's. Under pytest -n the first worker that needs a pair makes it and the other waits for it and reads it.
-# The tests only read the folders of a pair.
+# paper 004's; test_report_build.py and test_report_browser.py the same small report. Under pytest -n the first
+# worker that needs one makes it and the other waits for it and reads it. The tests only read these folders.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -153,6 +153,21 @@ def nb004_twice(request, tmp_path_factory) -> Twice:
     """Paper 004 with its nbval parameters, run twice (no sweep: nothing is cached)."""
     params = nbval_parameters("004_slow_start_latency")
     return _twice(request.config, tmp_path_factory, "004_slow_start_latency", params, with_cache=False)
+
+
+@pytest.fixture(scope="session")
+def small_site(request, tmp_path_factory) -> tuple[Path, Path]:
+    """Return (figures, site): tests/report_helpers.py's small figures/ and docs/ trees and the report built from
+    them, made once per test run for test_report_build.py and test_report_browser.py (which only read them)."""
+    from report_helpers import small_docs, small_figures
+
+    from paperlib.report.build import build
+
+    def make(root: Path) -> None:
+        assert build(small_figures(root), docs=small_docs(root)) == root / "figures" / "report"
+
+    root = _made_once(request.config, tmp_path_factory, "report-site", make)
+    return root / "figures", root / "figures" / "report"
 
 
 # --- pytest -n 2 --dist loadfile (make test): one module per worker, the slow modules first, `exclusive` alone -----
