@@ -30,8 +30,6 @@ def _skip_reason() -> str | None:
 
 
 needs_build = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
-# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
-pytestmark = pytest.mark.exclusive
 
 
 def _netns_reason() -> str | None:
@@ -261,6 +259,7 @@ def _namespace():
 
 
 @pytest.mark.skipif(_netns_reason() is not None, reason=_netns_reason() or "")
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("transport, streams", [("tcp", False), ("sctp", False), ("sctp", True)])
 def test_loopback_run_in_a_namespace(app, transport, streams):
     settings = apps.paper_settings("000", transport)

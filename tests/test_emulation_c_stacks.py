@@ -18,8 +18,6 @@ from paperlib.validate import ParameterError
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
-# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
-pytestmark = pytest.mark.exclusive
 
 
 def needs(implementation):
@@ -270,6 +268,7 @@ def _small_load(implementation):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("implementation", [
     pytest.param("nghttp2", marks=needs("nghttp2")), pytest.param("ngtcp2", marks=needs("ngtcp2"))])
 def test_small_page_load(implementation):

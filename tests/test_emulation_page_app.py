@@ -19,8 +19,6 @@ from paperlib.emulation.tcp_settings import TcpSettings
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
-# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
-pytestmark = pytest.mark.exclusive
 PACKAGE = {"h2": "h2", "h3": "aioquic"}
 
 
@@ -227,6 +225,7 @@ def _run(protocol: str, sizes: list[int], iw: int, pcap: Path | None):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("protocol, iw", [(p, w) for p in page_app.PROTOCOLS for w in (3, 10)])
 def test_page_over_the_link_and_its_first_flight(protocol, iw, tmp_path):
     if importlib.util.find_spec(PACKAGE[protocol]) is None:
