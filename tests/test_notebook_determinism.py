@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.notebook
+# every test waits for a pair of runs: 000's (its ns-3 sweeps, cold and warm) is the longest of them
+pytestmark = [pytest.mark.notebook, pytest.mark.slow]
 
 #: notebook -> the session fixture that runs it twice; 000's real-stack emulation is off in its nbval parameters
 #: (it measures wall-clock behaviour; a rerun of make reproduce reads it from the cache)
@@ -40,7 +41,6 @@ def test_two_runs_give_byte_identical_executed_notebooks(request, name):
     assert nb["metadata"]["papermill"]["parameters"]["output_dir"] == pair.params["output_dir"]
 
 
-@pytest.mark.slow
 @pytest.mark.ns3
 def test_a_cold_run_and_its_warm_rerun_write_byte_identical_files(nb000_twice):
     # 000 with its nbval fixture's small parameters: the cheapest paper with an ns-3 sweep (two of them). The
