@@ -93,7 +93,7 @@ def test_same_inputs_same_bytes_and_partial_ledgers(site, tmp_path):
     # without figures/ledger.csv the partial ledgers are read (in a copy: the shared tree is read only)
     copy = shutil.copytree(figures, tmp_path / "figures", ignore=shutil.ignore_patterns("report"))
     (copy / "ledger.csv").unlink()
-    partial = build(copy, tmp_path / "partial")
+    partial = build(copy, tmp_path / "partial", docs=figures.parent / "docs")
     n = len(pd.read_csv(figures / "ledger.csv", dtype=str))
     assert (partial / "ledger.html").read_text().count("<tr class=") == n
 
