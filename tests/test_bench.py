@@ -25,8 +25,9 @@ NS3 = [pytest.mark.ns3, pytest.mark.slow]
 EMULATED = [pytest.mark.skipif(EMULATION is not None, reason=f"emulated testbed unavailable: {EMULATION}"),
             pytest.mark.exclusive]
 
-#: the 001 testbed's browsers in the tiny runs of the ns-3 benches (90 % load of its 10 Mbit/s is about 99,000)
-TINY_BROWSERS = 2000
+#: the 001 testbed's browsers in the tiny runs of the ns-3 benches: a fifth of the profile's 90 % load (about 99,000),
+#: enough that every run of theirs, at most 2 simulated s, has objects to transfer
+TINY_BROWSERS = 20_000
 
 #: script -> (its tiny arguments, the lines (regular expressions) its output must hold, marks)
 TINY = {
