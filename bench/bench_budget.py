@@ -95,12 +95,11 @@ def plan_001(profile: str) -> list[dict]:
     return points
 
 
-def sample_point(profile: str, browsers: int | None = None) -> dict:
-    """Return the profile's FIFO-120 point at 90 % load, short latency, first replication (with ``browsers``
-    instead of those of 90 % load: a smaller sample, for the tests)."""
+def sample_point(profile: str) -> dict:
+    """Return the profile's FIFO-120 point at 90 % load, short latency, first replication."""
     paper = load_paper("001")
     prof = testbed.profile(profile)
-    n = browsers or p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
+    n = p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
     browsers = {load: n for load in testbed.loads(paper)}
     pts = testbed.experiment_points(paper, prof, browsers, configs=["FIFO-120"], reps=1)
     return next(p for p in pts if p["load"] == 0.9 and p["latency"] == "short")
@@ -253,8 +252,6 @@ def main() -> None:
     parser.add_argument("--sample-seconds", type=float, nargs=2, default=(6.0, 12.0), metavar=("S0", "S1"),
                         help="simulated seconds of the two measured runs of the sample point (default 6 12); "
                              "their first S0/3 seconds (at most 2) are not measured")
-    parser.add_argument("--sample-browsers", type=int, help="browsers of the sample point (default those of 90%% "
-                        "load; the cost is scaled by browsers either way; fewer make a small run, for the tests)")
     args = parser.parse_args()
 
     print_floor(overlap_floor(args.times, args.cores), args.times, args.cores)
@@ -278,12 +275,11 @@ def main() -> None:
               f"warm-up run {r.warmup_s:g}")
 
     for profile in args.profiles:
-        sample = sample_point(profile, args.sample_browsers)
+        sample = sample_point(profile)
         a, b, n = fit_cost(sample, tuple(args.sample_seconds), min(2.0, args.sample_seconds[0] / 3))
         points = plan_001(profile)
         seconds = plan_seconds(points, a, b, n)
-        load = "90% of" if args.sample_browsers is None else "not 90% load (--sample-browsers):"
-        print(f"001 PROFILE={profile}: its FIFO-120 point at {load} {sample['bottleneck_bps'] / 1e6:g} Mbit/s "
+        print(f"001 PROFILE={profile}: its FIFO-120 point at 90% of {sample['bottleneck_bps'] / 1e6:g} Mbit/s "
               f"({n} browsers) costs about {a:.2f} + {b:.3f} CPU s per simulated second, measured; "
               f"{len(points)} runs: {seconds / 3600:.1f} core-hours "
               f"({seconds / 3600 / args.cores:.1f} h on {args.cores} cores, {seconds / 3600 / 64:.2f} h on 64)"

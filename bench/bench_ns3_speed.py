@@ -116,16 +116,13 @@ def main() -> None:
     parser.add_argument("--sim-time", type=float, default=40.0, help="simulated seconds of the 001 testbed run")
     parser.add_argument("--warmup", type=float, help="its unmeasured simulated seconds at the start (default the "
                         "profile's; a short --sim-time needs a shorter one)")
-    parser.add_argument("--browsers", type=int, help="browsers of the testbed run (default those of 90%% load; "
-                        "fewer make a small run, for the tests)")
     args = parser.parse_args()
     from bench_testbed import _point  # the default profile's FIFO-120 point at 90 % load
 
-    point = _point(args.sim_time, warmup_s=args.warmup, browsers=args.browsers)
+    point = _point(args.sim_time, warmup_s=args.warmup)
     tb = testbed_run(point)
     floor = floor_for(tb.packets)
-    load = "90% of 10 Mbit/s" if args.browsers is None else "10 Mbit/s, not 90% load"
-    print(f"ns-3 speed, 001 testbed (FIFO-120, {load}, {point['browsers']} browsers, "
+    print(f"ns-3 speed, 001 testbed (FIFO-120, 90% of 10 Mbit/s, {point['browsers']} browsers, "
           f"{tb.sim_s:g} s simulated): {tb.packets:,} packets through the bottleneck, {tb.events:,} events "
           f"in {tb.wall_s:.1f} s = {tb.events_per_s / 1e6:.3f} M events per wall s")
     print(f"  floor (bare ns-3: 20 BulkSend flows, 10 Mbit/s FIFO, {floor.sim_s:.1f} s simulated): "

@@ -33,23 +33,21 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
 
-def _point(sim_time_s: float, rep: int = 0, warmup_s: float | None = None, browsers: int | None = None) -> dict:
+def _point(sim_time_s: float, rep: int = 0, warmup_s: float | None = None) -> dict:
     """Return the default profile's FIFO-120 point at 90 % load, short latency, replication ``rep``, run for
-    ``sim_time_s`` simulated seconds of which the first ``warmup_s`` (default the profile's) are not measured;
-    ``browsers`` replaces the browsers of 90 % load (a smaller run, for the tests)."""
+    ``sim_time_s`` simulated seconds of which the first ``warmup_s`` (default the profile's) are not measured."""
     paper = load_paper("001")
     prof = testbed.profile("scaled")
-    n = browsers or p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
+    n = p001_workload.browsers_for_load(0.9, prof.bottleneck_bps, prof.predicted_kbps_per_browser())
     pts = testbed.experiment_points(paper, prof, {0.8: 1, 0.9: n, 0.98: 1}, configs=["FIFO-120"], reps=rep + 1,
                                     sim_time_s=sim_time_s)
     point = [p for p in pts if p["load"] == 0.9 and p["latency"] == "short" and p["rep"] == rep][0]
     return point if warmup_s is None else {**point, "warmup_s": float(warmup_s)}
 
 
-def warm_rate(sim_time_s: float, warmup_s: float | None = None,
-              browsers: int | None = None) -> tuple[float, float, int]:
+def warm_rate(sim_time_s: float, warmup_s: float | None = None) -> tuple[float, float, int]:
     """Return (simulated s per wall s, throughput, browsers) of a run after one run in this process."""
-    point = _point(sim_time_s, warmup_s=warmup_s, browsers=browsers)
+    point = _point(sim_time_s, warmup_s=warmup_s)
     ns3_env.load()
     # compile and JIT once (at most 12 simulated seconds)
     web_testbed.simulate({**point, "sim_time_s": min(12.0, sim_time_s), "warmup_s": min(2.0, point["warmup_s"])}, 2)
@@ -58,12 +56,11 @@ def warm_rate(sim_time_s: float, warmup_s: float | None = None,
     return sim_time_s / (time.perf_counter() - t0), result["throughput_bps"], point["browsers"]
 
 
-def cold_rate(sim_time_s: float, warmup_s: float | None = None, browsers: int | None = None) -> float:
+def cold_rate(sim_time_s: float, warmup_s: float | None = None) -> float:
     """Return simulated s per wall s of the same run in a fresh process (import and compilation included)."""
     code = ("import sys, time; t=time.perf_counter(); from paperlib.sim import ns3_env, web_testbed; ns3_env.load(); "
             f"sys.path.insert(0, {str(HERE)!r}); import bench_testbed; "
-            f"web_testbed.simulate(bench_testbed._point({sim_time_s!r}, warmup_s={warmup_s!r}, browsers={browsers!r}), "
-            "1); "
+            f"web_testbed.simulate(bench_testbed._point({sim_time_s!r}, warmup_s={warmup_s!r}), 1); "
             "print(time.perf_counter()-t)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     if out.returncode != 0:
@@ -78,12 +75,12 @@ def _warm(_):
     return 0
 
 
-def sweep_walls(n_points: int, sim_time_s: float, warmup_s: float | None = None, browsers: int | None = None) -> dict:
+def sweep_walls(n_points: int, sim_time_s: float, warmup_s: float | None = None) -> dict:
     """Return wall seconds of one sweep on warmed 1- and 2-worker clusters, and with start-up included."""
     import dask
     from distributed import Client, LocalCluster
 
-    points = [_point(sim_time_s, r, warmup_s, browsers) for r in range(n_points)]
+    points = [_point(sim_time_s, r, warmup_s) for r in range(n_points)]
     walls = {}
     for workers in (1, 2):
         t_start = time.perf_counter()
@@ -105,18 +102,15 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, help="unmeasured simulated seconds at the start (default the "
                         "profile's; a short --sim-time needs a shorter one)")
     parser.add_argument("--points", type=int, default=8, help="points of the speed-up sweep")
-    parser.add_argument("--browsers", type=int, help="browsers of the run (default those of 90%% load; fewer make "
-                        "a small run, for the tests)")
     args = parser.parse_args()
-    after, thr, n = warm_rate(args.sim_time, args.warmup, args.browsers)
-    before = cold_rate(args.sim_time, args.warmup, args.browsers)
-    load = "90% of 10 Mbit/s" if args.browsers is None else "10 Mbit/s (not 90% load: --browsers)"
-    print(f"001 testbed, FIFO-120, {load}, Mah's workload, {n} browsers, {args.sim_time:g} s simulated "
+    after, thr, n = warm_rate(args.sim_time, args.warmup)
+    before = cold_rate(args.sim_time, args.warmup)
+    print(f"001 testbed, FIFO-120, 90% of 10 Mbit/s, Mah's workload, {n} browsers, {args.sim_time:g} s simulated "
           f"(throughput {thr / 1e6:.2f} Mbit/s):")
     print(f"  before (fresh process per run, start-up included): {before:.2f} simulated s per wall s")
     print(f"  after  (warm worker of one shared cluster):        {after:.2f} simulated s per wall s "
           f"({after / before:.1f}x)")
-    w = sweep_walls(args.points, args.sim_time, args.warmup, args.browsers)
+    w = sweep_walls(args.points, args.sim_time, args.warmup)
     speedup = w[1] / w[2]
     print(f"001 sweep of {args.points} points on warmed clusters: 1 worker {w[1]:.1f} s, 2 workers {w[2]:.1f} s, "
           f"speed-up {speedup:.2f}x, efficiency {speedup / 2:.0%}")

@@ -3,8 +3,7 @@
 The scripts are those the Makefile's bench recipe lists (``make -n bench``); each has its tiny arguments below,
 and a script added to the recipe without them fails the first test. The model, explorer and emulator scripts take
 a few seconds each; the ns-3 ones import ns-3 and compile its C++ in every process they start (bench_testbed
-starts five: itself, a fresh process and the workers of a 1- and a 2-worker cluster), so they are marked slow;
-their 001 testbed runs simulate TINY_BROWSERS browsers instead of the profile's 90 % load.
+starts five: itself, a fresh process and the workers of a 1- and a 2-worker cluster), so they are marked slow.
 bench_emulation needs root, TUN and network namespaces, and is skipped without them as the emulation tests are.
 """
 
@@ -25,10 +24,6 @@ NS3 = [pytest.mark.ns3, pytest.mark.slow]
 EMULATED = [pytest.mark.skipif(EMULATION is not None, reason=f"emulated testbed unavailable: {EMULATION}"),
             pytest.mark.exclusive]
 
-#: the 001 testbed's browsers in the tiny runs of the ns-3 benches: a fifth of the profile's 90 % load (about 99,000),
-#: enough that every run of theirs, at most 2 simulated s, has objects to transfer
-TINY_BROWSERS = 20_000
-
 #: script -> (its tiny arguments, the lines (regular expressions) its output must hold, marks)
 TINY = {
     "bench_models.py": (["--points", "2000", "--repeats", "1"],
@@ -37,18 +32,17 @@ TINY = {
                          r"^000 mean waiting time \(Eq. 4\), 4 \(m, n\) points", r"^  ratio schedule/closed form: ",
                          r"^Models against their floors .* 2,000 random points",
                          r"^  004 slow-start latency, Eq. \(5\) +model .* ratio +[0-9.]+x \((within|ABOVE)"], []),
-    "bench_testbed.py": (["--sim-time", "2", "--warmup", "0.5", "--points", "2", "--browsers", str(TINY_BROWSERS)],
-                         [rf"^001 testbed, FIFO-120, 10 Mbit/s \(not 90% load: --browsers\), .* {TINY_BROWSERS} "
-                          r"browsers, 2 s simulated",
+    "bench_testbed.py": (["--sim-time", "2", "--warmup", "0.5", "--points", "2"],
+                         [r"^001 testbed, FIFO-120, 90% of 10 Mbit/s, .* 2 s simulated",
                           r"^  before \(fresh process per run, start-up included\): [0-9.]+ simulated s per wall s",
                           r"^  after  \(warm worker of one shared cluster\): +[0-9.]+ simulated s per wall s",
                           r"^001 sweep of 2 points on warmed clusters: 1 worker [0-9.]+ s, 2 workers [0-9.]+ s, "
                           r"speed-up"], NS3),
-    "bench_ns3_speed.py": (["--sim-time", "1", "--warmup", "0.25", "--browsers", str(TINY_BROWSERS)],
+    "bench_ns3_speed.py": (["--sim-time", "1", "--warmup", "0.25"],
                            [r"^ns-3 speed, 001 testbed .* 1 s simulated\): [0-9,]+ packets through the bottleneck",
                             r"^  floor \(bare ns-3: 20 BulkSend flows", r"^  testbed / floor: [0-9.]+"], NS3),
     "bench_budget.py": (["--cache", "{tmp}", "--times", "{tmp}", "--profiles", "scaled", "--sample-seconds", "0.5",
-                         "1", "--sample-browsers", str(TINY_BROWSERS)],
+                         "1"],
                         [r"^cold run floor: ", r"^  no run records", r"^cold run per paper: ",
                          r"^001's warm-up: ", r"^001 PROFILE=scaled: .* costs about [0-9.]+ \+ [0-9.]+ CPU s per "
                          r"simulated second, measured; \d+ runs: [0-9.]+ core-hours"], NS3),
