@@ -151,11 +151,14 @@ REFERENCE := reference
 reference: $(STAMP) ## rewrite reference/ (ledger, key figures, RUN.json) from the last complete make reproduce run
 	@$(PY) -m paperlib.reference_run write --figures figures --out $(REFERENCE) --jobs "$(JOBS)" --times-dir $(RUN_TIMES)
 
+# make test's pytest workers (pytest-xdist): each takes whole test modules, the slow ones first; tests marked
+# `exclusive` (real-time emulation) run while the other workers wait (tests/conftest.py). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: ## lint (ruff), then the test suite (unit, property, data, ledger, notebook, ns-3); checks the system's packages first
 	@$(PREREQS) test
 	@$(MAKE) --no-print-directory $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --durations=25
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=25
 
 bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints ratios), the emulator, the run budgets, real-time fidelity
 	$(PY) bench/bench_models.py

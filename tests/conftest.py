@@ -1,10 +1,15 @@
-"""Shared test setup: hypothesis profiles (derandomised on CI) and a writable copy of data/."""
+"""Shared test setup: hypothesis profiles (derandomised on CI), a writable copy of data/, and the two workers of
+``make test`` (pytest-xdist): which tests share a worker, which come first, which run alone."""
 
+import contextlib
+import dataclasses
+import fcntl
 import functools
 import importlib
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -71,3 +76,157 @@ def conv(request):
     """Return the chosen convention of that paper (a dict is copied: a test may change it; a Convention is frozen)."""
     chosen = _chosen(_paper_id(request))
     return dict(chosen) if isinstance(chosen, dict) else chosen
+
+
+# --- notebook runs and a report that several test modules check, made once per test run ------------------------
+# A notebook run costs seconds to a minute, so the modules that check the same run share it: test_notebook_000.py
+# and test_notebook_determinism.py check paper 000's pair of runs, test_notebooks.py and test_notebook_determinism.py
+# paper 004's; test_report_build.py and test_report_browser.py the same small report. Under pytest -n the first
+# worker that needs one makes it and the other waits for it and reads it. The tests only read these folders.
+
+
+@dataclasses.dataclass(frozen=True)
+class Twice:
+    """A notebook run twice with the same parameters (the same output_dir and cache_dir both times).
+
+    ``executed``: the two executed notebooks, each in a run folder of its own; ``outputs``: copies of the output
+    folder taken after each run; ``cache``: the sweep cache the first run filled and the second read, or None.
+    """
+
+    params: dict
+    executed: tuple[Path, Path]
+    outputs: tuple[Path, Path]
+    cache: Path | None
+
+
+def _made_once(config, tmp_path_factory, name: str, make) -> Path:
+    """Return the folder ``make(folder)`` filled, made once per test run by whichever process needs it first."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if hasattr(config, "workerinput") else base  # an xdist worker's base is <run's base>/gwN
+    folder = root / f"once-{name}"
+    with open(root / f"once-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():  # a failed attempt is made again (and fails again, in every test)
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            (folder / ".made").touch()
+    return folder
+
+
+def _twice(config, tmp_path_factory, notebook: str, params: dict, with_cache: bool) -> Twice:
+    """Run ``notebooks/<notebook>.ipynb`` twice with ``params`` (once per test run); return the pair."""
+    from paperlib.run_notebook import run
+
+    def paths(folder: Path) -> Twice:
+        cache = {"cache_dir": str(folder / "cache")} if with_cache else {}
+        return Twice({**params, "output_dir": str(folder / "out"), **cache},
+                     tuple(folder / f"run-{i}" / f"{notebook}.ipynb" for i in (1, 2)),
+                     tuple(folder / f"out-{i}" for i in (1, 2)), folder / "cache" if with_cache else None)
+
+    def make(folder: Path) -> None:
+        pair = paths(folder)
+        for executed, copy in zip(pair.executed, pair.outputs, strict=True):
+            run(REPO / "notebooks" / f"{notebook}.ipynb", executed, pair.params)
+            shutil.copytree(folder / "out", copy)
+
+    return paths(_made_once(config, tmp_path_factory, notebook, make))
+
+
+def nbval_parameters(notebook: str) -> dict:
+    """Return the small parameters of ``notebook`` that its nbval fixture runs with (tests/nbval/parameters.yml)."""
+    import yaml
+
+    return yaml.safe_load((REPO / "tests" / "nbval" / "parameters.yml").read_text())[notebook]
+
+
+@pytest.fixture(scope="session")
+def nb000_twice(request, tmp_path_factory) -> Twice:
+    """Paper 000 with its nbval parameters (its ns-3 sweeps included), run cold (an empty sweep cache) and warm."""
+    params = nbval_parameters("000_multiuser_waiting")
+    assert params["ns3_replications"] > 0  # else no sweep runs and the cold run is no cold run
+    return _twice(request.config, tmp_path_factory, "000_multiuser_waiting", params, with_cache=True)
+
+
+@pytest.fixture(scope="session")
+def nb004_twice(request, tmp_path_factory) -> Twice:
+    """Paper 004 with its nbval parameters, run twice (no sweep: nothing is cached)."""
+    params = nbval_parameters("004_slow_start_latency")
+    return _twice(request.config, tmp_path_factory, "004_slow_start_latency", params, with_cache=False)
+
+
+@pytest.fixture(scope="session")
+def small_site(request, tmp_path_factory) -> tuple[Path, Path]:
+    """Return (figures, site): tests/report_helpers.py's small figures/ and docs/ trees and the report built from
+    them, made once per test run for test_report_build.py and test_report_browser.py (which only read them)."""
+    from report_helpers import small_docs, small_figures
+
+    from paperlib.report.build import build
+
+    def make(root: Path) -> None:
+        assert build(small_figures(root), docs=small_docs(root)) == root / "figures" / "report"
+
+    root = _made_once(request.config, tmp_path_factory, "report-site", make)
+    return root / "figures", root / "figures" / "report"
+
+
+# --- pytest -n 2 --dist loadfile (make test): one module per worker, the slow modules first, `exclusive` alone -----
+# Each module is one unit of work, so its module-scoped fixtures are built once. The modules holding a `slow` test
+# are handed out first, so that no long test is left for the end while the other worker idles. A test marked
+# `exclusive` (real-time emulation, CPU hogs) runs while no other test runs: it takes a lock exclusively; every other
+# test takes it shared. Without -n (a plain `pytest`) none of this applies: the tests run one after the other, in
+# file order.
+
+
+def _lock_path(config) -> Path | None:
+    """Return the lock of the `exclusive` tests of this xdist run, or None when this process is no xdist worker."""
+    lock = getattr(config, "workerinput", {}).get("webperf_exclusive_lock")
+    return Path(lock) if lock else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Hand each worker the lock file of this run (the xdist controller's; removed when the run ends)."""
+    config = node.config
+    if not hasattr(config, "_webperf_lock_dir"):
+        config._webperf_lock_dir = tempfile.mkdtemp(prefix="webperf-pytest-")
+        config.add_cleanup(functools.partial(shutil.rmtree, config._webperf_lock_dir, ignore_errors=True))
+    node.workerinput["webperf_exclusive_lock"] = os.path.join(config._webperf_lock_dir, "exclusive.lock")
+
+
+def pytest_collection_modifyitems(config, items):
+    """On an xdist worker: the modules that hold a slow test first, then the others, each in file order."""
+    if _lock_path(config) is None:
+        return
+    first = {}  # module -> its place in file order
+    slow = set()  # the modules holding a test marked slow
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        first.setdefault(module, len(first))
+        if item.get_closest_marker("slow"):
+            slow.add(module)
+    order = {module: (module not in slow, place) for module, place in first.items()}
+    items.sort(key=lambda item: order[item.nodeid.split("::", 1)[0]])  # stable: a module keeps its own order
+
+
+@contextlib.contextmanager
+def _turn(lock: Path, exclusive: bool):
+    """Hold ``lock`` exclusively or shared for the block; a waiting exclusive holder blocks new shared ones."""
+    with open(lock.with_suffix(".gate"), "a") as gate, open(lock, "a") as room:
+        fcntl.flock(gate, fcntl.LOCK_EX)  # the gate: an exclusive test keeps it shut while it waits and runs
+        try:
+            fcntl.flock(room, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        finally:
+            if not exclusive:
+                fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Run the test (its fixtures' set-up and tear-down included) under the run's lock, if it has one."""
+    lock = _lock_path(item.config)
+    if lock is None:
+        return (yield)
+    with _turn(lock, exclusive=item.get_closest_marker("exclusive") is not None):
+        return (yield)

@@ -20,6 +20,9 @@ from paperlib.emulation import netns
 REPO = Path(__file__).resolve().parent.parent
 EMULATION = netns.unavailable_reason()
 NS3 = [pytest.mark.ns3, pytest.mark.slow]
+#: the emulator's benches time real stacks on the wall clock: skipped without a testbed, alone under pytest -n
+EMULATED = [pytest.mark.skipif(EMULATION is not None, reason=f"emulated testbed unavailable: {EMULATION}"),
+            pytest.mark.exclusive]
 
 #: script -> (its tiny arguments, the lines (regular expressions) its output must hold, marks)
 TINY = {
@@ -48,13 +51,11 @@ TINY = {
                           r"median +[0-9.]+ ms", r"^  slowest median redraw: [0-9.]+ ms .* 4 explorer axes"], []),
     "bench_emulation.py": (["--rates", "1e6"],
                            [r"^ *rate_bps +arrived", r"^ *1e\+06 ", r"^emulator: (highest accurate rate|not accurate)"],
-                           [pytest.mark.skipif(EMULATION is not None,
-                                               reason=f"emulated testbed unavailable: {EMULATION}")]),
+                           EMULATED),
     "bench_fidelity.py": (["--runs", "1", "--families", "h2", "--objects", "4", "--conditions", "idle"],
                           [r"^fidelity of paper 005's page loads", r"^  h2 \(python\) +idle +kept [01]/1 +lateness p99",
                            r"^  h2 \(c\) +idle +kept [01]/1", r"^one testbed at a time"],
-                          [pytest.mark.skipif(EMULATION is not None,
-                                              reason=f"emulated testbed unavailable: {EMULATION}")]),
+                          EMULATED),
 }
 
 

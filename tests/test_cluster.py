@@ -188,6 +188,7 @@ def test_001_sweep_by_address_is_byte_identical_to_the_in_process_run(cluster, t
 
 @pytest.mark.skipif(netns.unavailable_reason() is not None,
                     reason=f"emulated testbed unavailable: {netns.unavailable_reason()}")
+@pytest.mark.exclusive  # real stacks timed on the wall clock: under pytest -n no other test runs beside it
 def test_emulated_sweep_by_address_matches_the_in_process_run(cluster, tmp_path):
     from paperlib.emulation import experiments
 

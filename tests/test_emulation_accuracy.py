@@ -8,7 +8,9 @@ import pytest
 from paperlib.emulation import accuracy, netns
 
 REASON = netns.unavailable_reason()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
+# real stacks on an emulated link, timed on the wall clock: under pytest -n no other test runs beside them
+pytestmark = [pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}"),
+              pytest.mark.exclusive]
 
 
 @pytest.mark.parametrize("rate_bps", [4e3, 10e6])  # paper 000's lowest rate, paper 004's highest

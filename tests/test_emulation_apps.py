@@ -259,6 +259,7 @@ def _namespace():
 
 
 @pytest.mark.skipif(_netns_reason() is not None, reason=_netns_reason() or "")
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("transport, streams", [("tcp", False), ("sctp", False), ("sctp", True)])
 def test_loopback_run_in_a_namespace(app, transport, streams):
     settings = apps.paper_settings("000", transport)

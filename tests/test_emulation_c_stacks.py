@@ -268,6 +268,7 @@ def _small_load(implementation):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("implementation", [
     pytest.param("nghttp2", marks=needs("nghttp2")), pytest.param("ngtcp2", marks=needs("ngtcp2"))])
 def test_small_page_load(implementation):

@@ -23,6 +23,7 @@ def test_pcap_reader_rejects_other_files(tmp_path):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("protocol", experiments.protocols())
 def test_one_run_agrees_with_its_capture_and_the_link(protocol):
     # 20 000 B at 1 Mbit/s, RTT 0.1 s, no loss: at least the serialisation of 20 000 B (0.16 s) plus the

@@ -211,6 +211,7 @@ def transfer(tb, nbytes: int) -> int:
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_a_cpu_hog_shows_in_the_record():
     # two busy loops at normal priority, one per core, each ending by itself after 60 s and killed in the finally
     # (the loop is the process itself: a wrapper such as timeout(1) would leave it running when killed)

@@ -21,8 +21,10 @@ from paperlib.reproduce.p005 import claims, emulated, replication_plan
 from paperlib.reproduce.p005 import ledger_rows as p005_rows
 
 REASON = netns.unavailable_reason()
-pytestmark = pytest.mark.skipif(REASON is not None or emulated.missing_reason("h2") is not None,
-                                reason=f"emulated testbed or h2 unavailable: {REASON}")
+# CPU hogs beside real stacks on an emulated link: under pytest -n no other test runs beside them
+pytestmark = [pytest.mark.skipif(REASON is not None or emulated.missing_reason("h2") is not None,
+                                 reason=f"emulated testbed or h2 unavailable: {REASON}"),
+              pytest.mark.exclusive]
 
 #: Busy for at most this long (s), whatever happens to the test.
 HOG_S = 90

@@ -64,6 +64,7 @@ def test_bad_tcp_settings_and_testbed_arguments():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_setup_pins_tcp_and_teardown_leaves_nothing():
     before = _namespaces()
     with Testbed(Link(rate_bps=1e6, delay_s=0.01, mtu_bytes=576), seed=3, tcp=for_paper("002")) as tb:
@@ -96,6 +97,7 @@ def test_setup_pins_tcp_and_teardown_leaves_nothing():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_a_transfer_leaves_a_fidelity_record():
     from tests.test_emulation_fidelity import transfer
 
@@ -124,6 +126,7 @@ def test_a_transfer_leaves_a_fidelity_record():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_teardown_on_exception():
     with pytest.raises(RuntimeError, match="boom"):
         with Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=4) as tb:
@@ -145,6 +148,7 @@ with Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=5) as tb:
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_teardown_on_sigterm_of_a_child_run():
     child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
     info = json.loads(child.stdout.readline())
@@ -159,6 +163,7 @@ def test_teardown_on_sigterm_of_a_child_run():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_sigkill_of_the_owner_is_cleaned_up_by_the_watchdog():
     # SIGKILL runs no teardown (nor does a signal that kills a Dask worker whose task thread holds the
     # testbed): the testbed's watchdog, outside the owner's session, deletes both namespaces and kills
@@ -178,6 +183,7 @@ def test_sigkill_of_the_owner_is_cleaned_up_by_the_watchdog():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_remove_stale_touches_only_dead_owners():
     # a namespace named like ours with an owner pid that cannot exist, and one owned by this live process
     dead = f"{netns.PREFIX}{2**22 + 12345}n0c"

@@ -225,6 +225,7 @@ def _run(protocol: str, sizes: list[int], iw: int, pcap: Path | None):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("protocol, iw", [(p, w) for p in page_app.PROTOCOLS for w in (3, 10)])
 def test_page_over_the_link_and_its_first_flight(protocol, iw, tmp_path):
     if importlib.util.find_spec(PACKAGE[protocol]) is None:

@@ -18,10 +18,10 @@ SMALL = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    d = tmp_path_factory.mktemp("nb000")
-    run(NB000, d / "executed.ipynb", {**SMALL, "output_dir": str(d / "fig")})
-    return d / "fig"
+def out(nb000_twice):
+    """The outputs of 000's first (cold) run with its nbval parameters, which are SMALL (tests/conftest.py)."""
+    assert SMALL.items() <= nb000_twice.params.items()  # the numbers below are those of SMALL
+    return nb000_twice.outputs[0]
 
 
 def test_notebook_writes_tables_figures_and_ledger(out):

@@ -18,13 +18,10 @@ SMALL = {"rates_bps": [1e5, 1e6, 1e7], "initial_windows": [1, 2, 4], "emulation"
 
 
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    outs = []
-    for name in ("a", "b"):
-        d = tmp_path_factory.mktemp(name)
-        run(NB004, d / "executed.ipynb", {**SMALL, "output_dir": str(d / "fig")})
-        outs.append(d / "fig")
-    return outs
+def two_runs(nb004_twice):
+    """The output folders of two runs of 004 with its nbval parameters, which are SMALL (tests/conftest.py)."""
+    assert nb004_twice.params.items() >= SMALL.items()  # the numbers below are those of SMALL
+    return list(nb004_twice.outputs)
 
 
 def test_notebook_writes_tables_figures_and_ledger(two_runs):

@@ -67,14 +67,9 @@ def ids_of(path: Path) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    from report_helpers import small_docs, small_figures
-
-    from paperlib.report.build import build
-
-    root = tmp_path_factory.mktemp("browser")
-    figures = small_figures(root)
-    return figures, build(figures, docs=small_docs(root))
+def site(small_site):
+    """The small figures/ tree and its report, shared with test_report_build.py (tests/conftest.py): read only."""
+    return small_site
 
 
 @pytest.fixture(scope="module")

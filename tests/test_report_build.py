@@ -6,10 +6,11 @@ tests/test_report_browser.py.
 """
 
 import re
+import shutil
 
 import pandas as pd
 import pytest
-from report_helpers import small_docs, small_figures, verdicts_module
+from report_helpers import verdicts_module
 
 import paperlib.report.build as report_build
 from paperlib import explore, ledger
@@ -19,10 +20,9 @@ from paperlib.report.build import build, doc_page_name
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("report")
-    figures = small_figures(root)
-    return figures, build(figures, docs=small_docs(root))
+def site(small_site):
+    """The small figures/ tree and its report, shared with test_report_browser.py (tests/conftest.py): read only."""
+    return small_site
 
 
 def test_every_page_is_written(site):
@@ -90,12 +90,10 @@ def test_same_inputs_same_bytes_and_partial_ledgers(site, tmp_path):
     for page in out.rglob("*"):
         if page.is_file():
             assert (again / page.relative_to(out)).read_bytes() == page.read_bytes(), page.name
-    # without figures/ledger.csv the partial ledgers are read
-    (figures / "ledger.csv").rename(figures / "ledger.csv.bak")
-    try:
-        partial = build(figures, tmp_path / "partial")
-    finally:
-        (figures / "ledger.csv.bak").rename(figures / "ledger.csv")
+    # without figures/ledger.csv the partial ledgers are read (in a copy: the shared tree is read only)
+    copy = shutil.copytree(figures, tmp_path / "figures", ignore=shutil.ignore_patterns("report"))
+    (copy / "ledger.csv").unlink()
+    partial = build(copy, tmp_path / "partial", docs=figures.parent / "docs")
     n = len(pd.read_csv(figures / "ledger.csv", dtype=str))
     assert (partial / "ledger.html").read_text().count("<tr class=") == n
 

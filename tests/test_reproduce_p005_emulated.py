@@ -383,6 +383,7 @@ def test_code_version_hashes_the_page_app_and_c_app(monkeypatch, tmp_path):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("protocol", transports.PROTOCOLS)
 def test_one_small_page_per_transport(protocol):
     why = emulated.missing_reason(protocol)
@@ -418,6 +419,7 @@ def test_one_small_page_per_transport(protocol):
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 @pytest.mark.parametrize("protocol", sorted(emulated.C_IMPLEMENTATION))
 def test_one_small_page_per_c_implementation(protocol):
     why = emulated.missing_reason(protocol, "c")
@@ -464,6 +466,7 @@ def test_max_burst_option_of_the_c_program():
 
 
 @needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_path):
     from paperlib.emulation import experiments
 

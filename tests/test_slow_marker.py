@@ -21,7 +21,9 @@ LONGEST = {
     "test_notebooks.py::test_notebook_003_small",  # ns-3 sweep of 003's notebook
     "test_notebooks.py::test_notebook_001_small",  # 001's testbed calibration
     "test_cluster.py",  # Dask schedulers and workers started from the command line
-    "test_notebook_determinism.py::test_a_cold_run_and_its_warm_rerun_write_byte_identical_files",  # two runs
+    # the pairs of runs of 000 (ns-3 sweeps, cold and warm) and 004, shared with test_notebook_000.py and
+    # test_notebooks.py (tests/conftest.py): the first of these modules to run makes them
+    "test_notebook_determinism.py",
 }
 
 
