@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +60,8 @@ class PaperPage:
     figures: list[Path] = field(default_factory=list)
     provenance: dict = field(default_factory=dict)
     rows: pd.DataFrame | None = None
+    #: the verdict in a few sentences (:meth:`paperlib.verdicts.PaperVerdict.opening`), which the page opens with
+    opening_html: str | None = None
     verdict_html: str | None = None
     #: what stands in for the seed of a paper without one (``seed_note`` of its datapackage.json; "" otherwise)
     seed_note: str = ""
@@ -251,6 +254,20 @@ def _status_css(statuses: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def paper_link(pages: list[PaperPage]) -> Callable[[str], str | None]:
+    """Return the link resolver of the results table: a paper's page under ``docs/papers/`` becomes the site's page
+    of that paper; links outside the site are kept; any other is shown as text."""
+    present = {p.paper for p in pages if p.present}
+
+    def resolve(url: str) -> str | None:
+        m = re.fullmatch(r"docs/papers/(\d{3})\.md", url)
+        if m and m.group(1) in present:
+            return f"paper-{m.group(1)}.html"
+        return url if markdown.external(url) else None
+
+    return resolve
+
+
 def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None,
           docs: Path | str = REPO_ROOT / "docs") -> Path:
     """Build the site from ``figures`` (and the documents of ``docs``) into ``out`` (default ``figures/report``).
@@ -269,8 +286,9 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
     by_paper = {v.paper: v for v in verdicts}
     for page in pages:
         if page.paper in by_paper:
+            page.opening_html = markdown.to_html(by_paper[page.paper].opening())
             page.verdict_html = markdown.to_html(by_paper[page.paper].paragraph())
-    results_html = markdown.to_html(results_table(verdicts)) if verdicts else None
+    results_html = markdown.to_html(results_table(verdicts), paper_link(pages)) if verdicts else None
     doc_pages = collect_docs(Path(docs))
     commit, dirty = git_state()
     output_commits = sorted(set(frame["commit"])) if len(frame) else []
