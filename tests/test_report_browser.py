@@ -5,8 +5,8 @@ network; no image and no internal link (file or #fragment) is broken; the ledger
 row per row of the ledger CSV, and filtering by a status (select, or ?status= in the URL) leaves
 exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
 source. Every paper page with ledger rows opens with its verdict in a few sentences, and the index's results
-table is the one the ledger gives. In a 1300-pixel-wide window no table runs past the page's right edge. Skipped, with the reason, where no Chromium is installed (CI installs
-Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
+table is the one the ledger gives. In a 1300-pixel-wide window no table runs past the page's right edge.
+Skipped, with the reason, where no Chromium is installed (CI installs Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations
