@@ -111,6 +111,18 @@ class PaperVerdict:
     #: the counts the overall findings add up (:func:`overall`)
     tally: Tally | None = None
 
+    def details(self) -> str:
+        """Return what the report shows below the opening, as Markdown: the citation, the finding in full (what
+        reproduces, what does not, the headline; a paper with questions leaves its headline to the questions'
+        table), why, what was measured again, the ledger's counts."""
+        parts = [f"**{self.paper}**: {self.citation}.", f"**Reproduces:** {_sentence(self.reproduces)}",
+                 f"**Does not:** {_sentence(self.does_not)}"]
+        if not self.questions:
+            parts.append(f"**Finding:** {_sentence(self.headline)}")
+        parts += [f"**{label}** {_sentence(text)}" for label, text in
+                  (("Why:", self.why), ("Measured again:", self.measured), ("Ledger:", self.counts)) if text]
+        return "\n\n".join(parts) + "\n"
+
     def opening(self) -> str:
         """Return the verdict in a few sentences, as Markdown (the report's paper page opens with it): what
         reproduces, what does not, the finding (the short words), and the questions' table of a paper with

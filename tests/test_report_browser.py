@@ -6,7 +6,8 @@ row per row of the ledger CSV, and filtering by a status (select, or ?status= in
 exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
 source. Every paper page with ledger rows opens with its verdict in a few sentences, and the index's results
 table is the one the ledger gives. In a 1300-pixel-wide window no table runs past the page's right edge.
-Skipped, with the reason, where no Chromium is installed (CI installs Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
+Skipped, with the reason, where no Chromium is installed (CI installs Debian's chromium: .ci/run). About a
+minute and a half (the site is built from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations
@@ -218,11 +219,12 @@ def test_every_paper_page_opens_with_its_verdict(site, browser):
         shown = browser.eval("(() => { const c = document.getElementById('verdict').cloneNode(true);"
                              " c.querySelectorAll('.math, script').forEach(e => e.remove());"
                              " return c.textContent.split(/\\s+/).filter(Boolean).join(' '); })()")
-        # it opens with the verdict in a few sentences, then the whole paragraph (why, measured again, the ledger)
+        # it opens with the verdict in a few sentences, then the details (the numbers in full, why, the ledger)
         opening = _text_without_math(to_html(v.opening()))
+        details = _text_without_math(to_html(v.details()))
         assert shown.startswith(opening), v.paper
-        assert shown.endswith(_text_without_math(to_html(v.paragraph()))), v.paper
-        assert len(opening.split()) < len(_text_without_math(to_html(v.paragraph())).split()), v.paper
+        assert shown.endswith(details), v.paper
+        assert len(opening.split()) < len(details.split()), v.paper
 
 
 def _markdown_table(text: str) -> list[list[str]]:

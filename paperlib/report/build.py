@@ -5,13 +5,13 @@ ledger (``figures/ledger.csv``, or the partial ledgers ``figures/<paper>/ledger.
 one is missing), the executed notebooks ``figures/executed/<paper>_*.ipynb``, the PNGs and
 ``provenance.json`` of every ``figures/<paper>/``, and writes a static site:
 
-* ``index.html``: what was found (the README's results table, one row per paper, from
+* ``index.html``: what was found (the README's results block, from
   ``paperlib.verdicts``), the ledger summary (rows by paper and status, each count a link to the
   filtered ledger), what each status means, the ledger overview figure, the papers, the
   documentation, the explorers;
-* ``paper-<id>.html``: the paper's verdict paragraph (``paperlib.verdicts``: what reproduces, what
-  does not, why, the key numbers), its ledger rows coloured by status, its figures and its executed
-  notebook (nbconvert, ``basic`` template);
+* ``paper-<id>.html``: the paper's verdict in a few sentences (``paperlib.verdicts``'s ``opening``),
+  then, folded, its details (what reproduces, what does not, why, the key numbers), its ledger rows
+  coloured by status, its figures and its executed notebook (nbconvert, ``basic`` template);
 * ``doc-<name>.html``: every ``docs/**/*.md`` (``paperlib.report.markdown``);
 * ``ledger.html``: every ledger row, filterable by paper and status and searchable (local JS);
 * ``explorers.html``: the interactive explorers of ``notebooks/explorers.ipynb`` as static figures.
@@ -287,7 +287,7 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
     for page in pages:
         if page.paper in by_paper:
             page.opening_html = markdown.to_html(by_paper[page.paper].opening())
-            page.verdict_html = markdown.to_html(by_paper[page.paper].paragraph())
+            page.verdict_html = markdown.to_html(by_paper[page.paper].details())
     results_html = markdown.to_html(results_table(verdicts), paper_link(pages)) if verdicts else None
     doc_pages = collect_docs(Path(docs))
     commit, dirty = git_state()
