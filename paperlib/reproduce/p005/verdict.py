@@ -56,8 +56,9 @@ SHORT = {
 #: How each question's regenerated value reads (its unit after the number, and the decimals), the model's and the
 #: real stacks' alike: a gain in %, a saving in round trips, an excess page load time in seconds, a ratio.
 UNITS = {
-    "iw10_gain": ("% shorter", 1), "quic_handshake_saving": (" round trips", 2), "h3_beats_h2_loss": (" s", 2),
-    "sctp_streams_same": (" s", 2), "h3_less_than_h2_000": ("% faster", 1), "h3_less_20pct_002": ("% faster", 1),
+    "iw10_gain": ("% shorter", 1), "quic_handshake_saving": (" round trips saved", 2),
+    "h3_beats_h2_loss": (" s faster", 2), "sctp_streams_same": (" s faster", 2), "h3_less_than_h2_000": ("% faster", 1),
+    "h3_less_20pct_002": ("% faster", 1),
     "loss_model_holds": ("x", 2),
 }
 
