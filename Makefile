@@ -42,7 +42,7 @@ EMULATION_STAMP := .cache/emulation-profile
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --venv "$(VENV)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 .DEFAULT_GOAL := help
-.PHONY: help prereqs prereqs-reproduce reproduce reproduce-outputs test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
+.PHONY: help prereqs prereqs-reproduce reproduce reproduce-outputs reference test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -139,9 +139,17 @@ reproduce: prereqs-reproduce ## regenerate all tables, figures and figures/ledge
 	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) -o prereqs-reproduce reproduce-outputs; rc=$$?; \
 	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
 	    --times-dir $(RUN_TIMES); \
+	  [ $$rc -ne 0 ] || [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.reference compare --reference $(REFERENCE) --figures figures; \
 	  exit $$rc
 
 reproduce-outputs: figures/data-check.md figures/ledger.csv
+
+# The reference run the package carries (reference/: the ledger, each paper's key figures and real-stack table, RUN.json
+# with the machine, commit and schedule). make reproduce ends by comparing its ledger with it (paperlib.reference);
+# make reference rewrites it from the last complete make reproduce (run it on that run's machine, with its JOBS).
+REFERENCE := reference
+reference: $(STAMP) ## rewrite reference/ (ledger, key figures, RUN.json) from the last complete make reproduce run
+	@$(PY) -m paperlib.reference_run write --figures figures --out $(REFERENCE) --jobs "$(JOBS)" --times-dir $(RUN_TIMES)
 
 test: ## lint (ruff), then the test suite (unit, property, data, ledger, notebook, ns-3); checks the system's packages first
 	@$(PREREQS) test
@@ -175,7 +183,8 @@ lab: $(KERNEL_SPEC) ## open JupyterLab at notebooks/ with the project's kernel (
 	@echo "Start with notebooks/tutorial.ipynb. Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
 	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) --ContentsManager.preferred_dir=notebooks .
 
-validate: $(STAMP) ## re-execute figures/executed/*.ipynb (last make reproduce) with nbval, compare outputs; check README against the ledger
+validate: $(STAMP) ## check reference/ and README against the code and ledger; re-execute figures/executed/*.ipynb with nbval
+	$(PY) -m paperlib.reference_run check --reference $(REFERENCE)
 	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md
 	$(PY) tools/nbval_run.py --executed
 
@@ -187,7 +196,7 @@ nbval-fixtures: $(STAMP) ## regenerate tests/nbval/*.ipynb, the small runs make 
 # and .run-manifest.json, and the merged ledger follows the partial ones, so these stand for the ledgers.
 REPORT_INPUTS := $(wildcard figures/[0-9][0-9][0-9]/*.png figures/[0-9][0-9][0-9]/provenance.json \
   figures/[0-9][0-9][0-9]/.run-manifest.json figures/executed/*.ipynb \
-  paperlib/report/templates/* paperlib/report/static/* docs/*.md docs/*/*.md)
+  paperlib/report/templates/* paperlib/report/static/* docs/*.md docs/*/*.md $(REFERENCE)/figures/*/*.png)
 figures/report/index.html: $(REPORT_INPUTS) $(PAPERLIB) $(STAMP)
 	$(PY) -m paperlib.report --figures figures --out figures/report
 

@@ -214,3 +214,33 @@ def test_inconclusive_and_fidelity_lost_have_their_colours_and_readable_badges()
     assert f".badge-inconclusive {{ color: {report_build.DARK_TEXT}; }}" in css
     assert report_build.white_contrast(STATUS_COLORS["fidelity_lost"]) >= 3
     assert ".badge-fidelity_lost { color:" not in css
+
+
+def test_docs_show_the_key_figures_of_the_reference_run_from_the_site_s_copy(tmp_path):
+    from paperlib.report.build import collect_docs, reference_assets
+
+    reference = tmp_path / "reference"
+    (reference / "figures" / "004").mkdir(parents=True)
+    (reference / "figures" / "004" / "a.png").write_bytes(b"a png")
+    (reference / "RUN.json").write_text("{}")
+    docs = tmp_path / "docs"
+    (docs / "papers").mkdir(parents=True)
+    (docs / "papers" / "004.md").write_text("# Paper 004\n\n![the figure](../../reference/figures/004/a.png)\n\n"
+                                            "![not in the reference](../../reference/figures/004/b.png)\n")
+    assets = reference_assets(reference)
+    assert assets == {"reference/figures/004/a.png": reference / "figures" / "004" / "a.png"}  # its PNGs only
+    html = collect_docs(docs, {src: src for src in assets})[0].html
+    # the page sits at the site's root, the copy at reference/figures/004/a.png beside it
+    assert '<img src="reference/figures/004/a.png" alt="the figure"' in html
+    assert ">not in the reference</span>" in html and '<img src="reference/figures/004/b.png"' not in html
+    assert reference_assets(tmp_path / "none") == {}
+
+
+def test_a_paper_page_shows_its_key_figures_first():
+    from pathlib import Path
+
+    from paperlib.report.build import key_first
+
+    names = [Path(n) for n in ("a.png", "z_key.png", "m.png", "b_key.png")]
+    assert [p.name for p in key_first(names, ("z_key.png", "b_key.png"))] == ["z_key.png", "b_key.png", "a.png",
+                                                                               "m.png"]

@@ -11,8 +11,10 @@ one is missing), the executed notebooks ``figures/executed/<paper>_*.ipynb``, th
   documentation, the explorers;
 * ``paper-<id>.html``: the paper's verdict in a few sentences (``paperlib.verdicts``'s ``opening``),
   then, folded, its details (what reproduces, what does not, why, the key numbers), its ledger rows
-  coloured by status, its figures and its executed notebook (nbconvert, ``basic`` template);
-* ``doc-<name>.html``: every ``docs/**/*.md`` (``paperlib.report.markdown``);
+  coloured by status, its figures (its package's ``KEY_FIGURES`` first) and its executed notebook
+  (nbconvert, ``basic`` template);
+* ``doc-<name>.html``: every ``docs/**/*.md`` (``paperlib.report.markdown``), with the key figures of the
+  reference run (``reference/figures/``, copied into the site) that the paper documents show;
 * ``ledger.html``: every ledger row, filterable by paper and status and searchable (local JS);
 * ``explorers.html``: the interactive explorers of ``notebooks/explorers.ipynb`` as static figures.
 
@@ -42,9 +44,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from paperlib import ledger, profiles
 from paperlib.data import PAPERS
 from paperlib.provenance import REPO_ROOT, Stamp, git_state, package_versions
+from paperlib.reference import declaration
 from paperlib.report import markdown
 from paperlib.report.mathjax import SCRIPT as MATHJAX_SCRIPT
 from paperlib.report.mathjax import copy_mathjax
+from paperlib.validate import ParameterError
 
 HERE = Path(__file__).resolve().parent
 STAMP = Stamp(notebook="paperlib/report")
@@ -139,7 +143,7 @@ def collect(figures: Path, frame: pd.DataFrame) -> list[PaperPage]:
         notebooks = sorted((figures / "executed").glob(f"{paper}_*.ipynb"))
         page.notebook = notebooks[0] if notebooks else None
         folder = figures / paper
-        page.figures = sorted(folder.glob("*.png")) if folder.is_dir() else []
+        page.figures = key_first(list(folder.glob("*.png")), _key_figures(paper)) if folder.is_dir() else []
         prov = folder / "provenance.json"
         if prov.exists():
             page.provenance = json.loads(prov.read_text())
@@ -175,11 +179,13 @@ def doc_page_name(source: str) -> str:
     return "doc-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", stem) + ".html"
 
 
-def collect_docs(docs: Path) -> list[DocPage]:
+def collect_docs(docs: Path, assets: dict[str, str] | None = None) -> list[DocPage]:
     """Return every ``*.md`` under ``docs`` (subfolders too, sorted by path) rendered as a page.
 
-    Links between documents lead to their pages, ``README.md`` to the index, other repository
-    files show as text (see :mod:`paperlib.report.markdown`).
+    Links between documents lead to their pages, ``README.md`` to the index, a repository file
+    the site copies (``assets``: its repository path -> its path in the site, such as the reference
+    run's key figures, :func:`reference_assets`) to its copy, other repository files show as text
+    (see :mod:`paperlib.report.markdown`).
     """
     if not docs.is_dir():
         return []
@@ -190,13 +196,36 @@ def collect_docs(docs: Path) -> list[DocPage]:
     clashes = {page: srcs for page, srcs in clashes.items() if len(srcs) > 1}
     if clashes:
         raise ValueError(f"{docs}: documents that would be the same page of the report: {clashes}")
-    pages_of = {**names, "README.md": "index.html"}
+    pages_of = {**(assets or {}), **names, "README.md": "index.html"}
     out = []
     for path, src in sources.items():
         text = path.read_text(encoding="utf-8")
         html = markdown.to_html(text, markdown.doc_resolver(src, pages_of))
         out.append(DocPage(source=src, href=names[src], title=markdown.first_heading(text) or src, html=html))
     return out
+
+
+def reference_assets(reference: Path) -> dict[str, Path]:
+    """Return the reference run's key figures the docs show: ``reference/figures/<id>/<name>.png`` -> the file.
+
+    The keys are repository paths (what a document's link resolves to) and the paths of the copies in the site.
+    """
+    reference = Path(reference)
+    return {f"reference/{p.relative_to(reference).as_posix()}": p
+            for p in sorted(reference.glob("figures/*/*.png"))} if reference.is_dir() else {}
+
+
+def _key_figures(paper: str) -> tuple[str, ...]:
+    """Return the paper's ``KEY_FIGURES`` (none while its package declares none: ``make validate`` says so)."""
+    try:
+        return declaration(paper).key_figures
+    except (ParameterError, ImportError):
+        return ()
+
+
+def key_first(figures: list[Path], key: tuple[str, ...]) -> list[Path]:
+    """Return ``figures`` with the paper's key figures first (in ``key``'s order), then the others by name."""
+    return sorted(figures, key=lambda p: (key.index(p.name) if p.name in key else len(key), p.name))
 
 
 def summary_table(frame: pd.DataFrame, statuses: list[str]) -> pd.DataFrame:
@@ -269,10 +298,11 @@ def paper_link(pages: list[PaperPage]) -> Callable[[str], str | None]:
 
 
 def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None,
-          docs: Path | str = REPO_ROOT / "docs") -> Path:
+          docs: Path | str = REPO_ROOT / "docs", reference: Path | str = REPO_ROOT / "reference") -> Path:
     """Build the site from ``figures`` (and the documents of ``docs``) into ``out`` (default ``figures/report``).
 
-    Return ``out``.
+    The key figures of the reference run (``reference``, :func:`reference_assets`) are copied into the site,
+    so the paper documents show them as they do on GitHub. Return ``out``.
     """
     from paperlib.verdicts import paper_verdicts, results_table
 
@@ -289,7 +319,8 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
             page.opening_html = markdown.to_html(by_paper[page.paper].opening())
             page.verdict_html = markdown.to_html(by_paper[page.paper].details())
     results_html = markdown.to_html(results_table(verdicts), paper_link(pages)) if verdicts else None
-    doc_pages = collect_docs(Path(docs))
+    assets = reference_assets(Path(reference))
+    doc_pages = collect_docs(Path(docs), {src: src for src in assets})
     commit, dirty = git_state()
     output_commits = sorted(set(frame["commit"])) if len(frame) else []
     for page in pages:
@@ -316,6 +347,9 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
             overview = "ledger_overview.png"
         explorers = explore.static_figures(tmp / "explorers", STAMP)
 
+        for src, path in assets.items():
+            (tmp / src).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, tmp / src)
         for page in pages:
             if page.figures:
                 (tmp / "fig" / page.paper).mkdir(parents=True)
@@ -378,7 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="site folder (default <figures>/report)")
     parser.add_argument("--docs", type=Path, default=REPO_ROOT / "docs",
                         help="documents to render as pages, subfolders too (default docs/)")
+    parser.add_argument("--reference", type=Path, default=REPO_ROOT / "reference",
+                        help="the reference run whose key figures the documents show (default reference/)")
     args = parser.parse_args(argv)
-    out = build(args.figures, args.out, args.docs)
+    out = build(args.figures, args.out, args.docs, args.reference)
     print(f"report: {out / 'index.html'}")
     return 0

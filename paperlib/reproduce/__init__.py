@@ -29,4 +29,9 @@ re-run, ``ns3`` for an ns-3 check, ``testbed`` / ``workload`` / ``calibration`` 
 simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls these
 modules, and closes with :func:`paperlib.notebook.close_paper`. Each module has one test module,
 named after it: ``paperlib/reproduce/p004/tables.py`` -> ``tests/test_reproduce_p004_tables.py``.
+
+The package's ``__init__`` declares what the reference run keeps (:mod:`paperlib.reference`): ``KEY_FIGURES``,
+the figures of ``figures/<id>/`` that ``reference/`` holds and ``docs/papers/<id>.md`` shows, and, for a paper
+with real stacks, ``REAL_STACK_INTERVALS``, its table of means with 95% half-widths
+(:class:`paperlib.reference.IntervalTable`) that ``make reproduce`` compares with the reference's.
 """

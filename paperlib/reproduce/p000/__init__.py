@@ -41,3 +41,13 @@ Tests: ``tests/test_reproduce_p000_<module>.py`` (one per module), the notebook 
 ``tests/test_notebook_000.py`` (and its nbval fixture ``tests/nbval/000_multiuser_waiting.ipynb``),
 the ns-3 simulation itself in ``tests/test_sim_multiuser_narrowband.py``.
 """
+
+from paperlib.reference import IntervalTable
+
+#: The figures the reference run keeps (``reference/figures/000/``) and ``docs/papers/000.md`` shows.
+KEY_FIGURES = ("figure4_waiting_times.png", "emulated_vs_published.png")
+#: The real stacks' mean waiting times with their 95% half-widths (``emulated.summary``), compared with the
+#: reference's by :mod:`paperlib.reference`.
+REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "block", "m"),
+                                     cells=(("emulated W SCTP (s)", "CI95 SCTP (s)"),
+                                            ("emulated W TCP (s)", "CI95 TCP (s)")))

@@ -36,3 +36,6 @@ Simulations: ``paperlib.sim.web_testbed`` (ns-3 dumbbell with per-pair nodes, Ma
 ``paperlib.sim.web_browsers_cpp``) through ``sweeps``. Evidence behind the workload choice:
 ``docs/001-workload.md``.
 """
+
+#: The figures the reference run keeps (``reference/figures/001/``) and ``docs/papers/001.md`` shows.
+KEY_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig9_fifo_vs_red_a_cdf.png")

@@ -35,3 +35,13 @@ Other tests that exercise this package: ``tests/test_models_http_response_time.p
 ``tests/test_ledger_coverage.py``, ``tests/test_emulation_experiments.py``, ``tests/test_reproduce_p002_explore.py``,
 ``tests/test_run_notebook.py``, ``tests/test_notebooks.py`` and ``tests/test_nbval.py`` (the notebook).
 """
+
+from paperlib.reference import IntervalTable
+
+#: The figures the reference run keeps (``reference/figures/002/``) and ``docs/papers/002.md`` shows.
+KEY_FIGURES = ("response_vs_p_and_rtt.png", "emulated_vs_published.png")
+#: The real stacks' mean response times with their 95% half-widths (``emulated.summary``), compared with the
+#: reference's by :mod:`paperlib.reference`.
+REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "column", "p", "rtt_s"),
+                                     cells=(("emulated TCP (s)", "CI95 TCP (s)"),
+                                            ("emulated SCTP (s)", "CI95 SCTP (s)")))

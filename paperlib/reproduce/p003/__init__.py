@@ -33,3 +33,6 @@ Tests: ``tests/test_reproduce_p003_<module>.py`` (one per module), ``tests/test_
 (the ns-3 analogue), ``tests/test_models_specweb96.py`` (the workload model), ``tests/test_moments.py`` (the shared
 moment check), ``tests/test_notebooks.py`` and ``tests/nbval/003_specweb96_abr.ipynb`` (the notebook).
 """
+
+#: The figures the reference run keeps (``reference/figures/003/``) and ``docs/papers/003.md`` shows.
+KEY_FIGURES = ("efficiency_queue_vs_n.png", "file_size_cdf.png")

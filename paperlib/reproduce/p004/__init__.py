@@ -29,3 +29,13 @@ tests                  ``tests/test_reproduce_p004_<module>.py``, one per module
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 """
+
+from paperlib.reference import IntervalTable
+
+#: The figures the reference run keeps (``reference/figures/004/``) and ``docs/papers/004.md`` shows.
+KEY_FIGURES = ("latency_vs_bandwidth.png", "emulated_vs_published.png")
+#: The real stacks' mean latencies with their 95% half-widths (``emulated.summary``), compared with the
+#: reference's by :mod:`paperlib.reference`.
+REAL_STACK_INTERVALS = IntervalTable("emulated_table2.csv", keys=("BANDWIDTH",),
+                                     cells=(("emulated SCTP (s)", "CI95 SCTP (s)"),
+                                            ("emulated TCP (s)", "CI95 TCP (s)")))

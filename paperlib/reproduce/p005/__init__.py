@@ -34,3 +34,15 @@ tests                  ``tests/test_reproduce_p005_<module>.py``, one per module
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
 """
+
+from paperlib.reference import IntervalTable
+
+#: The figures the reference run keeps (``reference/figures/005/``) and ``docs/papers/005.md`` shows.
+KEY_FIGURES = ("plt_vs_loss_real_stacks.png", "iw_gain_heatmap.png")
+#: The real stacks' means with their 95% half-widths (``emulated.summary``: page load time, time to first byte,
+#: handshake and protocol round trips), compared with the reference's by :mod:`paperlib.reference`.
+REAL_STACK_INTERVALS = IntervalTable("emulated_summary.csv",
+                                     keys=("protocol", "rate_bps", "rtt_s", "loss", "iw_segments"),
+                                     cells=(("plt_mean_s", "plt_half_s"), ("ttfb_mean_s", "ttfb_half_s"),
+                                            ("handshake_rtts_mean", "handshake_rtts_half"),
+                                            ("protocol_rtts_mean", "protocol_rtts_half")))
