@@ -495,10 +495,12 @@ def overall(verdicts: list[PaperVerdict]) -> str:
         out.append(f"Of the {results} published numbers of papers {ids}, the package regenerates {regenerated}: "
                    f"{sum(x.reproduced for x in t)} reproduce at their printed precision, {sum(x.close for x in t)} "
                    f"come within 5% and {sum(x.differs for x in t)} differ by more; the other "
-                   f"{results - regenerated} need a testbed or simulator that is not available here.")
+                   f"{results - regenerated} are not regenerated (a testbed or simulator that is not here, or a run "
+                   "that did not run).")
         claims = {s: sum(dict(x.claims).get(s, 0) for x in t) for s in ledger_file.CLAIM_STATUSES}
         judged = [f"{n} {s}" for s, n in claims.items() if n]
-        out.append(f"Their stated claims, judged on the printed tables, ns-3 and today's real stacks, get "
+        out.append(f"Their stated claims, each judged on what reaches it (the printed tables, ns-3, today's real "
+                   f"stacks), get "
                    f"{_count(sum(claims.values()), 'verdict')}: {', '.join(judged) if judged else 'none'}.")
     for v in asking:
         model = [q.model_status for q in v.questions if q.model_status]

@@ -108,7 +108,7 @@ def brief(rows: PaperRows) -> Finding:
     return Finding(
         reproduces=f"{f.counts_within_5pct} of {f.counts} browser counts of Table 3"
                    + (" (one printed load is a typo)" if f.typo_printed else ""),
-        does_not=clauses(slope_text, read_text),
+        does_not=clauses(slope_text, read_text) or "nothing judged: the ns-3 testbed did not run",
         headline=(f"on Mah's measured workload, {f.claim_tally} (95% intervals over replications)"
                   if f.claims else ""),
     )
