@@ -11,9 +11,15 @@ package, ``paperlib.reproduce.p<id>.verdict`` (a ``finding(rows)`` returning a :
 column), in paper order. Measurements on the emulated real stacks run in real time and move a little from run to
 run, so the verdicts give their claims' statuses (which their intervals make stable), not their numbers.
 
+The README's results block (:func:`results_table`) holds three sentences of overall findings (:func:`overall`),
+the published papers' table in short cells (each paper's ``brief``, at most :data:`CELL_WORDS` words a cell,
+its short citation linked to ``docs/papers/<id>.md``), and for a paper that asks questions (005, its
+``questions``) a table of its own: the question, the model's cell, the real stacks' cell.
+
 ``python -m paperlib.verdicts --ledger figures/ledger.csv --check README.md`` fails (exit 1), naming the
-paper and the number, when the README's results block disagrees with the ledger; ``--write README.md``
-rewrites that block (between :data:`BEGIN` and :data:`END`) from the ledger, atomically. Both refuse (exit 2)
+paper and the number, when the README's results block disagrees with the ledger (a real-stack question cell by
+its status only); ``--write README.md`` rewrites that block (between :data:`BEGIN` and :data:`END`) from the
+ledger, atomically. Both refuse (exit 2)
 a ledger that holds rows of the quick profile (:mod:`paperlib.profiles`): its statuses are not the reference's.
 """
 
