@@ -11,9 +11,15 @@ package, ``paperlib.reproduce.p<id>.verdict`` (a ``finding(rows)`` returning a :
 column), in paper order. Measurements on the emulated real stacks run in real time and move a little from run to
 run, so the verdicts give their claims' statuses (which their intervals make stable), not their numbers.
 
+The README's results block (:func:`results_table`) holds three sentences of overall findings (:func:`overall`),
+the published papers' table in short cells (each paper's ``brief``, at most :data:`CELL_WORDS` words a cell,
+its short citation linked to ``docs/papers/<id>.md``), and for a paper that asks questions (005, its
+``questions``) a table of its own: the question, the model's cell, the real stacks' cell.
+
 ``python -m paperlib.verdicts --ledger figures/ledger.csv --check README.md`` fails (exit 1), naming the
-paper and the number, when the README's results block disagrees with the ledger; ``--write README.md``
-rewrites that block (between :data:`BEGIN` and :data:`END`) from the ledger, atomically. Both refuse (exit 2)
+paper and the number, when the README's results block disagrees with the ledger (a real-stack question cell by
+its status only); ``--write README.md`` rewrites that block (between :data:`BEGIN` and :data:`END`) from the
+ledger, atomically. Both refuse (exit 2)
 a ledger that holds rows of the quick profile (:mod:`paperlib.profiles`): its statuses are not the reference's.
 """
 
@@ -55,6 +61,35 @@ class Citation:
     venue: str
     year: str
     checked_in: str
+    #: the venue in a few words, for the README's short citation (``""``: the venue itself)
+    venue_short: str = ""
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question of a paper that asks today's questions (paper 005): its words and its two short cells."""
+
+    question: str
+    #: the model's status (``""``: the model does not judge it), and its cell: the status with the key number
+    model_status: str
+    model: str
+    #: the real stacks' status (``""``: not run), and its cell: the status first (before any ``:``), then the key
+    #: number and its 95% interval where they ran
+    real_status: str
+    real_stacks: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One paper's ledger rows counted for the overall findings: its published numbers (the measurements measured
+    again on the real stacks and the inputs left out) by status, and its claims by status."""
+
+    results: int
+    reproduced: int
+    close: int
+    differs: int
+    not_regenerable: int
+    claims: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -72,6 +107,43 @@ class PaperVerdict:
     measured: str = ""
     #: the paper's ledger rows counted by status
     counts: str = ""
+    #: the citation in a few words (first author, "et al." for more, short venue, year) and the paper's page
+    short_citation: str = ""
+    #: the same finding in short cells (each at most about 40 words: :data:`CELL_WORDS`); the README's and the
+    #: report's opening
+    brief: Finding | None = None
+    #: a paper that asks questions (paper 005): one short row each, in a table of its own
+    questions: tuple[QuestionRow, ...] = ()
+    #: the counts the overall findings add up (:func:`overall`)
+    tally: Tally | None = None
+
+    def details(self) -> str:
+        """Return what the report shows below the opening, as Markdown: the citation, the finding in full (what
+        reproduces, what does not, the headline; a paper with questions leaves its headline to the questions'
+        table), why, what was measured again, the ledger's counts."""
+        parts = [f"**{self.paper}**: {self.citation}.", f"**Reproduces:** {_sentence(self.reproduces)}",
+                 f"**Does not:** {_sentence(self.does_not)}"]
+        if not self.questions:
+            parts.append(f"**Finding:** {_sentence(self.headline)}")
+        parts += [f"**{label}** {_sentence(text)}" for label, text in
+                  (("Why:", self.why), ("Measured again:", self.measured), ("Ledger:", self.counts)) if text]
+        return "\n\n".join(parts) + "\n"
+
+    def opening(self) -> str:
+        """Return the verdict in a few sentences, as Markdown (the report's paper page opens with it): what
+        reproduces, what does not, the finding (the short words), and the questions' table of a paper with
+        questions."""
+        b = self.brief or Finding(self.reproduces, self.does_not, self.headline)
+        parts = []
+        if self.questions:
+            if b.headline:
+                parts.append(_sentence(b.headline))
+            parts.append(questions_table(self.questions).rstrip("\n"))
+        else:
+            parts.append(" ".join(f"**{label}** {_sentence(text)}" for label, text in
+                                  (("Reproduces:", b.reproduces), ("Does not:", b.does_not),
+                                   ("Finding:", b.headline)) if text))
+        return "\n\n".join(parts) + "\n"
 
     def paragraph(self) -> str:
         """Return the verdict as a Markdown paragraph: what reproduces, what does not, why, the key numbers."""
@@ -343,6 +415,37 @@ def citation(paper: str, root: Path | str = DATA_DIR) -> str:
     return f"{authors}, *{title(paper, root)}*, {c.venue}, {c.year}"
 
 
+def brief_function(paper: str) -> Callable[[PaperRows], Finding]:
+    """Return the function that words ``paper``'s finding in short cells: its package's ``brief``, else
+    :func:`counts_only` (whose words are short)."""
+    module = paper_module(paper)
+    return getattr(module, "brief", counts_only) if module is not None else counts_only
+
+
+def short_citation(paper: str) -> str:
+    """Return the paper's citation in a few words: first author's surname ("et al." for more), short venue, year
+    (``Lee et al., IEEE ICC 2006``); ``""`` for a paper without a seed."""
+    module = paper_module(paper)
+    c = getattr(module, "CITATION", None) if module is not None else None
+    if c is None:
+        return ""
+    names = c.authors.split(", ")
+    first = names[0].split()[-1] + (" et al." if len(names) > 1 else "")
+    return f"{first}, {c.venue_short or c.venue} {c.year}"
+
+
+def tally(rows: PaperRows) -> Tally:
+    """Return the paper's :class:`Tally`: its published numbers by status (real-stack measurements, inputs and
+    typos left out) and its claims by status (all evidence)."""
+    f = rows.frame
+    results = f[~ledger_file.claim_mask(f) & ~f["status"].isin(
+        (*ledger_file.MEASURED_STATUSES, ledger_file.FIDELITY_LOST, "input", "typo")) & (f["column"] != REAL_STACKS)]
+    c = ledger_file.status_counts(results["status"])
+    claims = ledger_file.status_counts(f["status"][ledger_file.claim_mask(f)])
+    return Tally(len(results), c.get("reproduced", 0), c.get("close", 0), c.get("differs", 0),
+                 c.get("not_regenerable", 0), tuple((s, claims.get(s, 0)) for s in ledger_file.CLAIM_STATUSES))
+
+
 def paper_verdicts(ledger: pd.DataFrame, root: Path | str = DATA_DIR) -> list[PaperVerdict]:
     """Return one verdict per paper of ``ledger``, in paper order, every number read from the ledger."""
     needed = ledger_file.COLUMNS + ledger_file.STRUCTURED_COLUMNS
@@ -354,10 +457,20 @@ def paper_verdicts(ledger: pd.DataFrame, root: Path | str = DATA_DIR) -> list[Pa
     for paper in sorted(frame["paper"].unique()):
         rows = PaperRows(paper, frame, root)
         words = finding_function(paper)(rows)
+        module = paper_module(paper)
+        asks = getattr(module, "questions", None) if module is not None else None
         out.append(PaperVerdict(paper, citation(paper, root), words.reproduces, words.does_not, words.headline,
                                 why=words.why, measured=measured_text(rows.frame),
-                                counts=ledger_file.status_text(rows.counts())))
+                                counts=ledger_file.status_text(rows.counts()), short_citation=short_citation(paper),
+                                brief=brief_function(paper)(rows), questions=tuple(asks(rows)) if asks else (),
+                                tally=tally(rows)))
     return out
+
+
+#: The most words a cell of the README's tables may hold (checked by the tests on the generated text).
+CELL_WORDS = 40
+#: Where a paper's details are, from the README.
+PAPER_PAGE = "docs/papers/{paper}.md"
 
 
 def _cell(text: str) -> str:
@@ -365,17 +478,93 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-HEADER = ("paper", "reproduces", "does not reproduce", "headline finding")
+HEADER = ("paper", "reproduces", "does not reproduce", "finding")
+QUESTION_HEADER = ("question", "model", "real stacks")
+
+
+def _count(n: int, noun: str) -> str:
+    """Return ``1 claim`` / ``2 claims``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def overall(verdicts: list[PaperVerdict]) -> str:
+    """Return the overall findings in three sentences, every number added up from the verdicts' tallies: the
+    published papers' numbers, their claims, and the questions of the papers that ask them."""
+    papers = [v for v in verdicts if not v.questions and v.tally is not None]
+    asking = [v for v in verdicts if v.questions]
+    out = []
+    if papers:
+        t = [v.tally for v in papers]
+        results = sum(x.results for x in t)
+        regenerated = results - sum(x.not_regenerable for x in t)
+        ids = ", ".join(v.paper for v in papers)
+        out.append(f"Of the {results} published numbers of papers {ids}, the package regenerates {regenerated}: "
+                   f"{sum(x.reproduced for x in t)} reproduce at their printed precision, {sum(x.close for x in t)} "
+                   f"come within 5% and {sum(x.differs for x in t)} differ by more; the other "
+                   f"{results - regenerated} are not regenerated (a testbed or simulator that is not here, or a run "
+                   "that did not run).")
+        claims = {s: sum(dict(x.claims).get(s, 0) for x in t) for s in ledger_file.CLAIM_STATUSES}
+        judged = [f"{n} {s}" for s, n in claims.items() if n]
+        out.append(f"Their stated claims, each judged on what reaches it (the printed tables, ns-3, today's real "
+                   f"stacks), get "
+                   f"{_count(sum(claims.values()), 'verdict')}: {', '.join(judged) if judged else 'none'}.")
+    for v in asking:
+        model = [q.model_status for q in v.questions if q.model_status]
+        real = [q.real_status for q in v.questions if q.real_status]
+
+        def split(statuses: list[str]) -> str:
+            return ", ".join(f"{statuses.count(s)} {s}" for s in ledger_file.CLAIM_STATUSES if s in statuses)
+
+        out.append(f"Asked of today's web (paper {v.paper}), the model answers {len(model)} of its "
+                   f"{_count(len(v.questions), 'question')} ({split(model)})"
+                   + (f" and today's real stacks {len(real)} ({split(real)})." if real else
+                      "; the real stacks did not run."))
+    return " ".join(out)
+
+
+def papers_table(verdicts: list[PaperVerdict]) -> str:
+    """Return the published papers' table: one row per paper (its short citation linked to its page, what
+    reproduces, what does not, the finding), in short cells."""
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for v in verdicts:
+        b = v.brief or Finding(v.reproduces, v.does_not, v.headline)
+        cite = v.short_citation or v.citation
+        cells = [f"**{v.paper}** [{cite}]({PAPER_PAGE.format(paper=v.paper)})", b.reproduces, b.does_not, b.headline]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def questions_table(questions: tuple[QuestionRow, ...]) -> str:
+    """Return a paper's questions as a table: the question, the model's cell, the real stacks' cell."""
+    lines = ["| " + " | ".join(QUESTION_HEADER) + " |", "|" + "---|" * len(QUESTION_HEADER)]
+    for q in questions:
+        lines.append("| " + " | ".join(_cell(c) for c in (q.question, q.model, q.real_stacks)) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def results_table(verdicts: list[PaperVerdict]) -> str:
-    """Return the Markdown results table: one row per paper (paper and citation, what reproduces, what does
-    not, the headline finding)."""
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    """Return the README's results block: the overall findings (:func:`overall`), the published papers' table
+    (:func:`papers_table`), then per paper that asks questions its own table (:func:`questions_table`)."""
+    papers = [v for v in verdicts if not v.questions]
+    parts = [overall(verdicts) + "\n"]
+    if papers:
+        parts.append(papers_table(papers))
     for v in verdicts:
-        cells = [f"**{v.paper}** {v.citation}", v.reproduces, v.does_not, v.headline]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    return "\n".join(lines) + "\n"
+        if v.questions:
+            b = v.brief
+            lead = f"**{v.paper}** [the papers' questions asked of today's web]({PAPER_PAGE.format(paper=v.paper)})"
+            parts.append(f"{lead}: {_sentence(b.headline) if b and b.headline else ''}".rstrip() + "\n")
+            parts.append(questions_table(v.questions))
+    return "\n".join(parts)
+
+
+def cells(verdicts: list[PaperVerdict]) -> list[str]:
+    """Return every cell of the README's tables as the block writes it (for the word limit, :data:`CELL_WORDS`)."""
+    out = []
+    for line in results_table(verdicts).splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            out += [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+    return out
 
 
 def results_block(readme_text: str) -> str:
@@ -393,15 +582,39 @@ def with_results(readme_text: str, table: str) -> str:
     return readme_text[:start] + "\n" + table + readme_text[end:]
 
 
+def _split(line: str) -> list[str]:
+    """Return a Markdown table line's cells."""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+
 def table_rows(block: str) -> dict[str, list[str]]:
-    """Return the results table's rows by paper id (``**<id>** ...`` in the first cell): their cells."""
-    rows = {}
+    """Return the block's table rows by key: a paper's row by its id (``**<id>** ...`` in the first cell), a
+    question's by ``<paper>: <question>`` (the paper of the ``**<id>**`` line above its table); their cells."""
+    rows: dict[str, list[str]] = {}
+    asking = ""
     for line in block.splitlines():
         m = re.match(r"\|\s*\*\*(\d{3})\*\*", line)
         if m:
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
-            rows[m.group(1)] = cells
+            rows[m.group(1)] = _split(line)
+            continue
+        lead = re.match(r"\*\*(\d{3})\*\*", line)
+        if lead:
+            asking = lead.group(1)
+        elif line.startswith("|") and not line.startswith("|---") and asking:
+            cells_ = _split(line)
+            if cells_ and cells_[0] != QUESTION_HEADER[0]:
+                rows[f"{asking}: {cells_[0]}"] = cells_
     return rows
+
+
+def overall_text(block: str) -> str:
+    """Return the block's overall findings: its text before the first table or paper line."""
+    lines = []
+    for line in block.strip().splitlines():
+        if line.startswith(("|", "**")):
+            break
+        lines.append(line)
+    return " ".join(" ".join(lines).split())
 
 
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
@@ -438,13 +651,21 @@ def _compare(paper: str, what: str, readme: str, expected: str, partial: bool) -
             f"(ledger: {expected!r})"]
 
 
+def _status_part(cell: str) -> str:
+    """Return a real-stack cell's status: its text before the first ``:`` (the numbers after it move from run to
+    run: a measurement in real time)."""
+    return cell.split(":", 1)[0].strip()
+
+
 def check_readme(readme_text: str, ledger: pd.DataFrame, *, partial: bool = False,
                  root: Path | str = DATA_DIR) -> list[str]:
-    """Return every disagreement between the README's results table and ``ledger`` ([] when they agree).
+    """Return every disagreement between the README's results block and ``ledger`` ([] when they agree).
 
-    Each names the paper and the number. With ``partial`` the ledger holds only some rows of a paper (as a
-    test regenerates them): every number of their verdict must then appear in the README's cell, and
-    papers absent from the ledger are not checked.
+    Each names the paper and the number. The published papers' rows are compared cell by cell, the questions'
+    rows likewise except their real-stack cells, whose status alone is compared (their numbers are measured in
+    real time and move from run to run); the overall findings are compared as a whole. With ``partial`` the
+    ledger holds only some rows of a paper (as a test regenerates them): every number of their verdict must then
+    appear in the README's cell, papers absent from the ledger are not checked, nor are the overall findings.
     """
     try:
         block = results_block(readme_text)
@@ -453,20 +674,33 @@ def check_readme(readme_text: str, ledger: pd.DataFrame, *, partial: bool = Fals
     have = table_rows(block)
     problems = []
     verdicts = paper_verdicts(ledger, root)
-    for v in verdicts:
-        cells = have.get(v.paper)
-        if cells is None:
-            problems.append(f"paper {v.paper}: no row in the README's results table")
+    want = table_rows(results_table(verdicts))
+    if not partial and overall_text(block) != overall(verdicts):
+        problems.append(f"the overall findings differ from the ledger's: the README states "
+                        f"{numbers(overall_text(block))}, the ledger gives {numbers(overall(verdicts))} "
+                        f"({overall(verdicts)!r})")
+    for key, expected in want.items():
+        paper = key.split(":", 1)[0]
+        got = have.get(key)
+        if got is None:
+            problems.append(f"paper {paper}: no row in the README's results table" if ":" not in key else
+                            f"paper {key}: no row in the README's questions table")
             continue
-        expected = [_cell(f"**{v.paper}** {v.citation}"), _cell(v.reproduces), _cell(v.does_not), _cell(v.headline)]
-        if len(cells) != len(expected):
-            problems.append(f"paper {v.paper}: the README's row has {len(cells)} cells, not {len(expected)}")
+        if len(got) != len(expected):
+            problems.append(f"paper {key}: the README's row has {len(got)} cells, not {len(expected)}")
             continue
-        for what, got, want in zip(HEADER, cells, expected, strict=True):
-            problems += _compare(v.paper, what, got, want, partial)
+        header = QUESTION_HEADER if ":" in key else HEADER
+        for i, (what, cell, exp) in enumerate(zip(header, got, expected, strict=True)):
+            if ":" in key and i == len(header) - 1:
+                if _status_part(cell) != _status_part(exp):
+                    problems.append(f"paper {key}, {what}: the README says {_status_part(cell)!r} where the ledger "
+                                    f"gives {_status_part(exp)!r}")
+                continue
+            label = what if ":" not in key else f"{key.split(': ', 1)[1]}, {what}"
+            problems += _compare(paper, label, cell, exp, partial)
     if not partial:
-        extra = sorted(set(have) - {v.paper for v in verdicts})
-        problems += [f"paper {p}: in the README's results table but not in the ledger" for p in extra]
+        extra = sorted(set(have) - set(want))
+        problems += [f"paper {p}: in the README's results block but not in the ledger" for p in extra]
     return problems
 
 

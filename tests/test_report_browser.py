@@ -4,9 +4,10 @@ Every page loads without console errors, exceptions or failed loads and fetches 
 network; no image and no internal link (file or #fragment) is broken; the ledger page shows one
 row per row of the ledger CSV, and filtering by a status (select, or ?status= in the URL) leaves
 exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
-source. Every paper page with ledger rows opens with its verdict paragraph, and the index's results
-table is the one the ledger gives. Skipped, with the reason, where no Chromium is installed (CI installs
-Debian's chromium: .ci/run). About a minute and a half (the site is built from tests/report_helpers.py's tree).
+source. Every paper page with ledger rows opens with its verdict in a few sentences, and the index's results
+table is the one the ledger gives. In a 1300-pixel-wide window no table runs past the page's right edge.
+Skipped, with the reason, where no Chromium is installed (CI installs Debian's chromium: .ci/run). About a
+minute and a half (the site is built from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations
@@ -213,7 +214,12 @@ def test_every_paper_page_opens_with_its_verdict(site, browser):
         shown = browser.eval("(() => { const c = document.getElementById('verdict').cloneNode(true);"
                              " c.querySelectorAll('.math, script').forEach(e => e.remove());"
                              " return c.textContent.split(/\\s+/).filter(Boolean).join(' '); })()")
-        assert shown == _text_without_math(to_html(v.paragraph())), v.paper
+        # it opens with the verdict in a few sentences, then the details (the numbers in full, why, the ledger)
+        opening = _text_without_math(to_html(v.opening()))
+        details = _text_without_math(to_html(v.details()))
+        assert shown.startswith(opening), v.paper
+        assert shown.endswith(details), v.paper
+        assert len(opening.split()) < len(details.split()), v.paper
 
 
 def _markdown_table(text: str) -> list[list[str]]:
@@ -242,3 +248,30 @@ def test_index_results_table_agrees_with_the_ledger(site, browser):
     # one row per paper of the ledger, in paper order (000 and 004 in the small tree)
     papers = sorted(set(pd.read_csv(figures / "ledger.csv", dtype=str)["paper"]))
     assert len(shown) == len(papers) and all(p in " ".join(row) for p, row in zip(papers, shown, strict=True))
+
+
+#: What runs past the right edge of a page, outside the executed notebooks (which scroll within their own boxes):
+#: the page itself, a table wider than its box or than the window, a scrolling box that has to scroll.
+OVERFLOW = r"""(() => {
+  const width = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > width) out.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+  for (const t of document.querySelectorAll('table, .table-scroll')) {
+    if (t.closest('.notebook, details:not([open])')) continue;
+    const name = t.id || t.className || t.tagName;
+    if (t.scrollWidth > t.clientWidth + 1) out.push(`${name}: scrollWidth ${t.scrollWidth} > ${t.clientWidth}`);
+    if (t.getBoundingClientRect().right > width + 1) out.push(`${name}: right edge ${t.getBoundingClientRect().right}`);
+  }
+  return out;
+})()"""
+
+
+def test_no_table_runs_past_the_right_edge_of_a_1300_pixel_window(site, tmp_path):
+    _, out = site
+    (tmp_path / "chromium-1300").mkdir()
+    wide = Browser(tmp_path / "chromium-1300", window_size=(1300, 900))
+    try:
+        for page in sorted(out.glob("*.html")):
+            assert problems(wide.load(page.as_uri())) == [], page.name
+            assert wide.eval(OVERFLOW) == [], page.name
+    finally:
+        wide.close()

@@ -125,10 +125,13 @@ def test_paper_pages_open_with_their_verdict(site):
     assert [v.paper for v in verdicts] == sorted(set(frame["paper"]))  # 000 and 004 in the small tree
     for v in verdicts:
         html = (out / f"paper-{v.paper}.html").read_text(encoding="utf-8")
-        # the verdict section follows the page's title directly, with the paragraph as markdown renders it
+        # the verdict section follows the page's title directly: the short verdict, then its details folded
         after_title = html.split("</h1>", 1)[1].lstrip()
         assert after_title.startswith('<section id="verdict" class="verdict">'), v.paper
-        assert markdown.to_html(v.paragraph()) in after_title.split("</section>", 1)[0], v.paper
+        section = after_title.split("</section>", 1)[0]
+        opening, details = markdown.to_html(v.opening()), markdown.to_html(v.details())
+        assert opening in section and details in section.split("<details", 1)[1], v.paper
+        assert section.index(opening) < section.index("<details"), v.paper
     # a paper without ledger rows says why it has no verdict
     assert "No ledger rows for this paper, so no verdict" in (out / "paper-001.html").read_text(encoding="utf-8")
 
@@ -136,10 +139,14 @@ def test_paper_pages_open_with_their_verdict(site):
 def test_index_has_the_results_table_of_the_ledger(site):
     figures, out = site
     v = verdicts_module()
-    table = markdown.to_html(v.results_table(v.paper_verdicts(ledger.read(figures / "ledger.csv"))))
+    frame = ledger.read(figures / "ledger.csv")
+    # each paper's link (docs/papers/<id>.md in the README) goes to the report's page of that paper
+    link = report_build.paper_link(report_build.collect(figures, frame))
+    table = markdown.to_html(v.results_table(v.paper_verdicts(frame)), link)
     html = (out / "index.html").read_text(encoding="utf-8")
     section = html.split('<section id="results">', 1)[1].split("</section>", 1)[0]
     assert table in section and "<table>" in table
+    assert '<a href="paper-004.html">' in table and "docs/papers" not in section
     # before the ledger summary: the index opens with what was found
     assert html.index('<section id="results">') < html.index("<h2>Ledger summary</h2>")
 

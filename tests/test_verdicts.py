@@ -80,7 +80,9 @@ def test_changed_words_with_the_same_numbers_are_reported(ledger_004):
 def test_missing_block_and_missing_row_are_reported(ledger_004):
     assert verdicts.check_readme("# no block\n", ledger_004)[0].startswith("no results block")
     problems = verdicts.check_readme(readme_with("| paper | x |\n|---|---|\n"), ledger_004)
-    assert problems == ["paper 004: no row in the README's results table"]
+    # the block has neither the overall findings nor 004's row: both are named
+    assert problems[0].startswith("the overall findings differ from the ledger's")
+    assert problems[1:] == ["paper 004: no row in the README's results table"]
     with pytest.raises(verdicts.VerdictError, match="results:begin"):
         verdicts.with_results("# no block\n", "table")
 

@@ -5,14 +5,14 @@ ledger (``figures/ledger.csv``, or the partial ledgers ``figures/<paper>/ledger.
 one is missing), the executed notebooks ``figures/executed/<paper>_*.ipynb``, the PNGs and
 ``provenance.json`` of every ``figures/<paper>/``, and writes a static site:
 
-* ``index.html``: what was found (the README's results table, one row per paper, from
+* ``index.html``: what was found (the README's results block, from
   ``paperlib.verdicts``), the ledger summary (rows by paper and status, each count a link to the
   filtered ledger), what each status means, the ledger overview figure, the papers, the
   documentation, the explorers;
-* ``paper-<id>.html``: the paper's verdict paragraph (``paperlib.verdicts``: what reproduces, what
-  does not, why, the key numbers), its ledger rows coloured by status, its figures (its package's
-  ``KEY_FIGURES`` first) and its executed
-  notebook (nbconvert, ``basic`` template);
+* ``paper-<id>.html``: the paper's verdict in a few sentences (``paperlib.verdicts``'s ``opening``),
+  then, folded, its details (what reproduces, what does not, why, the key numbers), its ledger rows
+  coloured by status, its figures (its package's ``KEY_FIGURES`` first) and its executed notebook
+  (nbconvert, ``basic`` template);
 * ``doc-<name>.html``: every ``docs/**/*.md`` (``paperlib.report.markdown``), with the key figures of the
   reference run (``reference/figures/``, copied into the site) that the paper documents show;
 * ``ledger.html``: every ledger row, filterable by paper and status and searchable (local JS);
@@ -34,6 +34,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +64,8 @@ class PaperPage:
     figures: list[Path] = field(default_factory=list)
     provenance: dict = field(default_factory=dict)
     rows: pd.DataFrame | None = None
+    #: the verdict in a few sentences (:meth:`paperlib.verdicts.PaperVerdict.opening`), which the page opens with
+    opening_html: str | None = None
     verdict_html: str | None = None
     #: what stands in for the seed of a paper without one (``seed_note`` of its datapackage.json; "" otherwise)
     seed_note: str = ""
@@ -280,6 +283,20 @@ def _status_css(statuses: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def paper_link(pages: list[PaperPage]) -> Callable[[str], str | None]:
+    """Return the link resolver of the results table: a paper's page under ``docs/papers/`` becomes the site's page
+    of that paper; links outside the site are kept; any other is shown as text."""
+    present = {p.paper for p in pages if p.present}
+
+    def resolve(url: str) -> str | None:
+        m = re.fullmatch(r"docs/papers/(\d{3})\.md", url)
+        if m and m.group(1) in present:
+            return f"paper-{m.group(1)}.html"
+        return url if markdown.external(url) else None
+
+    return resolve
+
+
 def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = None,
           docs: Path | str = REPO_ROOT / "docs", reference: Path | str = REPO_ROOT / "reference") -> Path:
     """Build the site from ``figures`` (and the documents of ``docs``) into ``out`` (default ``figures/report``).
@@ -299,8 +316,9 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
     by_paper = {v.paper: v for v in verdicts}
     for page in pages:
         if page.paper in by_paper:
-            page.verdict_html = markdown.to_html(by_paper[page.paper].paragraph())
-    results_html = markdown.to_html(results_table(verdicts)) if verdicts else None
+            page.opening_html = markdown.to_html(by_paper[page.paper].opening())
+            page.verdict_html = markdown.to_html(by_paper[page.paper].details())
+    results_html = markdown.to_html(results_table(verdicts), paper_link(pages)) if verdicts else None
     assets = reference_assets(Path(reference))
     doc_pages = collect_docs(Path(docs), {src: src for src in assets})
     commit, dirty = git_state()

@@ -27,6 +27,9 @@ A notebook, a test or a new paper can rely on these calls in every ``paperlib.re
 ``verdict.finding(rows)``                                       the paper's finding for the README and the
                                                                 report (:class:`paperlib.verdicts.Finding`),
                                                                 from its ledger rows' structured columns
+``verdict.brief(rows)``                                         the same finding in short cells (each at
+                                                                most about 40 words): the README's table
+                                                                and the report's opening
 ==============================================================  ===========================================
 
 ``search`` is the frame ``convention_search`` returned, passed on so a notebook searches once;
@@ -89,6 +92,11 @@ def finding(rows: PaperRows) -> Finding:
     raise NotImplementedError
 
 
+def brief(rows: PaperRows) -> Finding:
+    """Reference signature of ``verdict.brief``."""
+    raise NotImplementedError
+
+
 #: (module, function) -> its reference; ``explore.explorer``, ``what_if.check`` and the figure functions are checked
 #: by their own rules (below).
 REFERENCES: dict[tuple[str, str], Callable] = {
@@ -96,6 +104,7 @@ REFERENCES: dict[tuple[str, str], Callable] = {
     ("operating_point", "chosen_convention"): chosen_convention,
     ("ledger_rows", "ledger_rows"): ledger_rows,
     ("verdict", "finding"): finding,
+    ("verdict", "brief"): brief,
 }
 
 

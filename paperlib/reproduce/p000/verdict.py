@@ -18,7 +18,8 @@ from paperlib.verdicts import Citation, Finding, PaperRows, clauses, conventions
 
 #: Authors, venue and year (the title is ``data/000/datapackage.json``'s) and where they were checked.
 CITATION = Citation("Y.-J. Lee", "ACSIJ, vol. 3, no. 3", "2014",
-                    "seed (author; cites 2013 work); ACSIJ's article page and its index record JR_ACSIJ-3-3_009")
+                    "seed (author; cites 2013 work); ACSIJ's article page and its index record JR_ACSIJ-3-3_009",
+                    venue_short="ACSIJ")
 
 
 @dataclass(frozen=True)
@@ -90,4 +91,20 @@ def finding(rows: PaperRows) -> Finding:
                          ns3_text),
         why=f"the ledger's waiting time is Eq. (4) ({f.convention}); every printed column, the "
             "'experimental' ones too, follows the other law, so they were computed from a formula",
+    )
+
+
+def brief(rows: PaperRows) -> Finding:
+    """Return paper 000's finding in short cells (the README's table, the report's opening)."""
+    f = facts(rows)
+    diff_text = "" if f.diff_mean_pct is None else (
+        f"DIFF_mean: printed {f.diff_mean_printed}%, Eq. (9) gives {f.diff_mean_pct:.2f}%")
+    ns3_text = "" if f.ns3_median_ratio is None else (
+        f"ns-3's TCP turnaround is a median {f.ns3_median_ratio:.0f} times the printed one")
+    return Finding(
+        reproduces=f"{f.claims_supported} of {f.claims} claims hold on the printed tables",
+        does_not=clauses(f"{f.model_cells - f.model_within_5pct} of {f.model_cells} model cells of Tables 1-3",
+                         diff_text),
+        headline=clauses(f"{f.below_bound} of {f.printed_times} printed times lie below what the link can carry"
+                         + (": the tables follow Eq. (4) divided by m" if f.law else ""), ns3_text),
     )

@@ -14,7 +14,8 @@ from paperlib.verdicts import Citation, Finding, PaperRows, claim_tally, clauses
 
 #: Authors, venue and year (the title is ``data/001/datapackage.json``'s) and where they were checked.
 CITATION = Citation("W. Seok", "The KIPS Transactions: Part C, vol. 15-C, no. 4, pp. 321ff", "2008",
-                    "seed (received 2008-01-16, accepted 2008-06-21); DOI 10.3745/KIPSTC.2008.15-C.4.321")
+                    "seed (received 2008-01-16, accepted 2008-06-21); DOI 10.3745/KIPSTC.2008.15-C.4.321",
+                    venue_short="KIPS Trans. C")
 
 #: The claim statuses that decide a claim (a flip between them is a change of verdict, not of certainty).
 DECIDED = ("supported", "refuted")
@@ -94,4 +95,20 @@ def finding(rows: PaperRows) -> Finding:
                          if f.claims else "", depends),
         why="the paper's traffic generator must have shortened Mah's think times, and no source says how, so "
             "nothing is tuned: the browser counts come from the regenerated line",
+    )
+
+
+def brief(rows: PaperRows) -> Finding:
+    """Return paper 001's finding in short cells (the README's table, the report's opening)."""
+    f = facts(rows)
+    slope_text = "" if f.slope is None else (
+        f"the calibration slope ({f.slope:.4f} against the printed {f.slope_printed} kbit/s per browser)")
+    read_text = (f"{f.read_off - f.read_off_within_5pct} of {f.read_off} numbers read off its figures"
+                 if f.read_off else "")
+    return Finding(
+        reproduces=f"{f.counts_within_5pct} of {f.counts} browser counts of Table 3"
+                   + (" (one printed load is a typo)" if f.typo_printed else ""),
+        does_not=clauses(slope_text, read_text) or "nothing judged: the ns-3 testbed did not run",
+        headline=(f"on Mah's measured workload, {f.claim_tally} (95% intervals over replications)"
+                  if f.claims else ""),
     )

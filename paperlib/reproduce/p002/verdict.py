@@ -27,7 +27,7 @@ from paperlib.verdicts import (
 
 #: Authors, venue and year (the title is ``data/002/datapackage.json``'s) and where they were checked.
 CITATION = Citation("Y.-J. Lee, M. Atiquzzaman, S. Sivagurunathan", "Proc. IEEE ICC, pp. 164-169", "2006",
-                    "reference [12] of paper 000, which cites this paper")
+                    "reference [12] of paper 000, which cites this paper", venue_short="IEEE ICC")
 #: The model rows of Tables II and III (their ledger ``column``).
 MODEL_ROWS = [label for label, (_, kind) in ROWS.items() if kind == "model"]
 
@@ -98,4 +98,17 @@ def finding(rows: PaperRows) -> Finding:
         headline=headline,
         why=f"the model is the reconstructed algorithm under one convention ({f.convention}); Table III "
             "is not reproduced under it",
+    )
+
+
+def brief(rows: PaperRows) -> Finding:
+    """Return paper 002's finding in short cells (the README's table, the report's opening)."""
+    f = facts(rows)
+    words = finding(rows)
+    return Finding(
+        reproduces=clauses(f"{f.table2_within_5pct} of {f.table2} model cells of Table II within 5%", f.claim_tally),
+        does_not=clauses(f"{f.table3 - f.table3_within_5pct} of {f.table3} model cells of Table III",
+                         f"Tables II and III disagree where they meet ({f.shared_table2} against {f.shared_table3} s)"
+                         if f.shared_table2 else ""),
+        headline=words.headline,
     )

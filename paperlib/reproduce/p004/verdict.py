@@ -13,7 +13,8 @@ from paperlib.verdicts import REAL_STACKS, Citation, Finding, PaperRows, clauses
 
 #: Authors, venue and year (the title is ``data/004/datapackage.json``'s) and where they were checked.
 CITATION = Citation("Y.-J. Lee, M. Atiquzzaman", "journal letter (venue not named in the seed)", "2007 or later",
-                    "seed (authors; cites ICC 2007); the venue could not be verified")
+                    "seed (authors; cites ICC 2007); the venue could not be verified",
+                    venue_short="journal letter")
 
 
 @dataclass(frozen=True)
@@ -89,3 +90,17 @@ def finding(rows: PaperRows) -> Finding:
                "stacks where the emulated grid covers them" if f.measured else
                "experimental columns cannot be re-run"),
     )
+
+
+def brief(rows: PaperRows) -> Finding:
+    """Return paper 004's finding in short cells (the README's table, the report's opening)."""
+    f = facts(rows)
+    words = finding(rows)
+    floor = "Eqs. (5)-(6) print a floor where Eq. (1) has a ceiling; the ceiling reproduces" if f.corrected_form else ""
+    real = []
+    if f.real_within_status:
+        real.append(f"'within 4%' {f.real_within_status}")
+    if f.real_gap_rtts is not None:
+        real.append(f"'TCP is 2 RTT slower' {f.real_gap_status}" + (" (SCTP slower)" if f.real_gap_rtts < 0 else ""))
+    return Finding(reproduces=words.reproduces, does_not=words.does_not,
+                   headline=clauses(floor, ("on today's real stacks: " + ", ".join(real)) if real else ""))

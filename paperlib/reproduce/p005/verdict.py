@@ -17,6 +17,7 @@ from paperlib.verdicts import (
     REAL_STACKS,
     Finding,
     PaperRows,
+    QuestionRow,
     claim_tally,
     clauses,
     number,
@@ -42,6 +43,24 @@ REAL_STACK_QUESTIONS = ("loss_model_holds",)
 #: The anchors the real stacks measure (their tables).
 MEASURED_SOURCES = ("data/005/handshake_rtts.csv", "data/005/initial_windows.csv")
 GOOD = ("reproduced", "close")
+#: The questions in a few words, for the short table (README, report).
+SHORT = {
+    "iw10_gain": "IW10 shortens today's page against IW3",
+    "quic_handshake_saving": "QUIC saves one handshake round trip against TCP + TLS 1.3",
+    "h3_beats_h2_loss": "HTTP/3 beats HTTP/2 under loss, beyond the handshake",
+    "sctp_streams_same": "SCTP's streams beat HTTP/2 under loss likewise",
+    "h3_less_than_h2_000": "000's 'SCTP waits less than TCP', as HTTP/3 against HTTP/2",
+    "h3_less_20pct_002": "002's '20% faster', as HTTP/3 against HTTP/2",
+    "loss_model_holds": "the papers' loss model predicts today's load time under loss",
+}
+#: How each question's regenerated value reads (its unit after the number, and the decimals), the model's and the
+#: real stacks' alike: a gain in %, a saving in round trips, an excess page load time in seconds, a ratio.
+UNITS = {
+    "iw10_gain": ("% shorter", 1), "quic_handshake_saving": (" round trips saved", 2),
+    "h3_beats_h2_loss": (" s faster", 2), "sctp_streams_same": (" s faster", 2), "h3_less_than_h2_000": ("% faster", 1),
+    "h3_less_20pct_002": ("% faster", 1),
+    "loss_model_holds": ("x", 2),
+}
 
 
 @dataclass(frozen=True)
@@ -164,3 +183,53 @@ def finding(rows: PaperRows) -> Finding:
                     stacks),
     )
 
+
+
+def _value(ident: str, row: pd.Series, interval: bool) -> str:
+    """Return a question row's status with its value (and its 95% interval, with ``interval``) in the question's
+    unit: ``supported: 2.4% shorter`` or ``supported: 2.1% shorter (95% CI 1.5 to 2.7)``."""
+    unit, decimals = UNITS[ident]
+    value, low, high = value_of(row), value_of(row, "low"), value_of(row, "high")
+    if value is None or row["status"] in ("untestable", ledger.FIDELITY_LOST):
+        return row["status"]
+    text = f"{row['status']}: {value:.{decimals}f}{unit}"
+    if interval and low is not None and high is not None:
+        text += f" (95% CI {low:.{decimals}f} to {high:.{decimals}f})"
+    return text
+
+
+def questions(rows: PaperRows) -> tuple[QuestionRow, ...]:
+    """Return paper 005's questions, one short row each: the question, the model's status and number, the real
+    stacks' status with their number and its 95% interval (``not run`` when they did not run for it)."""
+    model, real = _questions(rows), _questions(rows, REAL_STACKS)
+    out = []
+    for ident in QUESTIONS:
+        if ident not in model and ident not in real:
+            continue
+        m = model.get(ident) if ident not in REAL_STACK_QUESTIONS else None
+        r = real.get(ident)
+        ran = ran_on_real_stacks(r)
+        out.append(QuestionRow(SHORT[ident], "" if m is None else m["status"],
+                               "real stacks only" if m is None else _value(ident, m, interval=False),
+                               r["status"] if ran else "",
+                               _value(ident, r, interval=True) if ran else
+                               (r["emulation"] if r is not None and r["emulation"] else "not run")))
+    return tuple(out)
+
+
+def brief(rows: PaperRows) -> Finding:
+    """Return paper 005's finding in short words: how many of the anchors it scores the model meets, the stated
+    claims' tally (the questions are in their own table, :func:`questions`)."""
+    f = facts(rows)
+    a = rows.frame
+    scored = a[~ledger.claim_mask(a) & (a["column"] != REAL_STACKS)
+               & a["status"].isin(("reproduced", "close", "differs", "typo", "lone_hit"))]
+    good = int(scored["status"].isin(GOOD).sum())
+    return Finding(
+        reproduces=f"in the model, {good} of the {len(scored)} anchors it regenerates; {f.stated_tally}",
+        does_not=clauses("the median page weight" if f.weight_devices and not f.weight_good else "",
+                         f"Dukkipati's ~{f.gain_printed}% gain of IW10" if f.gain_printed and not f.gain_good else ""),
+        headline=(f"the model meets {good} of the {len(scored)} anchors of today's web it regenerates; in the "
+                  f"abstracts of Dukkipati et al. and Langley et al., {f.stated_tally}" if f.stated else
+                  f"the model meets {good} of the {len(scored)} anchors of today's web it regenerates"),
+    )
