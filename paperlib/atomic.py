@@ -52,3 +52,22 @@ def atomic_write_csv(path: Path | str, frame) -> Path:
     buf = io.StringIO()
     frame.to_csv(buf, index=False, lineterminator="\n")
     return atomic_write_text(path, buf.getvalue())
+
+
+def replace_folder(new: Path | str, out: Path | str) -> Path:
+    """Replace the folder ``out`` by the complete folder ``new`` (same file system); return ``out``.
+
+    The old ``out`` stays whole until one rename puts ``new`` in its place, so a reader sees the old folder or the
+    new one, never a mixture; the old one is removed afterwards.
+    """
+    import shutil
+
+    new, out = Path(new), Path(out)
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+        os.replace(out, old / out.name)
+        os.replace(new, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(new, out)
+    return out

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from paperlib.atomic import atomic_write_text
+from paperlib.atomic import atomic_write_text, replace_folder
 from paperlib.ledger import ALL_COLUMNS
 from paperlib.reference import FIGURES, KEY, LEDGER, REFERENCE_DIR, REPO, RUN, Declaration, declarations
 
@@ -246,22 +246,12 @@ def write(figures: Path, out: Path = REFERENCE_DIR, *, decls: list[Declaration] 
             if d.intervals:
                 shutil.copyfile(figures / d.paper / d.intervals.file, folder / d.intervals.file)
         atomic_write_text(tmp / RUN, json.dumps(record, indent=1, sort_keys=True) + "\n")
-        _swap(tmp, out)
+        replace_folder(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
 
-
-def _swap(new: Path, out: Path) -> None:
-    """Replace the folder ``out`` by ``new`` (the old one stays whole until the rename)."""
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-        os.replace(out, old / out.name)
-        os.replace(new, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(new, out)
 
 
 def declared_keys(papers: tuple[str, ...] | list[str] | None = None) -> set[tuple[str, str, str, str]]:

@@ -58,3 +58,20 @@ def test_successful_write_replaces(tmp_path):
     atomic_write_text(target, "a")
     atomic_write_text(target, "b")
     assert target.read_text() == "b"
+
+
+def test_replace_folder_swaps_a_whole_folder_and_leaves_no_old_copy(tmp_path):
+    from paperlib.atomic import replace_folder
+
+    out, new = tmp_path / "site", tmp_path / "site.new"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    new.mkdir()
+    (new / "new.txt").write_text("new")
+    assert replace_folder(new, out) == out
+    # the old folder's file is gone with it, the new one's is there, and nothing else is left beside them
+    assert sorted(p.name for p in out.iterdir()) == ["new.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    fresh = tmp_path / "fresh.new"
+    fresh.mkdir()
+    assert replace_folder(fresh, tmp_path / "fresh") == tmp_path / "fresh" and not fresh.exists()

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -42,6 +41,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from paperlib import ledger, profiles
+from paperlib.atomic import replace_folder
 from paperlib.data import PAPERS
 from paperlib.provenance import REPO_ROOT, Stamp, git_state, package_versions
 from paperlib.reference import declaration
@@ -386,22 +386,12 @@ def build(figures: Path | str = REPO_ROOT / "figures", out: Path | str | None = 
             write(page.href, "paper.html.j2", [page], page=page, notebook_html=notebook_html)
         for doc in doc_pages:
             write(doc.href, "doc.html.j2", [], doc=doc)
-        _swap(tmp, out)
+        replace_folder(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
 
-
-def _swap(new: Path, out: Path) -> None:
-    """Replace the folder ``out`` by ``new`` (the old site stays complete until the rename)."""
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-        os.replace(out, old / out.name)
-        os.replace(new, out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(new, out)
 
 
 def main(argv: list[str] | None = None) -> int:
