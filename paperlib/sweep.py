@@ -234,21 +234,23 @@ def _entry_problem(stored, expected: dict) -> str | None:
     return None if ok else "checksum mismatch (edited or damaged)"
 
 
+def _stored_entries(folder: Path | str):
+    """Yield the parsed JSON of every cache file in ``folder``, by file name; an unreadable file is skipped."""
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            yield json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+
+
 def read_entries(folder: Path | str, code_version: str) -> list[dict]:
     """Return the whole cache entries in ``folder`` (one simulating function's) of ``code_version``, by file name.
 
     The check is :func:`run_sweep`'s own (schema, result, checksum); an entry that fails it, or of
     another code version, is left out silently: this reads what a sweep left, it repairs nothing.
     """
-    out = []
-    for path in sorted(Path(folder).glob("*.json")):
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if _entry_problem(stored, {"code_version": code_version}) is None:
-            out.append(stored)
-    return out
+    return [stored for stored in _stored_entries(folder)
+            if _entry_problem(stored, {"code_version": code_version}) is None]
 
 
 def _store(path: Path, record: dict, result, name: str, seconds: tuple[float, float] | None = None) -> dict:
@@ -406,11 +408,7 @@ def _recorded_seconds(folder: Path) -> list[tuple[dict, int, float]]:
     them. An unreadable entry, or one without a time, is left out.
     """
     out = []
-    for path in sorted(Path(folder).glob("*.json")):
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
+    for stored in _stored_entries(folder):
         if (isinstance(stored, dict) and isinstance(stored.get("params"), dict) and isinstance(stored.get("seed"), int)
                 and isinstance(stored.get("seconds"), (int, float)) and stored["seconds"] >= 0):
             out.append((stored["params"], stored["seed"], float(stored["seconds"])))
