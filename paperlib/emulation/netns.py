@@ -11,6 +11,12 @@ stops (its TUN devices vanish with it) and both namespaces are deleted. Names ar
 :func:`remove_stale`, which touches only names of that form whose owner process is gone.
 Nothing is created outside the two namespaces.
 
+Several addresses per side: ``Testbed(link, seed, tcp, client_ips=(...), server_ips=(...))`` puts every
+client address on the client's device and every server address on the server's (host addresses, one host
+route per peer address, each with the TCP settings' route options); the defaults are one address each
+(:data:`CLIENT_IP`, :data:`SERVER_IP`, joined as point-to-point peers). ``emulator_flags`` are passed to
+``linkemu`` after its positional arguments (e.g. a RED queue or per-address-pair delays).
+
 Every run measures its own timing (:mod:`paperlib.emulation.fidelity`): after the block ``tb.fidelity`` holds
 its :class:`~paperlib.emulation.fidelity.FidelityRecord` (the emulator's lateness, the CPU time and run-queue
 wait of the processes the testbed started and their descendants by role, the machine's CPU pressure and load),
@@ -98,6 +104,24 @@ class Link:
         return [repr(float(up)), repr(float(self.rate_bps)), repr(float(self.delay_s)), repr(float(self.delay_s)),
                 repr(float(self.loss_up)), repr(float(self.loss_down)), str(self.queue_packets),
                 str(self.queue_packets), str(int(seed))]
+
+
+def _addresses(name: str, ips) -> tuple[str, ...]:
+    """Return ``ips`` (IPv4 addresses, at least one, distinct) as a tuple; raise ParameterError naming ``name``."""
+    import ipaddress
+
+    if isinstance(ips, str) or not ips:
+        raise ParameterError(f"{name} must be a non-empty sequence of IPv4 addresses, got {ips!r}")
+    out = []
+    for ip in ips:
+        try:
+            ipaddress.IPv4Address(ip)
+        except (ipaddress.AddressValueError, ValueError, TypeError):
+            raise ParameterError(f"{name} must hold IPv4 addresses, got {ip!r}") from None
+        out.append(str(ip))
+    if len(set(out)) != len(out):
+        raise ParameterError(f"{name} must hold distinct addresses, got {ips!r}")
+    return tuple(out)
 
 
 def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -206,7 +230,9 @@ class Testbed:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, link: Link, seed: int, tcp: TcpSettings | None = None, startup_timeout_s: float = 10.0):
+    def __init__(self, link: Link, seed: int, tcp: TcpSettings | None = None, startup_timeout_s: float = 10.0, *,
+                 client_ips: tuple[str, ...] = (CLIENT_IP,), server_ips: tuple[str, ...] = (SERVER_IP,),
+                 emulator_flags: tuple[str, ...] = ()):
         if not isinstance(link, Link):
             raise ParameterError(f"link must be a paperlib.emulation.netns.Link, got {link!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -216,11 +242,18 @@ class Testbed:
         if tcp is not None and tcp.mtu_bytes > link.mtu_bytes:
             raise ParameterError(f"tcp.mss_bytes {tcp.mss_bytes} needs an MTU of {tcp.mtu_bytes} B, "
                                  f"but link.mtu_bytes is {link.mtu_bytes}")
+        self.client_ips, self.server_ips = _addresses("client_ips", client_ips), _addresses("server_ips", server_ips)
+        if set(self.client_ips) & set(self.server_ips):
+            raise ParameterError(f"client_ips and server_ips must not share an address, got {client_ips!r} and "
+                                 f"{server_ips!r}")
+        if isinstance(emulator_flags, str) or not all(isinstance(f, str) for f in emulator_flags):
+            raise ParameterError(f"emulator_flags must be a sequence of strings, got {emulator_flags!r}")
+        self.emulator_flags = tuple(emulator_flags)
         self.link, self.seed, self.tcp = link, seed, tcp
         self.startup_timeout_s = startup_timeout_s
         self.name = f"{PREFIX}{os.getpid()}n{next(_counter)}"
         self.client_ns, self.server_ns = f"{self.name}c", f"{self.name}s"
-        self.client_ip, self.server_ip = CLIENT_IP, SERVER_IP
+        self.client_ip, self.server_ip = self.client_ips[0], self.server_ips[0]
         self.link_stats: dict | None = None
         self.fidelity: fidelity.FidelityRecord | None = None
         self._watch: fidelity.CpuWatch | None = None
@@ -264,7 +297,8 @@ class Testbed:
             self._created.append(ns)
         binary = build.linkemu()
         self._emu = subprocess.Popen(
-            [str(binary), self.client_ns, DEVICE, self.server_ns, DEVICE, *self.link.emulator_args(self.seed)],
+            [str(binary), self.client_ns, DEVICE, self.server_ns, DEVICE, *self.link.emulator_args(self.seed),
+             *self.emulator_flags],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         self._watch.add(self._emu.pid, "emulator")
         line = self._read_ready()
@@ -272,13 +306,21 @@ class Testbed:
             err = self._emu.stderr.read() if self._emu.poll() is not None else ""
             raise TestbedError(f"linkemu did not start: {line!r} {err}")
         mtu = str(self.link.mtu_bytes)
-        for ns, ip, peer in ((self.client_ns, CLIENT_IP, SERVER_IP), (self.server_ns, SERVER_IP, CLIENT_IP)):
+        sides = ((self.client_ns, self.client_ips, self.server_ips), (self.server_ns, self.server_ips, self.client_ips))
+        for ns, ips, peers in sides:
             _ip("-n", ns, "link", "set", "lo", "up")
             _ip("-n", ns, "link", "set", DEVICE, "mtu", mtu, "txqueuelen", "10000", "up")
-            _ip("-n", ns, "addr", "add", ip, "peer", peer, "dev", DEVICE)
+            if len(ips) == 1 and len(peers) == 1:  # one address each side: a point-to-point peer address
+                _ip("-n", ns, "addr", "add", ips[0], "peer", peers[0], "dev", DEVICE)
+            else:  # several: host addresses on the device, one host route per peer address
+                for ip in ips:
+                    _ip("-n", ns, "addr", "add", f"{ip}/32", "dev", DEVICE)
             if self.tcp is not None:
                 self._sysctl(ns, self.tcp.sysctls())
-                _ip("-n", ns, "route", "replace", peer, "dev", DEVICE, "src", ip, *self.tcp.route_options())
+            for peer in peers:
+                if self.tcp is not None or len(ips) > 1 or len(peers) > 1:
+                    _ip("-n", ns, "route", "replace", peer, "dev", DEVICE, "src", ips[0],
+                        *(self.tcp.route_options() if self.tcp is not None else ()))
 
     def _read_ready(self) -> str:
         done = threading.Event()
@@ -333,8 +375,12 @@ class Testbed:
 
     def provenance(self) -> dict:
         """Return the link, seed and TCP settings of this testbed (stored with a run's result)."""
-        return {"link": asdict(self.link), "seed": self.seed,
-                "tcp": None if self.tcp is None else self.tcp.provenance(), "emulator": "linkemu.c (TUN, user space)"}
+        out = {"link": asdict(self.link), "seed": self.seed,
+               "tcp": None if self.tcp is None else self.tcp.provenance(), "emulator": "linkemu.c (TUN, user space)"}
+        if (self.client_ips, self.server_ips) != ((CLIENT_IP,), (SERVER_IP,)) or self.emulator_flags:
+            out |= {"client_ips": list(self.client_ips), "server_ips": list(self.server_ips),
+                    "emulator_flags": list(self.emulator_flags)}
+        return out
 
     # --- teardown ---------------------------------------------------------------------------------
     def __exit__(self, exc_type, exc, tb) -> bool:
