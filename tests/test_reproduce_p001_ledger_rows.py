@@ -92,5 +92,3 @@ def test_without_simulations_only_table3_is_scored_and_the_other_rows_say_they_d
     # the claims keep their ids and first locations
     assert [r.row for r in rows[14:]] == list(PAPER.claims.cells["id"])
     assert rows[14].source == "Abstract"
-    with pytest.raises(ValueError, match="real_stacks"):
-        ledger_rows.ledger_rows(PAPER, real_stacks=object())

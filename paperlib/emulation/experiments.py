@@ -223,9 +223,10 @@ def operating_point_key(pt) -> tuple:
     return (round(pt.rate_bps), round(pt.rtt_s, 6), round(pt.p, 6))
 
 
-def code_version() -> str:
+def code_version(depends: tuple = (), sources: tuple = ()) -> str:
     """Return the version the cache is keyed by: paperlib's, and a hash of this module, the modules it depends
-    on and the C sources it compiles (the link emulator and the application)."""
+    on and the C sources it compiles (the link emulator and the application), and of ``depends`` (more modules)
+    and ``sources`` (more files) when a sweep runs another point function (:func:`run`'s ``point_fn``)."""
     import hashlib
     import inspect
 
@@ -235,6 +236,8 @@ def code_version() -> str:
     files += [Path(build.HERE) / "linkemu.c"]
     if _c_apps is not None:
         files.append(Path(_c_apps.APP_SOURCE))
+    files += [Path(inspect.getsourcefile(m)) for m in depends if Path(inspect.getsourcefile(m)) not in files]
+    files += [Path(f) for f in sources]
     digest = hashlib.sha256()
     for f in files:
         digest.update(f.read_bytes())
@@ -242,11 +245,17 @@ def code_version() -> str:
 
 
 def run(points: list[dict], cache_dir: Path = CACHE_DIR, n_links: int | None = None, progress: bool = True,
-        desc: str | None = None) -> pd.DataFrame:
-    """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time."""
+        desc: str | None = None, point_fn=None, depends: tuple = (), sources: tuple = ()) -> pd.DataFrame:
+    """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time.
+
+    ``point_fn`` (default :func:`run_point`) runs one point; another testbed's (e.g.
+    :func:`paperlib.emulation.web_testbed_real.run_point`) names its modules and C sources in ``depends`` and
+    ``sources``, which the cache's code version hashes too.
+    """
     n = n_links or PARALLEL_LINKS
     scheduler = sweep.SYNCHRONOUS if n == 1 else None
-    return sweep.run_sweep(run_point, points, cache_dir=cache_dir, code_version=code_version(), scheduler=scheduler,
+    return sweep.run_sweep(point_fn or run_point, points, cache_dir=cache_dir,
+                           code_version=code_version(depends, sources), scheduler=scheduler,
                            n_workers=None if n == 1 else n, progress=progress, desc=desc)
 
 

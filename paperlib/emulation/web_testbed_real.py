@@ -85,14 +85,19 @@ from pathlib import Path
 
 import numpy as np
 
-from paperlib.emulation import build, fidelity, netns, queue_disc, web_load
+from paperlib.emulation import build, fidelity, netns
 from paperlib.emulation.netns import Link, Testbed
 from paperlib.emulation.tcp_settings import TcpSettings
 from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
 
+try:  # the RED queue and the browsers' program (their modules may be absent from a partial checkout)
+    from paperlib.emulation import queue_disc, web_load
+except ImportError:  # pragma: no cover - then unavailable_reason() says so
+    queue_disc = web_load = None
+
 #: Modules whose code the results depend on (the sweep runner's cache key hashes them too).
-SWEEP_DEPENDS = (netns, fidelity, queue_disc, web_load, build, web_testbed)
+SWEEP_DEPENDS = tuple(m for m in (netns, fidelity, queue_disc, web_load, build, web_testbed) if m is not None)
 #: The responders' TCP port (ns-3's web_testbed.PORT).
 PORT = web_testbed.PORT
 #: Wall-time bound of a run beyond its ``sim_time_s``: the browsers' program's start and exit, the responders'
@@ -103,6 +108,14 @@ GRACE_S = 30.0
 FIDELITY_TRIES = 3
 #: linkemu's directions: a is the client side, so b->a (server -> client) is the reply direction.
 REPLY, REQUEST = "ba", "ab"
+
+
+def unavailable_reason() -> str | None:
+    """Return why this machine cannot run the testbed (:func:`paperlib.emulation.netns.unavailable_reason`, or a
+    missing part of the package), or None."""
+    if queue_disc is None or web_load is None:
+        return "the RED queue (paperlib.emulation.queue_disc) or the browsers (paperlib.emulation.web_load) is missing"
+    return netns.unavailable_reason()
 
 
 def client_ips(n_pairs: int) -> tuple[str, ...]:
@@ -301,6 +314,9 @@ def simulate(params: dict, seed: int) -> dict:
     web_testbed._check(p)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ParameterError(f"seed must be a whole number >= 0, got {seed!r}")
+    missing = unavailable_reason()
+    if missing:
+        raise netns.TestbedError(missing)
     load = web_testbed.workload(p, int(seed))
     n = len(p["pairs"])
     clients, servers = client_ips(n), server_ips(n)

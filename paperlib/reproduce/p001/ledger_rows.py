@@ -4,7 +4,8 @@ Every published number and claim of the paper becomes a row of :func:`ledger_row
 writes them with :func:`paperlib.notebook.close_paper`. Table 3 needs no simulation; the calibration
 line, the text's numbers and the claims need the notebook's ns-3 runs
 (:class:`~paperlib.reproduce.p001.sweeps.Simulations`), and without them their rows say they were
-not run. The paper has no real-stack column.
+not run. The claims judged on real stacks (:mod:`~paperlib.reproduce.p001.emulated`) follow in their own
+column when the notebook passes its real-stack runs.
 """
 
 from __future__ import annotations
@@ -175,10 +176,21 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     ``search``: :func:`~paperlib.reproduce.p001.operating_point.convention_search`'s frame (``None``: searched
     here). ``simulations``: the notebook's ns-3 runs; without them (or without every queue configuration:
     ``summary``/``evidence`` None) the rows that need them say they were not run (:func:`not_run_rows`).
-    ``real_stacks`` must be ``None``: the paper has no real-stack column.
+    ``real_stacks``: the real-stack runs (:func:`paperlib.reproduce.p001.emulated.run`), whose claim rows
+    (:func:`paperlib.reproduce.p001.emulated.real_stack_rows`, column ``emulated (real stacks)``) follow the ns-3
+    ones, each quoting the ns-3 verdict beside it; ``None``: no real-stack rows.
     """
-    if real_stacks is not None:
-        raise ValueError("real_stacks: paper 001 has no real-stack runs; pass None")
+    out = _ns3_rows(paper, search, simulations)
+    if real_stacks is None:
+        return out
+    from paperlib.reproduce.p001 import emulated
+
+    ns3 = {r.claim_id: r.status for r in out if r.claim_id and r.evidence == "ns-3"}
+    return out + emulated.real_stack_rows(paper, real_stacks, ns3)
+
+
+def _ns3_rows(paper: Paper, search: pd.DataFrame | None, simulations: Simulations | None) -> list[Row]:
+    """Return the rows of :func:`ledger_rows` but the real stacks': Table 3, the calibration line, text, claims."""
     out = table3_rows(paper, search)
     if simulations is None:
         return out + not_run_rows(paper, "not run (no simulations given)")

@@ -1,0 +1,331 @@
+"""Paper 001 on real stacks: the ns-3 testbed's plan re-run on Linux TCP (:mod:`paperlib.emulation.web_testbed_real`).
+
+The points are :func:`paperlib.reproduce.p001.testbed.experiment_points`' (the same parameters as ns-3's, Table 1's
+queues, Table 2's pairs, the browser counts of the regenerated calibration line that the ns-3 part computes), and
+replication ``r`` at a load and latency set has the same workload seed as ns-3's replication ``r`` there
+(:func:`paperlib.reproduce.p001.testbed.crn_seed`): common random numbers across queues and across the two
+testbeds. They run through the one sweep runner of the real-stack experiments
+(:func:`paperlib.emulation.experiments.run`: cached by parameters and code version, seeded per point, with
+progress), :data:`LINKS` testbeds at a time, each run kept or re-run by the testbed's fidelity rule
+(:func:`paperlib.emulation.web_testbed_real.run_point`).
+
+Profiles.
+
+* ``reduced`` (the default): the cells that decide the paper's headline claims, :data:`REDUCED_CELLS`: FIFO-180
+  against RED-A-180 at 98 % load with long latency (Fig. 9, "RED is better with long latency"), FIFO-60/120/180
+  at 98 % with short latency (the queue-size effect, Figs. 3-5), RED-A/B/C with the 240-packet queue at 98 % with
+  short latency (Fig. 8-A/B). :data:`REDUCED_REPS` replications (the decision rule's fewest,
+  :data:`paperlib.reproduce.p001.decision_rule.MIN_REPS`) of :data:`REDUCED_SIM_TIME_S` s, the first
+  :data:`REDUCED_WARMUP_S` s not measured: 8 cells x 10 = 80 runs of about 21 s, two at a time, about 14 minutes.
+  The run is half the ns-3 profile's 40 s and its warm-up half its 10 s: every browser starts in its stationary
+  state, so the warm-up covers only TCP's start and the queue filling, which at 98 % load takes a few seconds
+  (ns-3's warm-up profile of the same points shows it); 15 measured seconds at 98 % hold about 1500 responses
+  per run.
+* ``full``: every queue configuration x load x latency set x the ns-3 profile's replications, with its run length
+  (:func:`plan_hours` gives the machine-hours; ``make bench`` prints them).
+* ``off``: nothing runs (the rows say so).
+
+A claim is judged on the real stacks with the package's decision rule (:mod:`paperlib.reproduce.p001.decision_rule`:
+a margin per replication, its 95 % t-interval, paired by the common random numbers) when every cell it reads ran;
+a replication counts when every run of the grid at it kept its timing (the margins compare configurations
+replication by replication). The queue-size claim at 98 % reads short and long latency; the reduced grid runs only
+short, and judges it there (:func:`fifo_98_queue_short`, said in the row). Its rows sit beside the ns-3 ones in
+column :data:`paperlib.ledger.REAL_STACKS` (:func:`real_stack_rows`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from paperlib.atomic import atomic_write_csv
+from paperlib.data import Paper
+from paperlib.emulation import experiments, web_testbed_real
+from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation.notebook import Emulated, cell_fidelity, split_kept
+from paperlib.ledger import REAL_STACKS, Row, claim_row
+from paperlib.reproduce.p001 import claims, decision_rule, findings, testbed
+from paperlib.reproduce.p001.decision_rule import Reading, decide, increasing
+from paperlib.reproduce.p001.testbed import Profile
+
+PAPER = "001"
+#: The reduced profile's cells (configuration, load, latency set): the headline claims' (module docstring).
+REDUCED_CELLS = (("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long"),
+                 ("FIFO-60", 0.98, "short"), ("FIFO-120", 0.98, "short"), ("FIFO-180", 0.98, "short"),
+                 ("RED-A-240", 0.98, "short"), ("RED-B-240", 0.98, "short"), ("RED-C-240", 0.98, "short"))
+REDUCED_REPS = decision_rule.MIN_REPS
+REDUCED_SIM_TIME_S = 20.0
+REDUCED_WARMUP_S = 5.0
+#: Testbeds at once (each mostly waits on real time; the fidelity rule says whether two kept their timing).
+LINKS = 2
+#: Wall time of a run beyond its ``sim_time_s`` (namespaces, emulator, programs' start and exit), for the plan's
+#: cost; ``make bench`` measures a short run's.
+SETUP_S = 1.5
+
+
+def real_profile(prof: Profile, profile: str) -> Profile:
+    """Return the ns-3 profile ``prof`` with the real-stack ``profile``'s replications and run length."""
+    experiments.check_profile(profile)
+    if profile == "reduced":
+        return replace(prof, reps=REDUCED_REPS, sim_time_s=REDUCED_SIM_TIME_S, warmup_s=REDUCED_WARMUP_S)
+    return prof
+
+
+def points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None) -> list[dict]:
+    """Return the real-stack sweep points of ``profile`` ("reduced", "full" or "off": none) on the ns-3 profile
+    ``prof`` (default: scaled) with the calibration's ``browsers`` per load."""
+    experiments.check_profile(profile)
+    if profile == "off":
+        return []
+    run = real_profile(prof or testbed.PROFILES["scaled"], profile)
+    if profile == "full":
+        return testbed.experiment_points(paper, run, browsers)
+    cells = set(REDUCED_CELLS)
+    configs = list(dict.fromkeys(c for c, _, _ in REDUCED_CELLS))
+    return [p for p in testbed.experiment_points(paper, run, browsers, configs=configs)
+            if (p["config"], p["load"], p["latency"]) in cells]
+
+
+def plan_hours(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None,
+               links: int = LINKS) -> dict:
+    """Return the plan's size: ``runs``, ``machine_hours`` (one testbed per machine: the runs' wall time) and
+    ``wall_minutes`` at ``links`` testbeds at once, each run ``sim_time_s`` + :data:`SETUP_S`."""
+    pts = points(paper, profile, browsers, prof)
+    seconds = sum(float(p["sim_time_s"]) + SETUP_S for p in pts)
+    return {"profile": profile, "runs": len(pts), "machine_hours": seconds / 3600,
+            "wall_minutes": seconds / max(int(links), 1) / 60}
+
+
+def with_rtt(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return ``runs`` with ``rtt_s``, each run's mean base round trip (the fidelity rule's round trip)."""
+    out = runs.copy()
+    out["rtt_s"] = [web_testbed_real.mean_base_rtt_s({**web_testbed_real.web_testbed.DEFAULTS, **r})
+                    for r in runs.to_dict("records")] if len(runs) else []
+    return out
+
+
+#: The per-run figures ``emulation_runs.csv`` holds (the response times stay in the sweep cache).
+RUN_TABLE_COLUMNS = ["config", "load", "latency", "rep", "browsers", "seed", "workload_seed", "sim_time_s",
+                     "warmup_s", "requests", "unfinished", "failed", "throughput_bps", "queue_max_packets", "drops",
+                     "arrivals", "early_drops", "forced_drops", "mean_ms", "p90_ms", "mean_queue", "fidelity_kept",
+                     "fidelity_tries", "lateness_p99_s", "app_wait_transfer_s", "issue_lateness_p99_s",
+                     "generator_cpu_s"]
+
+
+def run_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per run with :data:`RUN_TABLE_COLUMNS` (response times as their mean and 90th percentile in
+    ms, the mean reply queue after the warm-up, the fidelity figures)."""
+    rows = []
+    for r in runs.to_dict("records"):
+        rt = np.asarray(r.get("response_s") or [], dtype=float) * 1e3
+        q, t = np.asarray(r["queue_samples"], dtype=float), np.asarray(r["queue_sample_times_s"], dtype=float)
+        fid, gen = r.get("fidelity") or {}, r.get("generator") or {}
+        rows.append({**{k: r.get(k) for k in RUN_TABLE_COLUMNS[:18]},
+                     "mean_ms": float(rt.mean()) if rt.size else np.nan,
+                     "p90_ms": float(np.percentile(rt, 90)) if rt.size else np.nan,
+                     "mean_queue": float(q[t >= r["warmup_s"]].mean()) if (t >= r["warmup_s"]).any() else np.nan,
+                     "fidelity_kept": r.get("fidelity_kept"), "fidelity_tries": r.get("fidelity_tries"),
+                     "lateness_p99_s": fid.get("worst_lateness_p99_s"),
+                     "app_wait_transfer_s": fid.get("app_wait_transfer_s"),
+                     "issue_lateness_p99_s": gen.get("issue_lateness_p99_s"), "generator_cpu_s": gen.get("cpu_s")})
+    return pd.DataFrame(rows, columns=RUN_TABLE_COLUMNS)
+
+
+def run(paper: Paper, profile: str, browsers: dict[float, int], out: Path, prof: Profile | None = None,
+        n_links: int | None = None) -> Emulated:
+    """Run the real-stack plan of ``profile`` through :func:`paperlib.emulation.experiments.run` (or say why not)
+    and write ``emulation_runs.csv`` (:func:`run_table`) into ``out``; return the runs split by their fidelity.
+
+    Nothing runs with ``profile`` "off" or when the machine cannot (:func:`paperlib.emulation.notebook.not_run_reason`
+    and :func:`paperlib.emulation.web_testbed_real.unavailable_reason`, checked before any point).
+    """
+    from paperlib.emulation.notebook import not_run_reason
+
+    profile = experiments.check_profile(profile)
+    reason = not_run_reason(profile)
+    if reason is None and web_testbed_real.unavailable_reason():
+        reason = f"{emulated_rows.NOT_RUN_CANNOT}: {web_testbed_real.unavailable_reason()}"
+    if reason:
+        return Emulated(profile, not_run=reason)
+    pts = points(paper, profile, browsers, prof)
+    sources = [web_testbed_real.build.HERE / "linkemu.c"]
+    if web_testbed_real.web_load is not None and hasattr(web_testbed_real.web_load, "SOURCE"):
+        sources.append(Path(web_testbed_real.web_load.SOURCE))
+    runs = experiments.run(pts, n_links=n_links or LINKS, desc=f"{PAPER} real stacks ({profile})",
+                           point_fn=web_testbed_real.run_point,
+                           depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
+    runs = with_rtt(runs)
+    atomic_write_csv(Path(out) / "emulation_runs.csv", run_table(runs))
+    kept, lost = split_kept(runs)
+    return Emulated(profile, pts, kept, lost=lost)
+
+
+# --- the claims on real stacks ---------------------------------------------------------------------------------
+
+
+class CellEvidence(claims.Evidence):
+    """:class:`paperlib.reproduce.p001.claims.Evidence` that remembers every cell a claim reads (any column), so a
+    claim's row can give the fidelity of exactly its cells."""
+
+    def get(self, config: str, load: float, latency: str, column: str = "p90_ms") -> float:
+        """Return one number of the summary, noting its cell."""
+        value = super().get(config, load, latency, column)
+        self.touched.add((config, load, latency))
+        return value
+
+
+def paired_reps(em: Emulated) -> pd.DataFrame:
+    """Return the kept runs of the replications whose every run in the grid kept its timing (paired margins)."""
+    if not len(em.runs):
+        return em.runs
+    lost = set(em.lost["rep"]) if len(em.lost) else set()
+    return em.runs[~em.runs["rep"].isin(lost)]
+
+
+def fifo_98_queue_short(r: claims.Evidence) -> Reading:
+    """Return the queue-size claim at 98 % read on short latency only (FIFO's p90 rises with 60, 120, 180)."""
+    hi = r.loads[2]
+    return increasing({"short": r.by(r.fifo, hi, "short")}, f"FIFO p90 at {hi:.0%} by queue size, short latency")
+
+
+#: Readings of a claim on the cells the reduced grid has, when the claim's own reads a cell it lacks: claim id ->
+#: (reading, what the row says it covers).
+PARTIAL = {"fifo_98_longer_larger_queue": (fifo_98_queue_short, "judged on short latency only (the reduced grid)")}
+
+
+def _judge(reading, evidence: claims.Evidence):
+    pooled = evidence.fresh()
+    found = reading(pooled)
+    decision = decide([reading(r.fresh()).margin for r in evidence.replications])
+    return found, decision, set(pooled.touched), pooled.rep_note()
+
+
+def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = None) -> list[Row]:
+    """Return one row per claim of ``claims.csv`` judged on the real stacks (column :data:`REAL_STACKS`).
+
+    A claim whose cells all ran is judged by the decision rule on the paired replications (:func:`paired_reps`):
+    ``supported``, ``refuted``, ``inconclusive`` (with the replications that would decide it) or ``untestable``
+    (fewer than 2); ``fidelity_lost`` when runs of its cells lost their timing and fewer than 2 replications are
+    left; a claim whose cells did not run says why (:func:`paperlib.emulation.ledger_rows.not_run_row`). Each
+    judged row gives the fidelity of its cells' runs; ``ns3`` (claim id -> the ns-3 status) is quoted beside.
+    """
+    ns3 = ns3 or {}
+    cells = paper.claims.cells
+    runs = paired_reps(em)
+    evidence = (CellEvidence.from_sweep(runs, paper) if len(runs) and runs["rep"].nunique() >= 1 else None)
+    out = []
+    for _, c in cells.iterrows():
+        source, cid, printed = c["location"].split(";")[0], c["id"], str(c["printed"])
+        base = claim_row(PAPER, source, cid, printed, None, "untestable", "judged on the real stacks",
+                         column=REAL_STACKS, claim_id=cid, evidence="none")
+        if em.not_run:
+            out.append(emulated_rows.not_run_row(base, em.not_run))
+            continue
+        reading, scope = claims.CLAIMS.functions[cid].reading, ""
+        found = None
+        if evidence is not None:
+            for candidate, what in ((reading, ""), PARTIAL.get(cid, (None, ""))):
+                if candidate is None:
+                    continue
+                try:
+                    found, decision, touched, note = _judge(candidate, evidence)
+                    scope = what
+                    break
+                except KeyError:
+                    continue
+        if found is None:
+            lost_here = _lost_in_claim_cells(em, reading, paper)
+            if lost_here:
+                out.append(claim_row(PAPER, source, cid, printed, None, "fidelity_lost",
+                                     f"{emulated_rows.MARK} {lost_here} runs of its cells lost their timing "
+                                     "(docs/fidelity.md); no verdict is drawn from them", column=REAL_STACKS,
+                                     claim_id=cid, evidence="real stacks"))
+            else:
+                out.append(emulated_rows.not_run_row(base, f"its cells are not in the {em.profile} real-stack grid "
+                                                           "(PROFILE=full runs every cell)"))
+            continue
+        fid = cell_fidelity(pd.concat([em.cell_runs(config=cfg, load=load, latency=lat) for cfg, load, lat in
+                                       sorted(touched)], ignore_index=True))
+        status = decision.status
+        if fid is not None and fid["runs_kept"] < fid["runs"] and decision.n < 2:
+            status = "fidelity_lost"
+        beside = f" [ns-3: {ns3[cid]}]" if cid in ns3 else ""
+        timing = f"; fidelity of its cells' runs: {emulated_rows.fidelity_text(fid)}" if fid else ""
+        reason = (f"{emulated_rows.MARK}{beside} {f'{scope}; ' if scope else ''}{decision.sentence(found)}. "
+                  f"{found.reason}{note}{timing}; Linux TCP (reno) through linkemu, "
+                  f"paperlib.emulation.web_testbed_real")
+        interval = (decision.low, decision.high) if np.isfinite(decision.low) else None
+        out.append(claim_row(PAPER, source, cid, printed, found.regenerated if status != "fidelity_lost" else None,
+                             status, reason, column=REAL_STACKS, claim_id=cid, evidence="real stacks",
+                             interval95=interval, n=decision.n))
+    return out
+
+
+def _lost_in_claim_cells(em: Emulated, reading, paper: Paper) -> int:
+    """Return how many lost runs sit in cells of the grid (a claim with no kept replication left)."""
+    if not len(em.lost):
+        return 0
+    try:
+        probe = CellEvidence.from_sweep(pd.concat([em.runs, em.lost], ignore_index=True), paper)
+        reading(probe)
+    except KeyError:
+        return 0
+    keys = set(probe.touched)
+    return int(sum((r["config"], r["load"], r["latency"]) in keys for r in em.lost.to_dict("records")))
+
+
+# --- real stacks beside ns-3 -----------------------------------------------------------------------------------
+
+
+def ns3_twins(pts: list[dict], config: str, load: float, latency: str) -> list[dict]:
+    """Return the real-stack points of one cell, to run on ns-3 as they are (the same parameters and seeds)."""
+    return [p for p in pts if (p["config"], p["load"], p["latency"]) == (config, load, latency)]
+
+
+def compare_cell(real: pd.DataFrame, ns3: pd.DataFrame) -> pd.DataFrame:
+    """Return the mean, median and 90th percentile response time (ms), mean queue and drop rate of one cell on
+    each testbed (rows ``real stacks`` and ``ns-3``), pooled over the replications."""
+    rows = []
+    for name, runs in (("real stacks", real), ("ns-3", ns3)):
+        if not len(runs):
+            continue
+        s = findings.summarise(runs).iloc[0]
+        rows.append({"testbed": name, "runs": int(len(runs)), "requests": int(s["requests"]),
+                     "mean_ms": s["mean_ms"], "p50_ms": s["p50_ms"], "p90_ms": s["p90_ms"],
+                     "mean_queue": s["mean_queue"], "drop_rate": s["drop_rate"]})
+    return pd.DataFrame(rows)
+
+
+def cdf_figure(real: pd.DataFrame, ns3: pd.DataFrame, title: str):
+    """Return a figure of the response-time CDFs (pooled over replications) of one cell, real stacks and ns-3."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, runs, style in (("real stacks", real, "-"), ("ns-3", ns3, "--")):
+        if not len(runs):
+            continue
+        x = np.sort(np.concatenate([np.asarray(v, dtype=float) for v in runs["response_s"]])) * 1e3
+        ax.plot(x, np.arange(1, x.size + 1) / x.size, style, label=f"{name} ({len(runs)} runs)")
+    ax.set_xscale("log")
+    ax.set_xlabel("response time (ms)")
+    ax.set_ylabel("CDF")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def queue_figure(run_row: dict, limit: int, title: str):
+    """Return a figure of one run's reply-direction queue (packets) over time, with its limit and the warm-up."""
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ax.plot(run_row["queue_sample_times_s"], run_row["queue_samples"], lw=0.8, label="backlog")
+    if run_row.get("red_avg_packets"):
+        ax.plot(run_row["queue_sample_times_s"], run_row["red_avg_packets"], lw=0.8, label="RED average")
+    ax.axhline(limit, color="grey", ls=":", label=f"limit {limit}")
+    ax.axvline(run_row["warmup_s"], color="grey", ls="--", lw=0.8, label="end of warm-up")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("queue (packets)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    return fig
