@@ -92,9 +92,13 @@ from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
 
 try:  # the RED queue and the browsers' program (their modules may be absent from a partial checkout)
-    from paperlib.emulation import queue_disc, web_load
+    from paperlib.emulation import queue_disc
 except ImportError:  # pragma: no cover - then unavailable_reason() says so
-    queue_disc = web_load = None
+    queue_disc = None
+try:
+    from paperlib.emulation import web_load
+except ImportError:  # pragma: no cover
+    web_load = None
 
 #: Modules whose code the results depend on (the sweep runner's cache key hashes them too).
 SWEEP_DEPENDS = tuple(m for m in (netns, fidelity, queue_disc, web_load, build, web_testbed) if m is not None)
@@ -338,7 +342,8 @@ def simulate(params: dict, seed: int) -> dict:
                 raise RuntimeError("the responders did not start (no 'ready' within 10 s)")
             argv = web_load.browse_argv(binary, str(workload_path), str(requests_path), float(p["sim_time_s"]),
                                         int(p["parallel"]), pairs=[(c, s, PORT) for c, s in
-                                                                   zip(clients, servers, strict=True)])
+                                                                   zip(clients, servers, strict=True)],
+                                        warmup_s=float(p["warmup_s"]))
             t_browse = time.monotonic()
             browse = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             try:
@@ -352,15 +357,17 @@ def simulate(params: dict, seed: int) -> dict:
         link_stats = tb.link_stats or {}
         record = tb.fidelity
         summary = web_load.parse_summary(out)
-        found = web_load.results(web_load.read_requests(requests_path), summary, float(p["warmup_s"]),
-                                 float(p["sim_time_s"]))
+        requests = web_load.read_requests(requests_path)
+        found = web_load.results(requests, summary, float(p["warmup_s"]), float(p["sim_time_s"]))
         log = queue_disc.read_queue_log(log_path)
-    origin = _log_origin(log, summary, t_emu, t_browse)
+    origin = _log_origin(log, requests.attrs.get("t0_monotonic_s", t_browse), t_emu)
     times, samples, red_avg = queue_series(log, origin, float(p["sim_time_s"]))
     reply = link_stats.get(REPLY, {})
     red = reply.get("red") or {}
-    qdrop = int(reply.get("n_qdrop", 0))
-    early, forced = int(red.get("early_drops", 0)), int(red.get("forced_drops", qdrop if not red else 0))
+    qdrop = int(reply.get("queue_drops", 0))  # drop-tail: arrivals to a full queue; with RED, its forced drops
+    arrivals = int(red.get("arrivals", int(reply.get("in", 0)) - int(reply.get("lost", 0))))
+    early = int(red.get("early_drops", 0))
+    forced = int(red.get("forced_drops", 0)) if red else qdrop
     generator = found.get("generator", {})
     record_dict = record.to_dict() if record is not None else None
     if record_dict is not None:
@@ -369,8 +376,7 @@ def simulate(params: dict, seed: int) -> dict:
         "requests": found["requests"], "unfinished": found["unfinished"], "failed": found["failed"],
         "throughput_bps": found["throughput_bps"],
         "queue_max_packets": int(max(samples)) if samples else 0,
-        "drops": early + forced if red else qdrop,
-        "arrivals": int(red.get("arrivals", reply.get("n_in", 0))),
+        "drops": early + forced, "arrivals": arrivals,
         "early_drops": early, "forced_drops": forced, "counters_span": "whole run",
         "queue_sample_times_s": times, "queue_samples": samples, **red_avg,
         "fidelity": record_dict, "generator": generator, "link_stats": link_stats,
@@ -394,14 +400,13 @@ def _json_tail(text: str) -> dict:
     return {}
 
 
-def _log_origin(log, summary: dict, t_emu: float, t_browse: float) -> float:
+def _log_origin(log, start_s: float, t_emu: float) -> float:
     """Return the queue log's time at which the browsers started (the ns-3 run's time 0).
 
-    The log's clock is linkemu's: CLOCK_MONOTONIC seconds, or seconds since its start (then measured here from
-    the testbed's start ``t_emu``). The browsers' start is the program's own (``summary["t_start_s"]``,
-    CLOCK_MONOTONIC) when it reports one, else when it was started (``t_browse``, a few ms early).
+    ``start_s``: the browsers' time 0 on CLOCK_MONOTONIC (the program's own, ``t0_monotonic_s``). The log's clock
+    is linkemu's: CLOCK_MONOTONIC seconds, or seconds since its start (then counted from the testbed's start
+    ``t_emu``, a few ms after linkemu's: the samples' times are late by that much).
     """
-    start = float(summary.get("t_start_s", t_browse)) if isinstance(summary, dict) else t_browse
     if len(log) and float(log["t_s"].min()) > 1e4:  # absolute CLOCK_MONOTONIC times
-        return start
-    return start - t_emu
+        return float(start_s)
+    return float(start_s) - t_emu
