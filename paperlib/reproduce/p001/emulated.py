@@ -248,13 +248,13 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                 out.append(emulated_rows.not_run_row(base, f"its cells are not in the {em.profile} real-stack grid "
                                                            "(PROFILE=full runs every cell)"))
             continue
-        fid = cell_fidelity(pd.concat([em.cell_runs(config=cfg, load=load, latency=lat) for cfg, load, lat in
+        fid = runs_fidelity(pd.concat([em.cell_runs(config=cfg, load=load, latency=lat) for cfg, load, lat in
                                        sorted(touched)], ignore_index=True))
         status = decision.status
         if fid is not None and fid["runs_kept"] < fid["runs"] and decision.n < 2:
             status = "fidelity_lost"
         beside = f" [ns-3: {ns3[cid]}]" if cid in ns3 else ""
-        timing = f"; fidelity of its cells' runs: {emulated_rows.fidelity_text(fid)}" if fid else ""
+        timing = f"; fidelity of its cells' runs: {fidelity_words(fid)}" if fid else ""
         reason = (f"{emulated_rows.MARK}{beside} {f'{scope}; ' if scope else ''}{decision.sentence(found)}. "
                   f"{found.reason}{note}{timing}; Linux TCP (reno) through linkemu, "
                   f"paperlib.emulation.web_testbed_real")
@@ -263,6 +263,35 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                              status, reason, column=REAL_STACKS, claim_id=cid, evidence="real stacks",
                              interval95=interval, n=decision.n))
     return out
+
+
+def runs_fidelity(runs: pd.DataFrame) -> dict | None:
+    """Return the fidelity summary of ``runs`` (:func:`paperlib.emulation.notebook.cell_fidelity`), its wait per
+    handshake counted over each run's connections (one per request: the browsers open one per object), with
+    ``generator_issue_lateness_p99_s_max``, the generator's worst issue lateness; None when no run has a record."""
+    fid = cell_fidelity(runs)
+    if fid is None:
+        return None
+    waits = []
+    for r in runs.to_dict("records"):
+        rec = r.get("fidelity") or {}
+        wait = rec.get("app_wait_transfer_s")
+        wait = rec.get("app_wait_s") if wait is None else wait
+        if wait is not None:
+            waits.append(float(wait) / max(int(r.get("requests") or 1), 1) / float(r["rtt_s"]))
+    waits.sort()
+    late = [float((r.get("generator") or {}).get("issue_lateness_p99_s", np.nan)) for r in runs.to_dict("records")]
+    late = [x for x in late if np.isfinite(x)]
+    return {**fid, "app_wait_per_handshake_rtt_fraction_median": float(np.median(waits)) if waits else None,
+            "app_wait_per_handshake_rtt_fraction_max": waits[-1] if waits else None,
+            "generator_issue_lateness_p99_s_max": max(late) if late else None}
+
+
+def fidelity_words(fid: dict) -> str:
+    """Return :func:`runs_fidelity`'s summary in words (the emulator's, the applications' and the generator's)."""
+    late = fid.get("generator_issue_lateness_p99_s_max")
+    return emulated_rows.fidelity_text(fid) + ("" if late is None else
+                                               f"; generator issue lateness p99 at most {late * 1e3:.2f} ms")
 
 
 def _lost_in_claim_cells(em: Emulated, reading, paper: Paper) -> int:
