@@ -51,5 +51,5 @@ def compile_c(source: Path, name: str, libs: tuple[str, ...] = ()) -> Path:
 
 
 def linkemu() -> Path:
-    """Return the compiled link emulator (``linkemu.c``)."""
-    return compile_c(HERE / "linkemu.c", "linkemu")
+    """Return the compiled link emulator (``linkemu.c``, linked with libm for RED's average)."""
+    return compile_c(HERE / "linkemu.c", "linkemu", ("-lm",))
