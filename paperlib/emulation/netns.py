@@ -255,6 +255,7 @@ class Testbed:
         self.client_ns, self.server_ns = f"{self.name}c", f"{self.name}s"
         self.client_ip, self.server_ip = self.client_ips[0], self.server_ips[0]
         self.link_stats: dict | None = None
+        self.ready_at: float | None = None
         self.fidelity: fidelity.FidelityRecord | None = None
         self._watch: fidelity.CpuWatch | None = None
         self._started: tuple[float, float | None, float | None] | None = None  # monotonic, pressure, load
@@ -302,6 +303,7 @@ class Testbed:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         self._watch.add(self._emu.pid, "emulator")
         line = self._read_ready()
+        self.ready_at = time.monotonic()  # about when linkemu printed "ready" (its queue log's time 0)
         if line != "ready":
             err = self._emu.stderr.read() if self._emu.poll() is not None else ""
             raise TestbedError(f"linkemu did not start: {line!r} {err}")

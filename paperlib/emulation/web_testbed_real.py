@@ -244,6 +244,8 @@ def emulator_flags(p: dict, queue_log: Path | None) -> list[str]:
     if p["queue"] == "red":
         red = queue_disc.red_from_testbed_params(p)
         flags += red.linkemu_flag(REQUEST) + red.linkemu_flag(REPLY)
+    else:  # ns-3's FifoQueueDisc: queue_packets in the disc, behind a device that holds one more
+        flags += ["--ns3-backlog"]
     n = len(p["pairs"])
     flags += queue_disc.pair_flags([(c, s, d, d) for c, s, d in
                                     zip(client_ips(n), server_ips(n), web_testbed.one_way_delays(p), strict=True)])
@@ -289,7 +291,8 @@ def queue_series(log, origin_s: float, sim_time_s: float) -> tuple[list[float], 
     times = [round(float(x), 6) for x in np.clip(t[keep], 0.0, None)]
     backlog = [int(x) for x in rows["backlog_packets"].to_numpy()[keep]]
     avg = rows["red_avg_packets"].to_numpy(dtype=float)[keep] if "red_avg_packets" in rows else np.array([])
-    return times, backlog, {"red_avg_packets": [round(float(x), 4) for x in avg]}
+    red = [round(float(x), 4) for x in avg] if avg.size and np.isfinite(avg).all() else []  # drop-tail: none
+    return times, backlog, {"red_avg_packets": red}
 
 
 def _stop(proc: subprocess.Popen, timeout_s: float = 10.0) -> str:
@@ -335,7 +338,7 @@ def simulate(params: dict, seed: int) -> dict:
         emu_seed = int(seed if p["workload_seed"] is None else p["workload_seed"]) % (2**63)
         with Testbed(link_of(p), seed=emu_seed, tcp=linux_tcp(p), client_ips=clients, server_ips=servers,
                      emulator_flags=tuple(flags)) as tb:
-            t_emu = time.monotonic()
+            t_emu = tb.ready_at
             srv = tb.popen("server", web_load.serve_argv(binary, listen=[(ip, PORT) for ip in servers]),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             if _read_line(srv.stdout, 10.0) != "ready":
@@ -404,8 +407,8 @@ def _log_origin(log, start_s: float, t_emu: float) -> float:
     """Return the queue log's time at which the browsers started (the ns-3 run's time 0).
 
     ``start_s``: the browsers' time 0 on CLOCK_MONOTONIC (the program's own, ``t0_monotonic_s``). The log's clock
-    is linkemu's: CLOCK_MONOTONIC seconds, or seconds since its start (then counted from the testbed's start
-    ``t_emu``, a few ms after linkemu's: the samples' times are late by that much).
+    is linkemu's: seconds since its "ready" line (``t_emu``, when the testbed read that line: the samples' times
+    are early by the pipe's delay, well under a sample interval), or CLOCK_MONOTONIC seconds.
     """
     if len(log) and float(log["t_s"].min()) > 1e4:  # absolute CLOCK_MONOTONIC times
         return float(start_s)
