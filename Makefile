@@ -168,6 +168,7 @@ bench: $(STAMP) ## time the models, the 001 testbed and ns-3's floor (prints rat
 	$(PY) bench/bench_explore.py
 	$(PY) bench/bench_emulation.py
 	$(PY) bench/bench_fidelity.py
+	$(PY) bench/bench_001_real.py
 
 # The project's kernel, registered inside .venv (not in the user's own Jupyter), named as the notebooks' kernelspec.
 KERNEL := webperf-repro

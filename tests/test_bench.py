@@ -56,6 +56,10 @@ TINY = {
                           [r"^fidelity of paper 005's page loads", r"^  h2 \(python\) +idle +kept [01]/1 +lateness p99",
                            r"^  h2 \(c\) +idle +kept [01]/1", r"^one testbed at a time"],
                           EMULATED),
+    "bench_001_real.py": (["--run-seconds", "0"],
+                          [r"^001 real stacks, profile reduced: 80 runs, 0\.48 machine-hours",
+                           r"^001 real stacks, profile full: 600 runs, [0-9.]+ machine-hours",
+                           r"^001 short real run: skipped"], []),
 }
 
 
