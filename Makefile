@@ -89,7 +89,9 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # at a time, normal priority); the others are CPU-bound simulations and run at the lowest CPU priority (nice 10
 # under the idle scheduling policy, SCHED_IDLE), so they take the cores the emulation leaves idle and give
 # them up the moment an emulated run's process wakes (each run records what it waited, docs/fidelity.md).
-paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION))),--exclusive emulation,--nice 10 --idle)
+# A notebook that declares `emulation_lock` (paper 001: hours of ns-3 around minutes of real stacks) takes that lock
+# itself around its real-stack sweep and runs that sweep at normal priority; the rest of its run is a simulation's.
+paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION)),$(if $(call declares,$(1),emulation_lock),,yes)),--exclusive emulation,--nice 10 --idle)
 # A quick run's times are kept apart, so neither its expected times nor make bench's cold-run floor mix the two scales.
 RUN_TIMES := .cache/run-times$(if $(QUICK),-quick)
 RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \

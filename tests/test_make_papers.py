@@ -15,7 +15,7 @@ from paperlib.parameters import notebook_parameters
 REPO = Path(__file__).resolve().parent.parent
 MAKEFILE = REPO / "Makefile"
 #: the parameters the Makefile sets from its own variables when a notebook declares them
-MAKE_PARAMETERS = ("scheduler", "emulation", "profile")
+MAKE_PARAMETERS = ("scheduler", "emulation", "profile", "emulation_lock")
 
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 
@@ -68,9 +68,11 @@ def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
         assert ("-p scheduler tcp://sched:8786" in line) == ("scheduler" in declared), paper
         assert ("-p emulation '\"reduced\"'" in line) == ("emulation" in declared), paper
         assert ("-p profile scaled" in line) == ("profile" in declared), paper
-        # a real-time emulation holds the lock; a simulation runs at lower priority
-        assert ("--exclusive emulation" in line) == ("emulation" in declared), paper
-        assert ("--nice 10 --idle" in line) == ("emulation" not in declared), paper
+        # a real-time emulation holds the lock; a simulation runs at lower priority, and so does a notebook that
+        # takes the lock itself around its real-stack sweep (it declares emulation_lock)
+        whole_run = "emulation" in declared and "emulation_lock" not in declared
+        assert ("--exclusive emulation" in line) == whole_run, paper
+        assert ("--nice 10 --idle" in line) == (not whole_run), paper
         assert f"--log figures/logs/{paper}.log" in line
 
 

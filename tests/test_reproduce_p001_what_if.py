@@ -20,7 +20,7 @@ def test_check_returns_the_parameters_with_the_profile_of_the_notebook_defaults(
     assert isinstance(params, Parameters)
     assert params.profile == testbed.profile("scaled") and params["profile"] == "scaled"
     assert params["seed"] == 20261122 and params["configs"] is None  # every parameter, defaults included
-    assert len(params) == 17
+    assert len(params) == 19  # with emulation and emulation_lock
     given = what_if.check(profile="full", reps=2)
     assert given.profile.reps == 2 and given.profile.name == "full" and given["reps"] == 2
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from paperlib import validate
 from paperlib.data import load_paper
+from paperlib.emulation import experiments
 from paperlib.parameters import Parameters
 from paperlib.reproduce.p001 import testbed
 from paperlib.reproduce.p001.testbed import Profile
@@ -59,13 +60,15 @@ def run_profile(profile: str = "scaled", *, bottleneck_bps=None, reps=None, sim_
 def check(*, profile="scaled", latency_reading=testbed.LATENCY_READING, bottleneck_bps=None, reps=None,
           sim_time_s=None, warmup_s=None, calibration_browsers=None, configs=None, run_scale_check=True,
           run_latency_check=True, run_table3_counts=True, scale_check_sim_time_s=25.0, n_samples=200_000,
-          scheduler=None, n_workers=None, compare_with=None, seed=20261122) -> RunParameters:
+          scheduler=None, n_workers=None, compare_with=None, seed=20261122, emulation="reduced",
+          emulation_lock="emulation") -> RunParameters:
     """Check the notebook's parameters (defaults: the notebook's); return them with the run's profile.
 
     Raises :class:`paperlib.validate.ParameterError` naming the parameter: an unknown
     ``latency_reading``, ``profile`` or queue configuration in ``configs``, a profile override out
     of range (:func:`apply_overrides`), ``n_samples`` not a positive integer,
-    ``scale_check_sim_time_s`` not positive, ``seed`` negative.
+    ``scale_check_sim_time_s`` not positive, ``seed`` negative, ``emulation`` not a real-stack profile
+    ("reduced", "full", "off"), ``emulation_lock`` neither None nor a lock's name.
     """
     values = dict(locals())  # every parameter, by name, before anything else is bound
     validate.choice("latency_reading", latency_reading, ("one_way", "rtt"))
@@ -74,6 +77,9 @@ def check(*, profile="scaled", latency_reading=testbed.LATENCY_READING, bottlene
     validate.positive_integer("n_samples", n_samples)
     validate.positive("scale_check_sim_time_s", scale_check_sim_time_s)
     validate.non_negative("seed", seed)
+    experiments.check_profile(emulation)
+    if emulation_lock is not None and not (isinstance(emulation_lock, str) and emulation_lock.isidentifier()):
+        raise validate.ParameterError(f"emulation_lock must be None or a lock's name, got {emulation_lock!r}")
     if configs is not None:
         known = tuple(testbed.queue_configs(load_paper("001")))
         for name in configs:
