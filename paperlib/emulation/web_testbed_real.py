@@ -8,9 +8,11 @@ same meaning, measured on kernel TCP in two network namespaces joined by the use
 
 Topology. One client namespace holds the six pairs' client addresses (:func:`client_ips`), one server
 namespace the six server addresses (:func:`server_ips`); ``linkemu`` between them is the router pair and the
-bottleneck: both directions serialise at ``bottleneck_bps`` behind a queue of ``queue_packets`` (drop-tail, or
-RED as ns-3's ``RedQueueDisc`` from :func:`paperlib.emulation.queue_disc.red_from_testbed_params`), the reply
-direction (server -> client) being the one sampled, as in ns-3, where the request direction gets the same disc.
+bottleneck: both directions serialise at ``bottleneck_bps`` behind a queue disc of ``queue_packets`` (ns-3's
+``FifoQueueDisc``, or RED as ns-3's ``RedQueueDisc``: :func:`paperlib.emulation.queue_disc.red_from_testbed_params`),
+with the backlog counted as ns-3 counts it: in the disc, behind a device that holds one more packet (linkemu's
+``--ns3-backlog``). The reply direction (server -> client) is the one sampled, as in ns-3, where the request
+direction gets the same disc.
 Then ``bottleneck_delay_s`` on both directions and, per address pair, the pair's one-way delay
 (:func:`paperlib.sim.web_testbed.one_way_delays`) after serialisation, in each direction. The browsers and
 responders are one C program (:mod:`paperlib.emulation.web_load`): the responder listens on every server address,
@@ -53,6 +55,9 @@ MaxSegLifetime 1 s             Linux's TIME_WAIT 60 s            ports: about 20
 (no RACK, TLP, F-RTO, ECN)     ``tcp_recovery=0``,               none
                                ``tcp_early_retrans=0``,
                                ``tcp_frto=0``, ``tcp_ecn=0``
+(fixed buffers)                ``tcp_moderate_rcvbuf=0``         none
+(listen queues unbounded)      ``somaxconn``,                    none: 4096 pending connections per listener
+                               ``tcp_max_syn_backlog`` 4096      are far more than a run opens at once
 =============================  ================================  =============================================
 
 Counters. ``queue_sample_times_s``/``queue_samples`` come from linkemu's queue log of the reply direction every
