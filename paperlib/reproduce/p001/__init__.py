@@ -22,7 +22,11 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 ``claims``             ``CLAIMS``: one function per claim of ``data/001/claims.csv``, reading an
                        ``Evidence`` (the summaries) and judged by the decision rule
 ``ledger_rows``        ``ledger_rows``: every ledger row, Table 3, the calibration line, the text's
-                       numbers, claims (rows that need ns-3 say so when it did not run)
+                       numbers, claims (rows that need ns-3 say so when it did not run), and the
+                       claims judged on real stacks when the notebook passes their runs
+``emulated``           the real-stack plan (``points``, ``run`` through the emulated experiments'
+                       sweep runner, ``plan_hours``), the claims judged on it (``real_stack_rows``)
+                       and the real stacks beside ns-3 (``beside_ns3``, ``cdf_figure``, ``queue_figure``)
 ``what_if``            ``check(**parameters)``: the parameters checked, with the run's profile
 ``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
@@ -33,7 +37,8 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 =====================  ===================================================================
 
 Simulations: ``paperlib.sim.web_testbed`` (ns-3 dumbbell with per-pair nodes, Mah's browsers in
-``paperlib.sim.web_browsers_cpp``) through ``sweeps``. Evidence behind the workload choice:
+``paperlib.sim.web_browsers_cpp``) through ``sweeps``; real stacks: ``paperlib.emulation.web_testbed_real``
+through ``emulated``. Evidence behind the workload choice:
 ``docs/001-workload.md``.
 """
 

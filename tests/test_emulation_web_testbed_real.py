@@ -1,25 +1,18 @@
-"""Paper 001's testbed on real stacks: the TCP mapping, the fidelity rule, the plan, the ledger rows, a short run.
+"""Paper 001's testbed on real stacks (paperlib.emulation.web_testbed_real): the TCP mapping, the fidelity rule, a
+short run (the plan and the ledger rows: tests/test_reproduce_p001_emulated.py).
 
 The real runs (FIFO and RED, a few thousand browsers through a slow bottleneck, 8 s each: about 25 s on an idle
 2-core machine) are ``exclusive`` and skipped, with the reason, where the testbed cannot run.
 """
 
-import numpy as np
-import pandas as pd
 import pytest
 
-from paperlib.data import load_paper
 from paperlib.emulation import fidelity, web_testbed_real
-from paperlib.emulation.notebook import Emulated
-from paperlib.ledger import REAL_STACKS
-from paperlib.reproduce.p001 import emulated, ledger_rows, testbed
 from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
 
-PAPER = load_paper("001")
 REASON = web_testbed_real.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"real-stack testbed unavailable: {REASON}")
-BROWSERS = {0.8: 1000, 0.9: 1100, 0.98: 1200}
 
 
 def test_linux_tcp_follows_the_ns3_settings():
@@ -74,82 +67,6 @@ def test_the_rule_judges_emulator_applications_and_generator():
     assert len(broken) == 1 and "issue lateness" in broken[0]
     # 98 of 100 scheduled requests issued: below 99%
     assert "issued 98 of 100" in web_testbed_real.judge(_result(issued=98), p).broken[0]
-
-
-def test_the_reduced_plan_is_the_headline_cells_with_ns3s_workload_seeds():
-    pts = emulated.points(PAPER, "reduced", BROWSERS)
-    # 8 cells x 10 replications
-    assert len(pts) == 80
-    assert {(p["config"], p["load"], p["latency"]) for p in pts} == set(emulated.REDUCED_CELLS)
-    prof = testbed.PROFILES["scaled"]
-    for p in pts:
-        assert p["workload_seed"] == testbed.crn_seed(p["load"], p["latency"], p["rep"], prof)
-        assert (p["sim_time_s"], p["warmup_s"], p["browsers"]) == (20.0, 5.0, 1200)
-        web_testbed._check({**web_testbed.DEFAULTS, **p})  # exactly ns-3's parameters
-    # full: 10 configurations (FIFO-60/120/180, RED-A/B/C at 480 and 240, RED-A-180) x 3 loads x 2 latency sets
-    # x 10 replications
-    assert len(emulated.points(PAPER, "full", BROWSERS)) == 600
-    assert emulated.points(PAPER, "off", BROWSERS) == []
-    size = emulated.plan_hours(PAPER, "reduced", BROWSERS, links=2)
-    # 80 runs x (20 + 1.5) s = 1720 s = 0.478 h; two at a time 14.3 min
-    assert size["machine_hours"] == pytest.approx(1720 / 3600) and size["wall_minutes"] == pytest.approx(1720 / 120)
-
-
-def _fake_runs(red_long_p90_s=0.5, kept=True) -> pd.DataFrame:
-    """One fake run per reduced point: every response of a run takes one value, the queue one level."""
-    rows = []
-    rng = np.random.default_rng(1)
-    for p in emulated.points(PAPER, "reduced", BROWSERS):
-        base = {"FIFO-60": 0.3, "FIFO-120": 0.4, "FIFO-180": 0.5, "RED-A-240": 0.4, "RED-B-240": 0.42,
-                "RED-C-240": 0.6, "RED-A-180": red_long_p90_s}[p["config"]]
-        base *= 2.0 if (p["latency"] == "long" and p["config"] == "FIFO-180") else 1.0
-        value = base * (1 + 0.01 * rng.standard_normal())
-        rows.append({**p, "seed": 1, "response_s": [value] * 20, "queue_samples": [160] * 10,
-                     "queue_sample_times_s": [float(t) for t in range(10)], "drops": 1, "arrivals": 100,
-                     "early_drops": 0, "throughput_bps": 9e6, "unfinished": 0, "failed": 0, "requests": 20,
-                     "fidelity": _record(10_000, 0.1), "fidelity_kept": kept, "fidelity_tries": 1 if kept else 3,
-                     "rtt_s": 0.05})
-    return pd.DataFrame(rows)
-
-
-def test_real_stack_rows_judge_the_grids_claims_and_say_the_rest_did_not_run():
-    runs = _fake_runs()
-    rows = emulated.real_stack_rows(PAPER, Emulated("reduced", emulated.points(PAPER, "reduced", BROWSERS), runs))
-    assert len(rows) == len(PAPER.claims.cells) and all(r.column == REAL_STACKS for r in rows)
-    by = {r.claim_id: r for r in rows}
-    # RED-A-180 long 0.5 s against FIFO-180 long 1.0 s: RED's p90 is 50% below, beyond the 10% tolerance
-    assert by["red_better_long_latency"].status == "supported" and by["red_better_long_latency"].evidence == \
-        "real stacks"
-    # its two cells' runs, 10 each, all kept
-    assert by["red_better_long_latency"].n == "10" and "20 of 20 runs kept their timing" in \
-        by["red_better_long_latency"].reason
-    # 0.3 < 0.4 < 0.5 s at short latency: judged on short only, and the row says so
-    assert by["fifo_98_longer_larger_queue"].status == "supported"
-    assert "short latency only" in by["fifo_98_longer_larger_queue"].reason
-    # RED-C-240 0.6 s vs RED-A-240 0.4 s: differ by 50% > 10%
-    assert by["fig8_ab_response_differ"].status == "supported"
-    # 80% load did not run in the reduced grid
-    assert by["fifo_queue_size_same"].emulation == "not run" and by["fifo_queue_size_same"].status == "untestable"
-
-
-def test_real_stack_rows_of_lost_runs_and_of_no_run():
-    pts = emulated.points(PAPER, "reduced", BROWSERS)
-    lost = _fake_runs(kept=False)
-    rows = emulated.real_stack_rows(PAPER, Emulated("reduced", pts, lost.iloc[0:0], lost=lost))
-    by = {r.claim_id: r for r in rows}
-    assert by["red_better_long_latency"].status == "fidelity_lost"
-    assert by["red_better_long_latency"].emulation == "fidelity lost"
-    off = emulated.real_stack_rows(PAPER, Emulated("off", not_run="the real-stack column was not run, by choice "
-                                                                  "(EMULATION=off)"))
-    assert {r.emulation for r in off} == {"not run by choice"} and {r.status for r in off} == {"untestable"}
-
-
-def test_ledger_rows_put_the_real_stack_rows_after_ns3s():
-    rows = ledger_rows.ledger_rows(PAPER, real_stacks=Emulated("off", not_run="the real-stack column was not run, "
-                                                                              "by choice (EMULATION=off)"))
-    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, then 35 real-stack claims
-    assert len(rows) == 4 + 2 + 8 + 35 + 35
-    assert [r.column for r in rows[-35:]] == [REAL_STACKS] * 35
 
 
 def _short_run(queue: dict) -> dict:

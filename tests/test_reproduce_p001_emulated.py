@@ -1,0 +1,114 @@
+"""Paper 001 on real stacks: the plan's size and seeds, the claims judged on (fake) real-stack runs, the ledger rows.
+
+Pure: no testbed (the short real run is in tests/test_emulation_web_testbed_real.py).
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from paperlib.data import load_paper
+from paperlib.emulation import fidelity
+from paperlib.emulation.notebook import Emulated
+from paperlib.ledger import REAL_STACKS
+from paperlib.reproduce.p001 import emulated, ledger_rows, testbed
+from paperlib.sim import web_testbed
+
+PAPER = load_paper("001")
+BROWSERS = {0.8: 1000, 0.9: 1100, 0.98: 1200}
+
+
+def _record(p99_ns: int, wait_s: float) -> dict:
+    late = {"n": 1000, "median_ns": p99_ns // 2, "p99_ns": p99_ns, "max_ns": p99_ns, "overflow": 0}
+    cpu = {"client": fidelity.RoleCpu("client", 1.0, wait_s, 1, 0)}
+    return fidelity.make_record({"lateness": late, "ab": {"lateness": late}, "ba": {"lateness": late}}, cpu,
+                                wall_s=20.0, pressure_start_s=None, pressure_end_s=None, load_start=None,
+                                load_end=None).to_dict()
+
+
+def test_the_reduced_plan_is_the_headline_cells_with_ns3s_workload_seeds():
+    pts = emulated.points(PAPER, "reduced", BROWSERS)
+    # 8 cells x 10 replications
+    assert len(pts) == 80
+    assert {(p["config"], p["load"], p["latency"]) for p in pts} == set(emulated.REDUCED_CELLS)
+    prof = testbed.PROFILES["scaled"]
+    for p in pts:
+        assert p["workload_seed"] == testbed.crn_seed(p["load"], p["latency"], p["rep"], prof)
+        assert (p["sim_time_s"], p["warmup_s"], p["browsers"]) == (20.0, 5.0, 1200)
+        web_testbed._check({**web_testbed.DEFAULTS, **p})  # exactly ns-3's parameters
+    # full: 10 configurations (FIFO-60/120/180, RED-A/B/C at 480 and 240, RED-A-180) x 3 loads x 2 latency sets
+    # x 10 replications
+    assert len(emulated.points(PAPER, "full", BROWSERS)) == 600
+    assert emulated.points(PAPER, "off", BROWSERS) == []
+    size = emulated.plan_hours(PAPER, "reduced", BROWSERS, links=2)
+    # 80 runs x (20 + 1.5) s = 1720 s = 0.478 h; two at a time 14.3 min
+    assert size["machine_hours"] == pytest.approx(1720 / 3600) and size["wall_minutes"] == pytest.approx(1720 / 120)
+
+
+def _fake_runs(red_long_p90_s=0.5, kept=True) -> pd.DataFrame:
+    """One fake run per reduced point: every response of a run takes one value, the queue one level."""
+    rows = []
+    rng = np.random.default_rng(1)
+    for p in emulated.points(PAPER, "reduced", BROWSERS):
+        base = {"FIFO-60": 0.3, "FIFO-120": 0.4, "FIFO-180": 0.5, "RED-A-240": 0.4, "RED-B-240": 0.42,
+                "RED-C-240": 0.6, "RED-A-180": red_long_p90_s}[p["config"]]
+        base *= 2.0 if (p["latency"] == "long" and p["config"] == "FIFO-180") else 1.0
+        value = base * (1 + 0.01 * rng.standard_normal())
+        rows.append({**p, "seed": 1, "response_s": [value] * 20, "queue_samples": [160] * 10,
+                     "queue_sample_times_s": [float(t) for t in range(10)], "drops": 1, "arrivals": 100,
+                     "early_drops": 0, "throughput_bps": 9e6, "unfinished": 0, "failed": 0, "requests": 20,
+                     "fidelity": _record(10_000, 0.1), "fidelity_kept": kept, "fidelity_tries": 1 if kept else 3,
+                     "rtt_s": 0.05})
+    return pd.DataFrame(rows)
+
+
+def test_real_stack_rows_judge_the_grids_claims_and_say_the_rest_did_not_run():
+    runs = _fake_runs()
+    rows = emulated.real_stack_rows(PAPER, Emulated("reduced", emulated.points(PAPER, "reduced", BROWSERS), runs))
+    assert len(rows) == len(PAPER.claims.cells) and all(r.column == REAL_STACKS for r in rows)
+    by = {r.claim_id: r for r in rows}
+    # RED-A-180 long 0.5 s against FIFO-180 long 1.0 s: RED's p90 is 50% below, beyond the 10% tolerance
+    assert by["red_better_long_latency"].status == "supported" and by["red_better_long_latency"].evidence == \
+        "real stacks"
+    # its two cells' runs, 10 each, all kept
+    assert by["red_better_long_latency"].n == "10" and "20 of 20 runs kept their timing" in \
+        by["red_better_long_latency"].reason
+    # 0.3 < 0.4 < 0.5 s at short latency: judged on short only, and the row says so
+    assert by["fifo_98_longer_larger_queue"].status == "supported"
+    assert "short latency only" in by["fifo_98_longer_larger_queue"].reason
+    # RED-C-240 0.6 s vs RED-A-240 0.4 s: differ by 50% > 10%
+    assert by["fig8_ab_response_differ"].status == "supported"
+    # 80% load did not run in the reduced grid
+    assert by["fifo_queue_size_same"].emulation == "not run" and by["fifo_queue_size_same"].status == "untestable"
+
+
+def test_real_stack_rows_of_lost_runs_and_of_no_run():
+    pts = emulated.points(PAPER, "reduced", BROWSERS)
+    lost = _fake_runs(kept=False)
+    rows = emulated.real_stack_rows(PAPER, Emulated("reduced", pts, lost.iloc[0:0], lost=lost))
+    by = {r.claim_id: r for r in rows}
+    assert by["red_better_long_latency"].status == "fidelity_lost"
+    assert by["red_better_long_latency"].emulation == "fidelity lost"
+    off = emulated.real_stack_rows(PAPER, Emulated("off", not_run="the real-stack column was not run, by choice "
+                                                                  "(EMULATION=off)"))
+    assert {r.emulation for r in off} == {"not run by choice"} and {r.status for r in off} == {"untestable"}
+
+
+def test_ledger_rows_put_the_real_stack_rows_after_ns3s():
+    rows = ledger_rows.ledger_rows(PAPER, real_stacks=Emulated("off", not_run="the real-stack column was not run, "
+                                                                              "by choice (EMULATION=off)"))
+    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, then 35 real-stack claims
+    assert len(rows) == 4 + 2 + 8 + 35 + 35
+    assert [r.column for r in rows[-35:]] == [REAL_STACKS] * 35
+
+
+def test_the_headline_cell_beside_ns3_and_what_ran():
+    runs = _fake_runs()
+    em = Emulated("reduced", emulated.points(PAPER, "reduced", BROWSERS), runs)
+    table = emulated.beside_ns3(em, runs)  # the same runs stand for the ns-3 sweep
+    assert table["testbed"].tolist() == ["real stacks", "ns-3"] and table["runs"].tolist() == [10, 10]
+    # RED-A-180, long latency: every response 0.5 s x (1 + 1% noise) -> a mean within 5% of 500 ms on both
+    assert table["mean_ms"].to_numpy() == pytest.approx([500.0, 500.0], rel=0.05)
+    assert emulated.summary_sentence(em) == ("real stacks, profile reduced: 80 runs, 80 kept their timing, 0 lost it "
+                                             "(docs/fidelity.md); 10 replications paired")
+    assert emulated.beside_ns3(Emulated("off", not_run="by choice"), runs)["testbed"].tolist() == ["ns-3"]
