@@ -125,6 +125,49 @@ def test_a_transfer_leaves_a_fidelity_record():
     assert rec.app_wait_between(rec.app_series[0][0], rec.app_series[-1][0]) == pytest.approx(rec.app_wait_s)
 
 
+def test_several_addresses_per_side_are_checked():
+    with pytest.raises(ParameterError, match="client_ips"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1, client_ips=())
+    with pytest.raises(ParameterError, match="server_ips"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1, server_ips=("10.77.2.1", "not an address"))
+    with pytest.raises(ParameterError, match="share"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1, client_ips=("10.77.1.1",), server_ips=("10.77.1.1",))
+    with pytest.raises(ParameterError, match="emulator_flags"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1, emulator_flags="--ns3-backlog")
+
+
+@needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
+def test_several_addresses_per_side_reach_each_other_with_their_pair_delays():
+    import socket
+    import time
+
+    clients, servers = ("10.77.1.1", "10.77.1.2"), ("10.77.2.1", "10.77.2.2")
+    # the second pair gets 0.1 s more one-way delay each way on top of the link's 0.005 s
+    flags = ("--pair", "10.77.1.2,10.77.2.2,0.1,0.1")
+    with Testbed(Link(rate_bps=10e6, delay_s=0.005), seed=2, tcp=TcpSettings(), client_ips=clients,
+                 server_ips=servers, emulator_flags=flags) as tb:
+        assert tb.provenance()["client_ips"] == list(clients) and tb.provenance()["emulator_flags"] == list(flags)
+        listeners = []
+        for ip in servers:
+            srv = netns.socket_in(tb.server_ns, socket.AF_INET, socket.SOCK_STREAM)
+            srv.bind((ip, 8080))
+            srv.listen(4)
+            listeners.append(srv)
+        handshakes = []
+        for client, server in zip(clients, servers, strict=True):
+            sock = netns.socket_in(tb.client_ns, socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((client, 0))
+            t0 = time.monotonic()
+            sock.connect((server, 8080))  # returns after one round trip (SYN, SYN-ACK)
+            handshakes.append(time.monotonic() - t0)
+            sock.close()
+        for srv in listeners:
+            srv.close()
+    # round trips: 2 x 0.005 = 0.01 s for the first pair, 2 x 0.105 = 0.21 s for the second
+    assert 0.01 <= handshakes[0] < 0.2 <= handshakes[1]
+
+
 @needs_testbed
 @pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
 def test_teardown_on_exception():
