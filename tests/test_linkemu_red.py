@@ -6,8 +6,8 @@ The RED check against ns-3 (issue 33): ns-3's RedQueueDisc, installed as paperli
 packet), and linkemu's RED trace build (``-DLINKEMU_RED_TEST``: the live emulator's own arrive()/red_enqueue()
 code, fed arrivals on stdin instead of TUN reads) get the same seeded, bursty packet arrivals: bursts at 1.5 x
 the 10 Mbit/s service rate, pauses between them, 80 % 1500-byte and 20 % 52-byte packets. ns-3 serialises
-each packet with its 2-byte PPP header, so linkemu is handed the frame length (IP length + 2) to serialise the
-same bits. Departures are not in the trace: each side derives them from its own link (ns-3's device, linkemu's
+each packet with its 2-byte PPP header, so linkemu runs with ``--frame-overhead 2`` to serialise the same bits.
+Departures are not in the trace: each side derives them from its own link (ns-3's device, linkemu's
 serialiser model), so the check covers the backlog definition, the idle-time correction and the limit too.
 Per arrival both give the disc backlog before it, RED's average after it and the decision (kept, early drop,
 forced by the average, the limit). The uniforms: ns-3's RED draws from a UniformRandomVariable whose stream
@@ -228,8 +228,9 @@ def test_red_matches_ns3_red_queue_disc_on_the_same_arrivals(red_trace):
             flags = queue_disc.red_from_testbed_params(params).linkemu_flag("ab")
         else:
             flags = ["--ns3-backlog"]
+        flags += queue_disc.frame_overhead_flag(queue_disc.NS3_POINT_TO_POINT_HEADER_BYTES)
         backlog, decision, avg, used = run_trace(red_trace, params["queue_packets"], flags,
-                                                 list(zip(times, sizes + 2, strict=True)), uniforms)
+                                                 list(zip(times, sizes, strict=True)), uniforms)
         assert len(decision3) == N_PACKETS, name
         assert np.array_equal(backlog, backlog3), name
         assert np.array_equal(decision, decision3), name
@@ -262,6 +263,7 @@ POSITIONAL = ["nsA", "devA", "nsB", "devB", "1e6", "1e6", "0.01", "0.01", "0", "
     (["--queue-log", "/tmp/x.csv"], "need PATH,INTERVAL_S"),
     (["--queue-log", "/tmp/x.csv,0"], "INTERVAL_S must be in"),
     (["--queue"], "bad flag '--queue': unknown"),
+    (["--frame-overhead", "-2"], "BYTES must be a whole number"),
     (["--pair"], "bad --pair '': needs a value"),
 ])
 def test_bad_flags_exit_2_naming_flag_and_value(flags, named):
@@ -307,6 +309,9 @@ def test_red_from_table1_reads_web_testbed_names():
 def test_pair_and_log_flags():
     assert queue_disc.pair_flags([("10.0.0.1", "10.0.0.2", 0.024, 0.0)]) == ["--pair", "10.0.0.1,10.0.0.2,0.024,0.0"]
     assert queue_disc.queue_log_flag("/tmp/q.csv", 0.1) == ["--queue-log", "/tmp/q.csv,0.1"]
+    assert queue_disc.frame_overhead_flag(2) == ["--frame-overhead", "2"]
+    with pytest.raises(ParameterError, match="n_bytes"):
+        queue_disc.frame_overhead_flag(2.0)
     with pytest.raises(ParameterError, match=r"pairs\[0\] b_ip"):
         queue_disc.pair_flags([("10.0.0.1", "nowhere", 0.0, 0.0)])
     with pytest.raises(ParameterError, match=r"pairs\[1\] delay_ba_s"):
@@ -344,6 +349,7 @@ BASE_S = 0.005
 SLOW_AB_S, SLOW_BA_S = 0.030, 0.020  # the slow pair's extra one-way delays
 CLIENT2, SERVER2 = "10.77.0.11", "10.77.0.12"  # the fast pair: second addresses in the run's own namespaces
 PORT = 47000
+QUEUE = 20
 
 
 def _echo(sock, stop):
@@ -366,7 +372,7 @@ def test_pairs_get_their_delays_in_order_with_a_queue_log(tmp_path, monkeypatch)
     args = Link.emulator_args
     monkeypatch.setattr(Link, "emulator_args", lambda self, seed: [*args(self, seed), *extra])
     stop = threading.Event()
-    with Testbed(Link(rate_bps=100e6, delay_s=BASE_S, queue_packets=100), seed=3) as tb:
+    with Testbed(Link(rate_bps=10e6, delay_s=BASE_S, queue_packets=QUEUE), seed=3) as tb:
         for ns, ip, peer in ((tb.client_ns, CLIENT2, SERVER2), (tb.server_ns, SERVER2, CLIENT2)):
             subprocess.run(["ip", "-n", ns, "addr", "add", ip, "peer", peer, "dev", netns.DEVICE], check=True)
         server = netns.socket_in(tb.server_ns, socket.AF_INET, socket.SOCK_DGRAM)
@@ -390,29 +396,41 @@ def test_pairs_get_their_delays_in_order_with_a_queue_log(tmp_path, monkeypatch)
                     clients[name].recvfrom(2048)
                     rtts[name].append(time.monotonic() - t0[name])
                 time.sleep(0.02)
+            # a burst into the RED queue (ba): one 60000-byte datagram leaves the server as 41 IP fragments
+            # (60008 bytes of UDP in 1480-byte pieces) within one system call, far faster than 10 Mbit/s drains them
+            server.sendto(bytes(60000), (netns.CLIENT_IP, clients["slow"].getsockname()[1]))
+            time.sleep(0.3)  # 41 x 1.2 ms drain
         finally:
             stop.set()
             echo.join(2)
             server.close()
             for s in clients.values():
                 s.close()
-    # round trips: the fast pair 2 x 5 ms = 10 ms; the slow pair 10 ms + 30 ms + 20 ms = 60 ms (serialisation
-    # of a 33-byte datagram at 100 Mbit/s: 2.6 us). A packet is never written early, so each minimum is at least
-    # its sum. The fast probe leaves right after the slow one on the same link: in one FIFO it would wait for the
-    # slow one's 5 + 30 ms before its own 5 ms back, a round trip of at least 40 ms; with a FIFO per delay it
-    # overtakes (10 ms; the bound 35 ms leaves 25 ms for a loaded machine).
+    # round trips: the fast pair 2 x 5 ms = 10 ms; the slow pair 10 ms + 30 ms + 20 ms = 60 ms (serialisation of
+    # a 5-byte datagram, 33 bytes of IP, at 10 Mbit/s: 26 us each way). A packet is never written early, so each
+    # minimum is at least its sum. The fast probe leaves right after the slow one on the same link: in one FIFO
+    # it would wait for the slow one's 5 + 30 ms before its own 5 ms back, a round trip of at least 40 ms; with a
+    # FIFO per delay it overtakes (10 ms; the bound 35 ms leaves 25 ms for a loaded machine).
     assert min(rtts["fast"]) >= 2 * BASE_S
     assert min(rtts["slow"]) >= 2 * BASE_S + SLOW_AB_S + SLOW_BA_S
     assert min(rtts["fast"]) < 2 * BASE_S + SLOW_AB_S
     stats = tb.link_stats
     assert stats["ab"]["out"] == stats["ab"]["lateness"]["n"] and stats["ab"]["out"] >= 10
-    # RED runs on ba only: its counters saw every packet that reached the queue (no loss configured)
-    assert "red" not in stats["ab"] and stats["ba"]["red"]["arrivals"] == stats["ba"]["in"]
-    assert stats["ba"]["red"]["early_drops"] == stats["ba"]["red"]["forced_drops"] == 0
+    # RED runs on ba only: its counters saw every packet that reached the queue (no loss configured), and every
+    # queue drop is RED's early or forced one. The burst's 41 fragments meet a disc of 20 behind the device's 2:
+    # at least 41 - 22 - 5 = 14 are dropped even if 5 drain while they arrive; RED's average stays below
+    # min_th 5 (w = 1/128 x at most 20 packets per arrival), so the drops are the limit's: forced.
+    assert "red" not in stats["ab"] and "max_disc_backlog" not in stats["ab"]
+    red = stats["ba"]["red"]
+    assert red["arrivals"] == stats["ba"]["in"]
+    assert red["early_drops"] + red["forced_drops"] == stats["ba"]["queue_drops"]
+    assert red["forced_drops"] >= 14 and red["early_drops"] == 0
+    assert stats["ba"]["max_disc_backlog"] == QUEUE
     frame = queue_disc.read_queue_log(log)
     n = len(frame) // 2
     assert n >= 5 and frame["direction"].tolist() == ["ab", "ba"] * n
     assert np.allclose(frame["t_s"][::2].to_numpy(), 0.05 * np.arange(n), atol=1e-6)
     assert frame["red_avg_packets"][::2].isna().all() and frame["red_avg_packets"][1::2].notna().all()
-    assert frame["backlog_packets"].max() <= 2  # two probes at a time: at most one waits in a disc
+    assert frame["backlog_packets"].max() <= QUEUE
+    assert (frame["red_avg_packets"][1::2] < RED_A.min_th).all()
     assert json.dumps(stats)  # the final line stays plain JSON for fidelity.make_record
