@@ -2,7 +2,7 @@
  *
  * Each direction (a->b, b->a) is one link: Bernoulli loss with its own seeded generator (applied to
  * every packet as it arrives), then a queue (drop-tail by default, RED on request), serialisation at
- * `rate` bits/s (IP packet length, no link-layer overhead), then a constant one-way propagation `delay`
+ * `rate` bits/s (IP packet length, plus --frame-overhead bytes), then a constant one-way propagation `delay`
  * (plus an optional extra delay per address pair). The TUN devices are created by this process (not
  * persistent): they vanish with it, so killing the process is the device teardown.
  *
@@ -41,8 +41,9 @@
  * MIN_TH resets count to 1; else p_b = (avg - MIN_TH) / (MAX_TH - MIN_TH) x MAX_P (gentle above MAX_TH:
  * (1 - MAX_P)/MAX_TH x avg + 2 MAX_P - 1), p_a = 0 if count p_b < 1, p_b / (2 - count p_b) if < 2, else 1
  * ("Wait"), and one uniform u in [0, 1) is drawn: drop (early) if u <= p_a, count = 0. Otherwise (avg below
- * MIN_TH or n <= 1) count is left as is and the "old" flag cleared. A packet RED keeps is dropped if the
- * disc holds QUEUE_xx (forced, ns-3's "queue disc limit exceeded"). The disc is marked idle (with the time)
+ * MIN_TH or n <= 1) count keeps its increment and the "old" flag is cleared. A packet RED keeps is dropped if
+ * the disc holds QUEUE_xx (counted as forced; ns-3's internal queue drops it, reason "Dropped by internal
+ * queue"). The disc is marked idle (with the time)
  * whenever a packet starts serialisation and none waits in the disc (ns-3's dequeue from an empty disc when
  * the device wakes it), and unmarked by every arrival and every packet leaving the disc. The average
  * changes only at arrivals. The uniforms come from a splitmix64 stream seeded by SEED and the direction
