@@ -2,13 +2,13 @@
  *
  * Each direction (a->b, b->a) is one link: Bernoulli loss with its own seeded generator (applied to
  * every packet as it arrives), then a queue (drop-tail by default, RED on request), serialisation at
- * `rate` bits/s (IP packet length, no link-layer overhead), then a constant one-way propagation `delay`
+ * `rate` bits/s (IP packet length, plus --frame-overhead bytes), then a constant one-way propagation `delay`
  * (plus an optional extra delay per address pair). The TUN devices are created by this process (not
  * persistent): they vanish with it, so killing the process is the device teardown.
  *
  * Usage: linkemu NS_A DEV_A NS_B DEV_B RATE_AB RATE_BA DELAY_AB DELAY_BA LOSS_AB LOSS_BA QUEUE_AB QUEUE_BA SEED
  *                [--red-ab MIN_TH,MAX_TH,QW,MAX_P,GENTLE,MEAN_PKT_BYTES] [--red-ba ...] [--ns3-backlog]
- *                [--pair A_IP,B_IP,DELAY_AB_S,DELAY_BA_S]... [--queue-log PATH,INTERVAL_S]
+ *                [--pair A_IP,B_IP,DELAY_AB_S,DELAY_BA_S]... [--queue-log PATH,INTERVAL_S] [--frame-overhead BYTES]
  *   rates in bit/s, delays in s, losses in [0, 1), queues in packets (>= 1), seed an unsigned integer.
  * A bad flag or value exits with status 2 and a message naming it.
  * Prints "ready" on stdout once both devices exist, then on SIGTERM/SIGINT one JSON line of counters, with
@@ -26,7 +26,8 @@
  *    number of packets in the disc (ns-3's QueueDisc::GetNPackets(), what web_testbed samples); QUEUE_xx
  *    limits that count (ns-3's MaxSize), so up to QUEUE_xx + 2 packets are in the link. A drop-tail queue
  *    with --ns3-backlog is ns-3's FifoQueueDisc of MaxSize QUEUE_xx.
- *  Remaining differences to ns-3: no link-layer header (ns-3's point-to-point adds 2 bytes per packet), and
+ *  Remaining differences to ns-3: the serialised length is the IP packet's unless --frame-overhead BYTES (a
+ *  whole number, both directions) adds a link-layer header to every packet (ns-3's point-to-point: 2), and
  *  packets read in one batch share one time stamp (ns-3 would run the device's wake-up between them: for such
  *  ties the backlog can differ by one packet).
  *
@@ -40,8 +41,9 @@
  * MIN_TH resets count to 1; else p_b = (avg - MIN_TH) / (MAX_TH - MIN_TH) x MAX_P (gentle above MAX_TH:
  * (1 - MAX_P)/MAX_TH x avg + 2 MAX_P - 1), p_a = 0 if count p_b < 1, p_b / (2 - count p_b) if < 2, else 1
  * ("Wait"), and one uniform u in [0, 1) is drawn: drop (early) if u <= p_a, count = 0. Otherwise (avg below
- * MIN_TH or n <= 1) count is left as is and the "old" flag cleared. A packet RED keeps is dropped if the
- * disc holds QUEUE_xx (forced, ns-3's "queue disc limit exceeded"). The disc is marked idle (with the time)
+ * MIN_TH or n <= 1) count keeps its increment and the "old" flag is cleared. A packet RED keeps is dropped if
+ * the disc holds QUEUE_xx (counted as forced; ns-3's internal queue drops it, reason "Dropped by internal
+ * queue"). The disc is marked idle (with the time)
  * whenever a packet starts serialisation and none waits in the disc (ns-3's dequeue from an empty disc when
  * the device wakes it), and unmarked by every arrival and every packet leaving the disc. The average
  * changes only at arrivals. The uniforms come from a splitmix64 stream seeded by SEED and the direction
@@ -74,10 +76,10 @@
  * Compiled with -DLINKEMU_LATENESS_TEST the program instead reads lateness values (ns, one per line) on
  * stdin and prints that object (the tests check it against numpy).
  * Compiled with -DLINKEMU_RED_TEST (link with -lm) it runs direction ab's queue code on a trace instead of
- * TUN devices: usage `linkemu RATE QUEUE [--red-ab ...] [--ns3-backlog]`, stdin lines "u VALUE" (the
- * uniforms RED draws, in order) and "a T_NS LENGTH" (arrivals, times increasing); per arrival it prints
- * "T_NS BACKLOG_BEFORE DECISION AVG" (decision 0 kept, 1 early drop, 2 forced by the average, 3 the limit;
- * AVG nan without RED), then "uniforms_used N".
+ * TUN devices: usage `linkemu RATE QUEUE [--red-ab ...] [--ns3-backlog] [--frame-overhead BYTES]`, stdin lines
+ * "u VALUE" (the uniforms RED draws, in order) and "a T_NS LENGTH" (arrivals, times increasing); per arrival
+ * it prints "T_NS BACKLOG_BEFORE DECISION AVG" (decision 0 kept, 1 early drop, 2 forced by the average, 3 the
+ * limit; AVG nan without RED), then "uniforms_used N".
  * Timers: ppoll with a nanosecond timeout on CLOCK_MONOTONIC, timer slack 1 ns, SCHED_FIFO priority 10 when
  * permitted (so a loaded machine delays the emulator less).
  */
@@ -173,7 +175,7 @@ typedef struct { /* ns-3's RedQueueDisc, packet mode (see the header comment) */
 typedef struct {
     int in_fd, out_fd;
     double rate, delay, loss;
-    long queue;
+    long queue, overhead; /* overhead: link-layer bytes serialised with every packet */
     uint64_t rng, red_rng;
     int use_disc, use_red; /* ns-3's queue-disc backlog; RED on it */
     red_t red;
@@ -406,7 +408,7 @@ static int arrive(dir_t *d, unsigned char *buf, int len, int64_t t) {
     if (dec != DEC_KEEP) { d->n_qdrop++; return dec; }
     if (q + 1 > d->max_backlog) d->max_backlog = q + 1;
     int64_t start = d->busy_until > t ? d->busy_until : t;
-    int64_t tx_end = start + (int64_t)((double)len * 8.0 / d->rate * 1e9 + 0.5);
+    int64_t tx_end = start + (int64_t)((double)(len + d->overhead) * 8.0 / d->rate * 1e9 + 0.5);
     d->busy_until = tx_end;
     sched_t *s = &d->sched[d->s_tail % RING];
     s->arrive = t;
@@ -582,14 +584,22 @@ static void parse_flags(int argc, char **argv, int first, dir_t *ab, dir_t *ba) 
         const char *flag = argv[i];
         if (strcmp(flag, "--ns3-backlog") == 0) { ab->use_disc = ba->use_disc = 1; continue; }
         int known = !strcmp(flag, "--red-ab") || !strcmp(flag, "--red-ba") || !strcmp(flag, "--pair") ||
-                    !strcmp(flag, "--queue-log");
-        if (!known) bad("flag", flag, "unknown; known: --red-ab, --red-ba, --pair, --queue-log, --ns3-backlog");
+                    !strcmp(flag, "--queue-log") || !strcmp(flag, "--frame-overhead");
+        if (!known)
+            bad("flag", flag, "unknown; known: --red-ab, --red-ba, --pair, --queue-log, --ns3-backlog, "
+                              "--frame-overhead");
         if (i + 1 >= argc) bad(flag, "", "needs a value");
         const char *value = argv[++i];
         if (!strcmp(flag, "--red-ab")) parse_red(ab, flag, value);
         else if (!strcmp(flag, "--red-ba")) parse_red(ba, flag, value);
         else if (!strcmp(flag, "--pair")) parse_pair(ab, ba, flag, value);
-        else parse_log(flag, value);
+        else if (!strcmp(flag, "--queue-log")) parse_log(flag, value);
+        else {
+            double v = field_num(flag, value, value, "BYTES");
+            if (!(v >= 0 && v <= 1000 && v == (double)(long)v))
+                bad(flag, value, "BYTES must be a whole number in [0, 1000]");
+            ab->overhead = ba->overhead = (long)v;
+        }
     }
 }
 
@@ -693,7 +703,7 @@ int main(void) {
 #elif defined(LINKEMU_RED_TEST)
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: linkemu RATE QUEUE [--red-ab ...] [--ns3-backlog] < trace\n");
+        fprintf(stderr, "usage: linkemu RATE QUEUE [--red-ab ...] [--ns3-backlog] [--frame-overhead BYTES] < trace\n");
         return 2;
     }
     static dir_t ab, ba;
@@ -737,7 +747,8 @@ int main(int argc, char **argv) {
     if (argc < 14) {
         fprintf(stderr, "usage: linkemu NS_A DEV_A NS_B DEV_B RATE_AB RATE_BA DELAY_AB DELAY_BA LOSS_AB LOSS_BA "
                         "QUEUE_AB QUEUE_BA SEED [--red-ab MIN_TH,MAX_TH,QW,MAX_P,GENTLE,MEAN_PKT_BYTES] [--red-ba ...] "
-                        "[--ns3-backlog] [--pair A_IP,B_IP,DELAY_AB_S,DELAY_BA_S]... [--queue-log PATH,INTERVAL_S]\n");
+                        "[--ns3-backlog] [--pair A_IP,B_IP,DELAY_AB_S,DELAY_BA_S]... [--queue-log PATH,INTERVAL_S] "
+                        "[--frame-overhead BYTES]\n");
         return 2;
     }
     static dir_t ab, ba;

@@ -5,7 +5,8 @@ max_p, gentle, the mean packet size of ns-3's idle-time correction). :func:`red_
 them from :mod:`paperlib.sim.web_testbed`'s parameter names, so the ns-3 testbed (its ``_queue_disc``) and the
 real-stack testbed take RED from one source; :meth:`Red.linkemu_flag` turns them into ``linkemu``'s
 ``--red-ab``/``--red-ba`` flag (numbers as ``repr`` of the float, so linkemu computes with the same doubles
-as ns-3). :func:`pair_flags` and :func:`queue_log_flag` build the ``--pair`` and ``--queue-log`` flags;
+as ns-3). :func:`pair_flags`, :func:`queue_log_flag` and :func:`frame_overhead_flag` build the ``--pair``,
+``--queue-log`` and ``--frame-overhead`` flags;
 :func:`read_queue_log` reads the log back. What each flag does is in ``linkemu.c``'s header comment.
 SI units: delays and intervals in seconds, sizes in bytes, queue lengths in packets.
 """
@@ -126,6 +127,18 @@ def queue_log_flag(path, interval_s: float) -> list[str]:
         raise ParameterError(f"path must name a file, got {path!r}")
     interval = _number("interval_s", interval_s, 1e-6, 3600)
     return ["--queue-log", f"{text},{interval!r}"]
+
+
+#: Link-layer bytes ns-3's point-to-point device serialises with every IP packet (its PPP header).
+NS3_POINT_TO_POINT_HEADER_BYTES = 2
+
+
+def frame_overhead_flag(n_bytes: int) -> list[str]:
+    """Return linkemu's ``--frame-overhead`` flag: ``n_bytes`` serialised with every packet, both directions
+    (:data:`NS3_POINT_TO_POINT_HEADER_BYTES` serialises what ns-3's point-to-point bottleneck does)."""
+    if isinstance(n_bytes, bool) or not isinstance(n_bytes, int) or not 0 <= n_bytes <= 1000:
+        raise ParameterError(f"n_bytes must be a whole number in [0, 1000], got {n_bytes!r}")
+    return ["--frame-overhead", str(n_bytes)]
 
 
 def read_queue_log(path) -> pd.DataFrame:
