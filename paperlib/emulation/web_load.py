@@ -186,7 +186,7 @@ def request_length(reply_bytes, req_bytes):
     """Return the bytes a request puts on the wire: its size, or its header's length if that is longer."""
     reply = np.asarray(reply_bytes, dtype=np.int64)
     req = np.asarray(req_bytes, dtype=np.int64)
-    header_len = 8 + _digits(reply) + _digits(req)  # "GET /" + reply + " " + req + "\n"
+    header_len = 7 + _digits(reply) + _digits(req)  # "GET /" 5 + reply + " " 1 + req + "\n" 1
     return np.maximum(req, header_len)
 
 
