@@ -166,7 +166,7 @@ def read_workload(path: Path | str) -> dict[str, np.ndarray]:
 
 
 def request_header(reply_bytes: int, req_bytes: int) -> bytes:
-    """Return the ASCII header a request starts with: ``GET /<reply_bytes> <req_bytes>\\n``."""
+    r"""Return the ASCII header a request starts with: ``GET /<reply_bytes> <req_bytes>\n``."""
     return f"GET /{int(reply_bytes)} {int(req_bytes)}\n".encode("ascii")
 
 
