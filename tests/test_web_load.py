@@ -174,14 +174,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _run(exe, tmp_path, load, duration_s, parallel, pairs, listen, warmup_s=None):
+def _run(exe, tmp_path, load, duration_s, parallel, pairs, listen, warmup_s=None, rx_log=None):
     """Run responders and browsers; return (requests, browse summary, serve summary)."""
     web_load.write_workload(load, tmp_path / "w.bin")
     server = subprocess.Popen(web_load.serve_argv(exe, listen), stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout.readline() == "ready\n"
         browse = subprocess.run(web_load.browse_argv(exe, tmp_path / "w.bin", tmp_path / "r.csv", duration_s,
-                                                     parallel, pairs, warmup_s=warmup_s),
+                                                     parallel, pairs, warmup_s=warmup_s, rx_log=rx_log),
                                 capture_output=True, text=True, timeout=duration_s + 30, check=True)
     finally:
         server.send_signal(signal.SIGTERM)
@@ -285,7 +285,8 @@ def test_browsers_on_loopback_behave_as_the_ns3_browsers(exe, tmp_path):
     port = _free_port()
     req, summary, server = _run(exe, tmp_path, load, 5.0, 4, [("127.0.0.1", "127.0.0.1", port),
                                                              ("127.0.0.2", "127.0.0.2", port)],
-                                [("127.0.0.1", port), ("127.0.0.2", port)], warmup_s=1.0)
+                                [("127.0.0.1", port), ("127.0.0.2", port)], warmup_s=1.0,
+                                rx_log=(tmp_path / "rx.csv", 0.5))
     check_browsers(req, load, parallel=4, duration_s=5.0)
     _check_counts(req, summary, server, load)
     assert summary["failed"] == 0 and summary["short_requests"] >= 1  # req_bytes[::17] = 3 bytes were issued
@@ -295,6 +296,35 @@ def test_browsers_on_loopback_behave_as_the_ns3_browsers(exe, tmp_path):
     # browser 19: its pages start 0.95 s + k x (0.2 s + fetch), so at most 21 of them before 5 s
     assert 1 <= (req["browser"] == 19).sum() <= 21
     assert summary["max_open"] <= 20 * 4 and server["max_open"] >= 1
+    rx = web_load.read_rx_log(tmp_path / "rx.csv")
+    assert np.allclose(rx["t_s"], np.arange(11) * 0.5)  # 0, 0.5, ..., 5 s
+    assert rx["rx_bytes"].iloc[0] == 0 and rx["rx_bytes"].iloc[-1] <= summary["rx_bytes"]
+    # the sample at the warm-up (1 s) and the summary's count after it add up to all bytes received
+    assert rx["rx_bytes"].iloc[2] + summary["rx_bytes_after_warmup"] == summary["rx_bytes"]
+
+
+def test_sigterm_ends_a_run_early_with_its_outputs(exe, tmp_path):
+    load = _synthetic_load()
+    web_load.write_workload(load, tmp_path / "w.bin")
+    port = _free_port()
+    server = subprocess.Popen(web_load.serve_argv(exe, [("127.0.0.1", port)]), stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline() == "ready\n"
+        browse = subprocess.Popen(web_load.browse_argv(exe, tmp_path / "w.bin", tmp_path / "r.csv", 60, 4,
+                                                       [("127.0.0.1", "127.0.0.1", port)] * 2),
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            browse.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            browse.send_signal(signal.SIGTERM)
+        out, _ = browse.communicate(timeout=30)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+    summary = web_load.parse_summary(out)
+    assert browse.returncode == 0 and summary["stopped_by_signal"] is True and summary["t_end_s"] < 60
+    req = web_load.read_requests(tmp_path / "r.csv")
+    assert len(req) == summary["scheduled"] >= 1
 
 
 def test_failed_connections_count_and_the_browser_goes_on(exe, tmp_path):

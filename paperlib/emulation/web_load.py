@@ -291,6 +291,22 @@ def read_requests(path: Path | str) -> pd.DataFrame:
     return frame
 
 
+def read_rx_log(path: Path | str) -> pd.DataFrame:
+    """Return the ``--rx-log`` file: ``t_s`` (multiples of the interval from 0) and ``rx_bytes``.
+
+    ``rx_bytes`` counts every reply byte the browsers received up to ``t_s`` (as web_browsers_cpp's
+    ``rx_samples``; :func:`paperlib.sim.web_testbed.throughput_series` turns it into bit/s per bin).
+    """
+    path = Path(path)
+    frame = pd.read_csv(path, dtype={"t_s": float, "rx_bytes": np.int64})
+    if tuple(frame.columns) != ("t_s", "rx_bytes"):
+        raise WebLoadOutputError(f"{path}: columns {list(frame.columns)}, expected ['t_s', 'rx_bytes']")
+    falls = np.flatnonzero(np.diff(frame["rx_bytes"].to_numpy()) < 0)
+    if falls.size:
+        raise WebLoadOutputError(f"{path}: row {int(falls[0]) + 2}, column rx_bytes: the count falls")
+    return frame
+
+
 def parse_summary(text: str) -> dict:
     """Return the JSON summary line of ``webload`` (browse or serve) from its standard output."""
     lines = [line for line in text.splitlines() if line.startswith("{")]
