@@ -308,7 +308,18 @@ def read_rx_log(path: Path | str) -> pd.DataFrame:
 
 
 def parse_summary(text: str) -> dict:
-    """Return the JSON summary line of ``webload`` (browse or serve) from its standard output."""
+    """Return the JSON summary line of ``webload`` (browse or serve) from its standard output.
+
+    browse: ``mode``, ``t0_monotonic_s`` (time 0: the start of its event loop), ``duration_s``, ``t_end_s``,
+    ``stopped_by_signal``, ``warmup_s``, ``parallel``, ``pairs``, ``browsers``, ``active_browsers`` (with a
+    page), ``scheduled`` (= issued + unissued), ``issued`` (connect() attempted), ``done``, ``failed``,
+    ``unfinished``, ``unissued``, ``short_requests``, ``issue_lateness_p99_s`` / ``issue_lateness_max_s``
+    (connect() - ready time over the issued requests; p99 interpolated as ``numpy.quantile``), ``cpu_s``,
+    ``cpu_user_s``, ``cpu_sys_s``, ``max_open`` (requests open at once), ``max_fds`` (with the closing ones),
+    ``rx_bytes``, ``rx_bytes_after_warmup``, ``stray_bytes`` (beyond a reply's length: 0), ``errors``
+    (``eaddrnotavail``, ``econnrefused``, ``etimedout``, ``econnreset``, ``early_close``, ``no_fd``,
+    ``other``). serve: the keys listed in the module docstring.
+    """
     lines = [line for line in text.splitlines() if line.startswith("{")]
     if not lines:
         raise WebLoadOutputError(f"no JSON summary line in the output: {text[-200:]!r}")
