@@ -166,7 +166,7 @@ def read_workload(path: Path | str) -> dict[str, np.ndarray]:
 
 
 def request_header(reply_bytes: int, req_bytes: int) -> bytes:
-    """Return the ASCII header a request starts with: ``GET /<reply_bytes> <req_bytes>\\n``."""
+    r"""Return the ASCII header a request starts with: ``GET /<reply_bytes> <req_bytes>\n``."""
     return f"GET /{int(reply_bytes)} {int(req_bytes)}\n".encode("ascii")
 
 
@@ -186,7 +186,7 @@ def request_length(reply_bytes, req_bytes):
     """Return the bytes a request puts on the wire: its size, or its header's length if that is longer."""
     reply = np.asarray(reply_bytes, dtype=np.int64)
     req = np.asarray(req_bytes, dtype=np.int64)
-    header_len = 8 + _digits(reply) + _digits(req)  # "GET /" + reply + " " + req + "\n"
+    header_len = 7 + _digits(reply) + _digits(req)  # "GET /" 5 + reply + " " 1 + req + "\n" 1
     return np.maximum(req, header_len)
 
 
@@ -291,8 +291,35 @@ def read_requests(path: Path | str) -> pd.DataFrame:
     return frame
 
 
+def read_rx_log(path: Path | str) -> pd.DataFrame:
+    """Return the ``--rx-log`` file: ``t_s`` (multiples of the interval from 0) and ``rx_bytes``.
+
+    ``rx_bytes`` counts every reply byte the browsers received up to ``t_s`` (as web_browsers_cpp's
+    ``rx_samples``; :func:`paperlib.sim.web_testbed.throughput_series` turns it into bit/s per bin).
+    """
+    path = Path(path)
+    frame = pd.read_csv(path, dtype={"t_s": float, "rx_bytes": np.int64})
+    if tuple(frame.columns) != ("t_s", "rx_bytes"):
+        raise WebLoadOutputError(f"{path}: columns {list(frame.columns)}, expected ['t_s', 'rx_bytes']")
+    falls = np.flatnonzero(np.diff(frame["rx_bytes"].to_numpy()) < 0)
+    if falls.size:
+        raise WebLoadOutputError(f"{path}: row {int(falls[0]) + 2}, column rx_bytes: the count falls")
+    return frame
+
+
 def parse_summary(text: str) -> dict:
-    """Return the JSON summary line of ``webload`` (browse or serve) from its standard output."""
+    """Return the JSON summary line of ``webload`` (browse or serve) from its standard output.
+
+    browse: ``mode``, ``t0_monotonic_s`` (time 0: the start of its event loop), ``duration_s``, ``t_end_s``,
+    ``stopped_by_signal``, ``warmup_s``, ``parallel``, ``pairs``, ``browsers``, ``active_browsers`` (with a
+    page), ``scheduled`` (= issued + unissued), ``issued`` (connect() attempted), ``done``, ``failed``,
+    ``unfinished``, ``unissued``, ``short_requests``, ``issue_lateness_p99_s`` / ``issue_lateness_max_s``
+    (connect() - ready time over the issued requests; p99 interpolated as ``numpy.quantile``), ``cpu_s``,
+    ``cpu_user_s``, ``cpu_sys_s``, ``max_open`` (requests open at once), ``max_fds`` (with the closing ones),
+    ``rx_bytes``, ``rx_bytes_after_warmup``, ``stray_bytes`` (beyond a reply's length: 0), ``errors``
+    (``eaddrnotavail``, ``econnrefused``, ``etimedout``, ``econnreset``, ``early_close``, ``no_fd``,
+    ``other``). serve: the keys listed in the module docstring.
+    """
     lines = [line for line in text.splitlines() if line.startswith("{")]
     if not lines:
         raise WebLoadOutputError(f"no JSON summary line in the output: {text[-200:]!r}")

@@ -36,9 +36,9 @@
  * embedded object), t_start_s (connect()), t_done_s (last reply byte, or the failure; empty if
  * unfinished), reply_bytes, status (done, failed, unfinished, unissued).
  *
- * Both modes print one JSON line of counters on exit (browse: at --duration; serve: on SIGTERM
- * or SIGINT) with their own CPU time (getrusage). Exit codes: 0 ok, 1 run-time error, 2 usage or
- * malformed workload.
+ * Both modes print one JSON line of counters on exit (browse: at --duration, or earlier on SIGTERM
+ * or SIGINT with the same outputs; serve: on SIGTERM or SIGINT) with their own CPU time (getrusage).
+ * Exit codes: 0 ok, 1 run-time error, 2 usage or malformed workload.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -734,10 +734,22 @@ static int browse(int argc, char **argv) {
   for (uint64_t b = 0; b < nb; ++b)
     for (uint32_t j = 0; j < b_pages[b]; ++j) {
       uint32_t p = b_first[b] + j;
-      for (uint32_t k = 0; k < p_objects[p]; ++k) { o_browser[p_first[p] + k] = (uint32_t)b; o_page[p_first[p] + k] = p; }
+      for (uint32_t k = 0; k < p_objects[p]; ++k) {
+        o_browser[p_first[p] + k] = (uint32_t)b;
+        o_page[p_first[p] + k] = p;
+      }
     }
   ep = epoll_create1(EPOLL_CLOEXEC);
   if (ep < 0) die(EXIT_RUNTIME, "epoll_create1: %s", strerror(errno));
+  sigset_t mask;  /* SIGTERM / SIGINT end the run early, with the same outputs */
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGINT);
+  sigprocmask(SIG_BLOCK, &mask, NULL);
+  int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (sfd < 0 || sfd >= maxfd) die(EXIT_RUNTIME, "signalfd: %s", strerror(errno));
+  epoll_set(ep, EPOLL_CTL_ADD, sfd, EPOLLIN);
+  int stopped = 0;
   uint64_t active = 0;
   for (uint64_t b = 0; b < nb; ++b)
     if (b_pages[b] > 0) { heap_push(b_start[b], (uint32_t)b); active++; }  /* an idle browser costs nothing */
@@ -770,8 +782,12 @@ static int browse(int argc, char **argv) {
       if (errno == EINTR) continue;
       die(EXIT_RUNTIME, "epoll: %s", strerror(errno));
     }
-    for (int k = 0; k < n; ++k) on_client_event(ev[k].data.fd, ev[k].events);
+    for (int k = 0; k < n; ++k) {
+      if (ev[k].data.fd == sfd) stopped = 1;
+      else on_client_event(ev[k].data.fd, ev[k].events);
+    }
     run_deferred();
+    if (stopped) { now = now_rel(); break; }
   }
   double t_end = now;
   if (rxlog) {  /* the last interval boundary at or before the end */
@@ -781,7 +797,8 @@ static int browse(int argc, char **argv) {
   }
   /* Pages whose start had passed but which were not issued yet: scheduled, never issued. */
   uint64_t unissued = 0;
-  while (heap_n && heap[0].t <= duration) {
+  double horizon = stopped ? t_end : duration;
+  while (heap_n && heap[0].t <= horizon) {
     Timer t = heap_pop();
     uint32_t obj = p_first[b_first[t.b] + browsers[t.b].page];
     r_sched[obj] = t.t;
@@ -810,8 +827,9 @@ static int browse(int argc, char **argv) {
   cpu_s(&cu, &cs);
   write_requests(out, duration, t0);
   for (int fd = 0; fd < maxfd; ++fd)
-    if (cconns[fd].state != C_FREE) close(fd);
+    if (fd != sfd && cconns[fd].state != C_FREE) close(fd);
   printf("{\"mode\": \"browse\", \"t0_monotonic_s\": %.9f, \"duration_s\": %.9f, \"t_end_s\": %.9f, "
+         "\"stopped_by_signal\": %s, "
          "\"warmup_s\": %.9f, \"parallel\": %d, \"pairs\": %d, \"browsers\": %llu, \"active_browsers\": %llu, "
          "\"scheduled\": %llu, \"issued\": %llu, \"done\": %llu, \"failed\": %llu, \"unfinished\": %llu, "
          "\"unissued\": %llu, \"short_requests\": %llu, \"issue_lateness_p99_s\": %.9f, "
@@ -819,7 +837,8 @@ static int browse(int argc, char **argv) {
          "\"max_open\": %llu, \"max_fds\": %llu, \"rx_bytes\": %llu, \"rx_bytes_after_warmup\": %llu, "
          "\"stray_bytes\": %llu, \"errors\": {\"eaddrnotavail\": %llu, \"econnrefused\": %llu, "
          "\"etimedout\": %llu, \"econnreset\": %llu, \"early_close\": %llu, \"no_fd\": %llu, \"other\": %llu}}\n",
-         t0, duration, t_end, warmup, parallel, n_pairs, (unsigned long long)nb, (unsigned long long)active,
+         t0, duration, t_end, stopped ? "true" : "false", warmup, parallel, n_pairs, (unsigned long long)nb,
+         (unsigned long long)active,
          (unsigned long long)n_issued, (unsigned long long)issued, (unsigned long long)n_done,
          (unsigned long long)n_failed, (unsigned long long)unfinished, (unsigned long long)unissued,
          (unsigned long long)n_short, late_p99, late_max, cu + cs, cu, cs, (unsigned long long)max_open,
