@@ -11,8 +11,8 @@ namespace the six server addresses (:func:`server_ips`); ``linkemu`` between the
 bottleneck: both directions serialise at ``bottleneck_bps`` behind a queue disc of ``queue_packets`` (ns-3's
 ``FifoQueueDisc``, or RED as ns-3's ``RedQueueDisc``: :func:`paperlib.emulation.queue_disc.red_from_testbed_params`),
 with the backlog counted as ns-3 counts it: in the disc, behind a device that holds one more packet (linkemu's
-``--ns3-backlog``). The reply direction (server -> client) is the one sampled, as in ns-3, where the request
-direction gets the same disc.
+``--ns3-backlog``), each packet serialised with ns-3's 2-byte point-to-point header. The reply direction
+(server -> client) is the one sampled, as in ns-3, where the request direction gets the same disc.
 Then ``bottleneck_delay_s`` on both directions and, per address pair, the pair's one-way delay
 (:func:`paperlib.sim.web_testbed.one_way_delays`) after serialisation, in each direction. The browsers and
 responders are one C program (:mod:`paperlib.emulation.web_load`): the responder listens on every server address,
@@ -243,14 +243,17 @@ def run_point(params: dict, seed: int) -> dict:
 
 
 def emulator_flags(p: dict, queue_log: Path | None) -> list[str]:
-    """Return linkemu's flags after its positional arguments: RED on both directions (when ``queue`` is "red"),
-    each pair's one-way delay in both directions, and the queue log."""
+    """Return linkemu's flags after its positional arguments: RED on both directions (when ``queue`` is "red";
+    else ns-3's FIFO disc backlog), ns-3's point-to-point header serialised with every packet, each pair's one-way
+    delay in both directions, and the queue log."""
     flags: list[str] = []
     if p["queue"] == "red":
         red = queue_disc.red_from_testbed_params(p)
         flags += red.linkemu_flag(REQUEST) + red.linkemu_flag(REPLY)
     else:  # ns-3's FifoQueueDisc: queue_packets in the disc, behind a device that holds one more
         flags += ["--ns3-backlog"]
+    # ns-3's point-to-point bottleneck serialises its 2-byte header with every packet
+    flags += queue_disc.frame_overhead_flag(queue_disc.NS3_POINT_TO_POINT_HEADER_BYTES)
     n = len(p["pairs"])
     flags += queue_disc.pair_flags([(c, s, d, d) for c, s, d in
                                     zip(client_ips(n), server_ips(n), web_testbed.one_way_delays(p), strict=True)])
