@@ -152,17 +152,29 @@ def emulation_turn(lock: str | None):
         return
     from paperlib import run_progress
 
-    policy, param, nice = os.sched_getscheduler(0), os.sched_getparam(0), os.getpriority(os.PRIO_PROCESS, 0)
+    # every thread of the process (Linux schedules threads: a sweep's workers may be started from an event-loop
+    # thread the notebook's ns-3 sweeps created earlier)
+    before = {}
+    for tid in _threads():
+        with contextlib.suppress(OSError):
+            before[tid] = (os.sched_getscheduler(tid), os.sched_getparam(tid), os.getpriority(os.PRIO_PROCESS, tid))
     with run_progress.exclusive(lock):
         try:
-            with contextlib.suppress(PermissionError):
-                os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
-                os.setpriority(os.PRIO_PROCESS, 0, 0)
+            for tid in before:
+                with contextlib.suppress(OSError):
+                    os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
+                    os.setpriority(os.PRIO_PROCESS, tid, 0)
             yield
         finally:
-            with contextlib.suppress(PermissionError, OSError):
-                os.setpriority(os.PRIO_PROCESS, 0, nice)
-                os.sched_setscheduler(0, policy, param)
+            for tid, (policy, param, nice) in before.items():
+                with contextlib.suppress(OSError):
+                    os.setpriority(os.PRIO_PROCESS, tid, nice)
+                    os.sched_setscheduler(tid, policy, param)
+
+
+def _threads() -> list[int]:
+    """Return the thread ids of this process."""
+    return [int(t) for t in os.listdir(f"/proc/{os.getpid()}/task") if t.isdigit()]
 
 
 def run(paper: Paper, profile: str, browsers: dict[float, int], out: Path, prof: Profile | None = None,
