@@ -89,6 +89,8 @@ def test_real_stack_rows_of_lost_runs_and_of_no_run():
     by = {r.claim_id: r for r in rows}
     assert by["red_better_long_latency"].status == "fidelity_lost"
     assert by["red_better_long_latency"].emulation == "fidelity lost"
+    # judged on short latency only in the reduced grid: its lost runs count too
+    assert by["fifo_98_longer_larger_queue"].status == "fidelity_lost"
     off = emulated.real_stack_rows(PAPER, Emulated("off", not_run="the real-stack column was not run, by choice "
                                                                   "(EMULATION=off)"))
     assert {r.emulation for r in off} == {"not run by choice"} and {r.status for r in off} == {"untestable"}

@@ -282,7 +282,8 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                 except KeyError:
                     continue
         if found is None:
-            lost_here = _lost_in_claim_cells(em, reading, paper)
+            lost_here = max(_lost_in_claim_cells(em, candidate, paper) for candidate in
+                            (reading, PARTIAL.get(cid, (reading, ""))[0]))
             if lost_here:
                 out.append(claim_row(PAPER, source, cid, printed, None, "fidelity_lost",
                                      f"{emulated_rows.MARK} {lost_here} runs of its cells lost their timing "
