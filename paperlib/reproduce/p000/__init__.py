@@ -51,3 +51,6 @@ KEY_FIGURES = ("figure4_waiting_times.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "block", "m"),
                                      cells=(("emulated W SCTP (s)", "CI95 SCTP (s)"),
                                             ("emulated W TCP (s)", "CI95 TCP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"m_values": "integers", "p": "number", "rtt_s": "number", "rate_bps": "number",
+                   "obj_size_bytes": "number", "mtu_bytes": "number"}

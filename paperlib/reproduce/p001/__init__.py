@@ -39,3 +39,6 @@ Simulations: ``paperlib.sim.web_testbed`` (ns-3 dumbbell with per-pair nodes, Ma
 
 #: The figures the reference run keeps (``reference/figures/001/``) and ``docs/papers/001.md`` shows.
 KEY_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig9_fifo_vs_red_a_cdf.png")
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"bottleneck_bps": "number", "reps": "integer", "sim_time_s": "number", "warmup_s": "number",
+                   "calibration_browsers": "integers", "configs": "strs"}

@@ -45,3 +45,5 @@ KEY_FIGURES = ("response_vs_p_and_rtt.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "column", "p", "rtt_s"),
                                      cells=(("emulated TCP (s)", "CI95 TCP (s)"),
                                             ("emulated SCTP (s)", "CI95 SCTP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"obj_size_bytes": "number", "rate_bps": "number", "rtt_s": "number"}

@@ -36,3 +36,5 @@ moment check), ``tests/test_notebooks.py`` and ``tests/nbval/003_specweb96_abr.i
 
 #: The figures the reference run keeps (``reference/figures/003/``) and ``docs/papers/003.md`` shows.
 KEY_FIGURES = ("efficiency_queue_vs_n.png", "file_size_cdf.png")
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"within_class": "str"}

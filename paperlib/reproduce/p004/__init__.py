@@ -39,3 +39,6 @@ KEY_FIGURES = ("latency_vs_bandwidth.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_table2.csv", keys=("BANDWIDTH",),
                                      cells=(("emulated SCTP (s)", "CI95 SCTP (s)"),
                                             ("emulated TCP (s)", "CI95 TCP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"obj_size_bytes": "number", "mtu_bytes": "number", "rtt_s": "number", "initial_window": "integer",
+                   "initial_windows": "integers", "rates_bps": "numbers"}
