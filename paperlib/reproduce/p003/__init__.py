@@ -8,6 +8,8 @@ Modules (no re-exports: import the module that holds a name):
 =====================  ===================================================================
 ``workload``           the original and modified SPECweb96 workloads from the printed class
                        tables; exact moments against seeded samples
+``corrections``        ``CORRECTIONS``: the three printed items read differently, each with its reason
+                       (:mod:`paperlib.corrections` finds them)
 ``derived``            the stated inputs and every derived number of the slides under a
                        convention; the printed cells they are compared with
 ``operating_point``    the open conventions, the systematic search and the chosen one (``Convention``)
