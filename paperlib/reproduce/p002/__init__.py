@@ -23,6 +23,8 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 ``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
 ``emulated``           Tables II-III's experiments on real stacks through the emulated link: the
                        sweep points and the table of emulated means the ledger and claims read
+``stack``              the stacks' settings the model assumes (MSS, initial window, the paper's own
+                       testbed), read by :mod:`paperlib.emulation`
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -22,6 +22,8 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
 ``emulated``           Table II's experiment re-run on Linux TCP and usrsctp through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`), and the
                        points of the packet-capture cross-check
+``stack``              the stacks' settings the model assumes (L_mtu, initial window x, the paper's
+                       own testbed), read by :mod:`paperlib.emulation`
 simulations            none (no ns-3 run for 004: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p004_<module>.py``, one per module above;
                        ``tests/test_models_slow_start_latency.py`` for the model
