@@ -58,3 +58,6 @@ REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "bloc
 #: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
 PARAMETER_KINDS = {"m_values": "integers", "p": "number", "rtt_s": "number", "rate_bps": "number",
                    "obj_size_bytes": "number", "mtu_bytes": "number"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous"}

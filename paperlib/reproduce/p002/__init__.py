@@ -49,3 +49,6 @@ REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "colu
                                             ("emulated SCTP (s)", "CI95 SCTP (s)")))
 #: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
 PARAMETER_KINDS = {"obj_size_bytes": "number", "rate_bps": "number", "rtt_s": "number"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"repetitions": 2, "scheduler": "synchronous"}

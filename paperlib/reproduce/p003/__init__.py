@@ -40,3 +40,7 @@ moment check), ``tests/test_notebooks.py`` and ``tests/nbval/003_specweb96_abr.i
 KEY_FIGURES = ("efficiency_queue_vs_n.png", "file_size_cdf.png")
 #: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
 PARAMETER_KINDS = {"within_class": "str"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s": 3.0, "warmup_s": 1.0,
+                    "scheduler": "synchronous", "n_samples": 20000}

@@ -44,3 +44,6 @@ REAL_STACK_INTERVALS = IntervalTable("emulated_table2.csv", keys=("BANDWIDTH",),
 #: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
 PARAMETER_KINDS = {"obj_size_bytes": "number", "mtu_bytes": "number", "rtt_s": "number", "initial_window": "integer",
                    "initial_windows": "integers", "rates_bps": "numbers"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): none, the model
+#: runs in seconds at the notebook's defaults; EMULATION=off is all the profile changes.
+QUICK_PARAMETERS = {}
