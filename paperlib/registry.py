@@ -5,7 +5,7 @@ and everything about paper ``<id>`` lives in its package ``paperlib.reproduce.p<
 A shared module that needs a paper's fact asks for it by the paper's id and the name of the part or attribute that
 holds it, and loops over :data:`paperlib.data.PAPERS` when it needs every paper's:
 
-* :func:`part` returns a part of the package (``part("004", "stack")``) or the package itself, ``None`` when the
+* :func:`part` returns a part of the package (``part(paper, "stack")``) or the package itself, ``None`` when the
   paper has no such part (a part a paper does not have is absent, never renamed);
 * :func:`declared` returns an attribute the package or one of its parts declares (``PARAMETER_KINDS``,
   ``QUICK_PARAMETERS``, ``CORRECTIONS``), or the default given when it declares none;

@@ -28,7 +28,7 @@ plus the parts only one paper has, named for what they are (``emulated`` for a r
 re-run, ``ns3`` for an ns-3 check, ``testbed`` / ``workload`` / ``calibration`` for 001's
 simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls these
 modules, and closes with :func:`paperlib.notebook.close_paper`. Each module has one test module,
-named after it: ``paperlib/reproduce/p004/tables.py`` -> ``tests/test_reproduce_p004_tables.py``.
+named after it: ``paperlib/reproduce/p<id>/tables.py`` -> ``tests/test_reproduce_p<id>_tables.py``.
 
 The package's ``__init__`` declares what the reference run keeps (:mod:`paperlib.reference`): ``KEY_FIGURES``,
 the figures of ``figures/<id>/`` that ``reference/`` holds and ``docs/papers/<id>.md`` shows, and, for a paper
