@@ -18,6 +18,8 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
                        the closed form against the schedule
 ``explore``            the interactive explorer: latency against the rate, T_r, the object size or x
                        (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
+``tutorial``           the tutorial's steps (``notebooks/tutorial.ipynb``): Table II's ledger rows under a
+                       changed convention, the rows it moves
 ``figures``            latency vs bandwidth, vs initial window, the real stacks' Table II
 ``emulated``           Table II's experiment re-run on Linux TCP and usrsctp through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`), and the
