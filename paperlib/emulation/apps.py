@@ -184,7 +184,7 @@ def paper_settings(paper: str, transport: str) -> AppSettings:
     stack = registry.part(str(paper), "stack")
     if stack is None:
         raise ParameterError(f"paper {paper!r} declares no stack settings (no {registry.package_name(str(paper))}"
-                             f".stack); the papers with real stacks are {list(registry.papers_with('stack'))}")
+                             f".stack); the papers that declare them are {list(registry.papers_with('stack'))}")
     return stack.app_settings(transport)
 
 

@@ -97,7 +97,7 @@ def for_paper(paper: str) -> TcpSettings:
     stack = registry.part(str(paper), "stack")
     if stack is None:
         raise ParameterError(f"paper {paper!r} declares no stack settings (no {registry.package_name(str(paper))}"
-                             f".stack); the papers with real stacks are {list(registry.papers_with('stack'))}")
+                             f".stack); the papers that declare them are {list(registry.papers_with('stack'))}")
     return stack.tcp_settings()
 
 
