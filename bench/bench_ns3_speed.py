@@ -9,11 +9,18 @@ the 001 testbed's run. The testbed's browsers and probes are C++ too
 the ratio (testbed / floor) shows the overhead that is left. Both runs are warm (ns-3 imported,
 C++ compiled, one run before the timed one) and count events with ``Simulator::GetEventCount``.
 Timings are machine-dependent; the ratio is the point.
+
+Before both, the import itself: CPU seconds of a fresh process that loads ns-3 through the package's loader
+(:data:`paperlib.sim.ns3_env.MODULES`) and through the wheel's loader of every module, and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -111,6 +118,20 @@ def floor_for(packets: int) -> Run:
     return bare_run(max(1.0, probe.sim_s * packets / max(probe.packets, 1)))
 
 
+def import_cpu_s(all_modules: bool) -> float:
+    """Return the CPU seconds (user + system) a fresh interpreter spends loading ns-3 (and nothing else)."""
+    code = ("import resource; from paperlib.sim import ns3_env; ns3_env.load(); "
+            "u = resource.getrusage(resource.RUSAGE_SELF); print(u.ru_utime + u.ru_stime)")
+    env = {k: v for k, v in os.environ.items() if k != ns3_env.ALL_MODULES_VARIABLE}
+    if all_modules:
+        env[ns3_env.ALL_MODULES_VARIABLE] = "1"
+    with tempfile.TemporaryDirectory() as empty:  # ns-3's own loader scans its working directory
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=empty)
+    if out.returncode != 0:
+        raise RuntimeError(f"loading ns-3 failed (exit status {out.returncode}):\n{out.stderr[-2000:]}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sim-time", type=float, default=40.0, help="simulated seconds of the 001 testbed run")
@@ -119,6 +140,9 @@ def main() -> None:
     args = parser.parse_args()
     from bench_testbed import _point  # the default profile's FIFO-120 point at 90 % load
 
+    package, wheel = import_cpu_s(all_modules=False), import_cpu_s(all_modules=True)
+    print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
+          f"every module (the wheel's loader) {wheel:.1f}: ratio {wheel / package:.1f}x")
     point = _point(args.sim_time, warmup_s=args.warmup)
     tb = testbed_run(point)
     floor = floor_for(tb.packets)

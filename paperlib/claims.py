@@ -3,7 +3,7 @@
 Each paper's ``paperlib.reproduce.p<id>.claims`` module makes one :class:`ClaimRegistry` and
 registers one function per claim::
 
-    CLAIMS = ClaimRegistry("004")
+    CLAIMS = ClaimRegistry(PAPER)  # the package's own id
 
     @CLAIMS.claim("within_4_percent")
     def within_4_percent(evidence: Evidence) -> Verdict:

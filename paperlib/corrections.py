@@ -2,7 +2,9 @@
 
 Published data stays as printed in ``data/``. A correction names the printed
 text, what it is read as, and why; the ledger row of every affected number
-carries the reason, so a reader sees both the print and the correction.
+carries the reason, so a reader sees both the print and the correction. Each paper
+keeps its own corrections in its package, ``paperlib.reproduce.p<id>.corrections``
+(``CORRECTIONS``, a tuple of :class:`Correction`); this module finds them there.
 """
 
 from __future__ import annotations
@@ -25,60 +27,30 @@ class Correction:
         return f"corrected: printed {self.printed!r} read as {self.read_as!r} ({self.reason})"
 
 
-CORRECTIONS: tuple[Correction, ...] = (
-    Correction(
-        "003",
-        "modified_specweb96.csv row 1, Class 3",
-        "100 kb",
-        "100 kB",
-        "every other size of the table is in kB and class 3 runs 100 kB ... 900 kB in steps of 100 kB",
-    ),
-    Correction(
-        "003",
-        "results.csv row 10, Efficiency",
-        "93/2%",
-        "93.2%",
-        "'/' for '.' is a keying slip: 32.7 Mbps / 35.1 Mbps = 93.2%",
-    ),
-    Correction(
-        "003",
-        "text_values avg_file_size",
-        "120.2 kB",
-        "120.2 kb",
-        "no reading of the class table can give a mean file above 26.4 kB (every file at the top of its "
-        "class); in kilobits the SPECweb96 mean is 120.2 kb, and the slide's 60 kbps per user follows only "
-        "from that value",
-    ),
-    Correction(
-        "000",
-        "table2.csv link rate (μ) 4 Kbps",
-        "4 Kbps",
-        "40 Kbps",
-        "the text fixes p = 1 % and rtt = 0.256 s for Table 2 and mu = 40 Kbps for Tables 1 and 3; the block's "
-        "W_sctp and T_sctp cells equal Table 3's 256 ms block (p = 1 %, 40 Kbps) cell for cell and its W_tcp and "
-        "T_tcp cells are within 0.02 s of it; at 4 Kbps one 13.5 KB object alone would need 27 s of transmission, "
-        "ten times the printed waiting times",
-    ),
-    Correction(
-        "000",
-        "table1.csv 0.4 %, m=10, W_{tcp}",
-        "3.27",
-        "3.67",
-        "every other column of Tables 1-3 follows W = c (m-1)/m within print rounding; the block's other three "
-        "W_tcp cells (3.26, 3.88, 3.94 at m = 5, 20, 30) give c = 4.079 and c x 9/10 = 3.671, while 3.27 would "
-        "leave W_tcp flat from m = 5 to 10 and below W_sctp (3.58); a 6 keyed as a 2",
-    ),
-)
+def for_paper(paper: str) -> list[Correction]:
+    """Return every correction of ``paper``: its package's ``corrections.CORRECTIONS`` (none without that part)."""
+    from paperlib import registry
+
+    return list(registry.declared(paper, "CORRECTIONS", (), "corrections"))
 
 
 def correction(paper: str, where: str) -> Correction | None:
     """Return the correction of ``where`` in ``paper``, if there is one."""
-    for c in CORRECTIONS:
-        if c.paper == paper and c.where == where:
+    for c in for_paper(paper):
+        if c.where == where:
             return c
     return None
 
 
-def for_paper(paper: str) -> list[Correction]:
-    """Return every correction of ``paper``."""
-    return [c for c in CORRECTIONS if c.paper == paper]
+def all_corrections() -> tuple[Correction, ...]:
+    """Return the corrections of every registered paper, in paper order (:data:`paperlib.data.PAPERS`)."""
+    from paperlib.data import PAPERS
+
+    return tuple(c for paper in PAPERS for c in for_paper(paper))
+
+
+def __getattr__(name: str):
+    """Return :func:`all_corrections` for the deprecated module attribute ``CORRECTIONS`` (kept for one release)."""
+    if name == "CORRECTIONS":
+        return all_corrections()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

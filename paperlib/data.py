@@ -436,7 +436,7 @@ def check_shape_and_meaning(meta_path: Path, res: dict, path: Path, fields: list
 
 
 def load_paper(paper: str, root: Path | str = DATA_DIR) -> Paper:
-    """Return every published table of ``paper`` (e.g. ``"004"``), validated."""
+    """Return every published table of ``paper`` (a paper id, ``data/<id>/``), validated."""
     folder = Path(root) / paper
     meta_path = folder / "datapackage.json"
     try:

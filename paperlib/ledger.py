@@ -72,8 +72,8 @@ STATUS_MEANINGS: dict[str, str] = {
                        "real-stack cell outside the grid that ran, or measured fewer than two times); regenerated "
                        "holds the best honest figure, if any, and the reason says what it is and which run would "
                        "produce it",
-    "input": "a number this paper takes as given (one of paper 005's anchors: a measurement of today's web or a "
-             "protocol constant), not a result to reproduce; regenerated is the value as the package reads and "
+    "input": "a number this paper takes as given (an anchor of a paper without a seed: a measurement of today's web "
+             "or a protocol constant), not a result to reproduce; regenerated is the value as the package reads and "
              "uses it, and the reason says where it is used",
     "supported": "a stated claim that holds under the criterion its reason states",
     "refuted": "a stated claim that fails under the criterion its reason states",

@@ -2,7 +2,7 @@
 
 A paper notebook is a thin sequence of calls between two of these::
 
-    run = notebook.open_paper("004", parameters=dict(obj_size_bytes=obj_size_bytes, ...),
+    run = notebook.open_paper(PAPER, parameters=dict(obj_size_bytes=obj_size_bytes, ...),
                               output_dir=output_dir, check=what_if.check, seed=None)
     ...                                   # load tables, call paperlib, show tables and figures
     notebook.close_paper(run, rows)       # ledger rows + provenance stamp, written atomically

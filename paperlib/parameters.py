@@ -2,12 +2,12 @@
 
 The names and defaults come from the notebook's cell tagged ``parameters`` (parsed with
 :mod:`ast`, never executed), so a renamed or new parameter needs no edit here. Each
-parameter has a *kind*: declared below for the parameters whose default is ``None``,
-otherwise inferred from the default (``True`` -> bool, ``0.5`` -> number, ``30`` ->
-integer, ``"rtt"`` -> str, ``[1, 2]`` -> integers). Kinds are strict: a boolean or a
-string is not a number, a list is not a scalar. A name ending in ``_dir`` is a folder:
-it must be a string naming a folder that is not a file and can be created or written,
-and a relative one is resolved against the caller's working directory.
+parameter has a *kind*: declared for the parameters whose default is ``None`` (:data:`COMMON_KINDS` for every
+notebook, ``PARAMETER_KINDS`` in a paper's package for its notebook's own), otherwise inferred from the default
+(``True`` -> bool, ``0.5`` -> number, ``30`` -> integer, ``"rtt"`` -> str, ``[1, 2]`` -> integers). Kinds are
+strict: a boolean or a string is not a number, a list is not a scalar. A name ending in ``_dir`` is a folder: it
+must be a string naming a folder that is not a file and can be created or written, and a relative one is resolved
+against the caller's working directory.
 
 :func:`check` runs before anything is executed or written; every error is a
 :class:`paperlib.validate.ParameterError` naming the parameter.
@@ -26,19 +26,9 @@ from pathlib import Path
 
 from paperlib.validate import ParameterError
 
-#: Kinds of parameters whose notebook default is ``None`` (``None`` stays allowed: the paper's value).
-#: Keys are notebook name prefixes ("004"); "*" applies to every notebook.
-DECLARED: dict[str, dict[str, str]] = {
-    "*": {"scheduler": "str", "n_workers": "integer"},
-    "000": {"m_values": "integers", "p": "number", "rtt_s": "number", "rate_bps": "number",
-            "obj_size_bytes": "number", "mtu_bytes": "number"},
-    "001": {"bottleneck_bps": "number", "reps": "integer", "sim_time_s": "number", "warmup_s": "number",
-            "calibration_browsers": "integers", "configs": "strs"},
-    "002": {"obj_size_bytes": "number", "rate_bps": "number", "rtt_s": "number"},
-    "003": {"within_class": "str"},
-    "004": {"obj_size_bytes": "number", "mtu_bytes": "number", "rtt_s": "number", "initial_window": "integer",
-            "initial_windows": "integers", "rates_bps": "numbers"},
-}
+#: Kinds of the parameters every notebook may have whose default is ``None`` (``None`` stays allowed: the paper's
+#: value). A paper declares its own in its package, ``PARAMETER_KINDS`` (:func:`declared_kinds`).
+COMMON_KINDS: dict[str, str] = {"scheduler": "str", "n_workers": "integer"}
 #: Kind of an undeclared parameter whose default is None: None, a number or a list of numbers.
 UNDECLARED_NONE = "numeric"
 #: Upper bounds by parameter name, for values whose memory grows with them (e.g. 8 bytes per sample,
@@ -94,10 +84,20 @@ def _infer(default) -> str:
     return UNDECLARED_NONE
 
 
+def declared_kinds(notebook: Path | str) -> dict[str, str]:
+    """Return the declared kinds of ``notebook``'s parameters: :data:`COMMON_KINDS` and, for a paper's notebook
+    (``notebooks/<id>_<name>.ipynb``), its package's ``PARAMETER_KINDS`` (:func:`paperlib.registry.declared`)."""
+    from paperlib import registry
+    from paperlib.data import PAPER_ID_RE
+
+    prefix = Path(notebook).name.split("_", 1)[0]
+    own = registry.declared(prefix, "PARAMETER_KINDS", {}) if PAPER_ID_RE.fullmatch(prefix) else {}
+    return {**COMMON_KINDS, **own}
+
+
 def kinds(notebook: Path | str) -> dict[str, str]:
     """Return name -> kind for every parameter of ``notebook`` (declared, by name, or inferred)."""
-    prefix = Path(notebook).name.split("_", 1)[0]
-    declared = {**DECLARED["*"], **DECLARED.get(prefix, {})}
+    declared = declared_kinds(notebook)
     out = {}
     for name, default in notebook_parameters(notebook).items():
         if name.endswith("_dir"):

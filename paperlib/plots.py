@@ -61,7 +61,7 @@ def calibration_regression(x, y, *, xlabel: str = "browsers", ylabel: str = "thr
     """Return a figure: ``y`` against ``x`` with the OLS line and its 95% band (left), the residuals (right).
 
     The line is seaborn's OLS fit (``regplot``, ``ci=95``), the same least-squares line as
-    :func:`paperlib.reproduce.p001.calibration.fit`; the residuals are ``y`` minus that line.
+    the calibration fits of the paper packages that call this; the residuals are ``y`` minus that line.
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 3:

@@ -1,7 +1,8 @@
 """The quick profile: every paper at reduced scale, without the real stacks, in a few minutes and without root.
 
 ``make reproduce PROFILE=quick`` runs every paper notebook through :mod:`paperlib.run_notebook` with
-``--profile quick``: the notebook's parameters of :data:`QUICK` (given ``-p`` values win), ``EMULATION=off``
+``--profile quick``: the notebook's quick parameters, its paper package's ``QUICK_PARAMETERS`` (given ``-p``
+values win), ``EMULATION=off``
 (no real-stack run, so no root, TUN or testbed packages), outputs in ``figures/`` as a full run's. The runner
 sets :data:`ENV` to the profile's name in the kernel's environment; :class:`paperlib.provenance.Stamp` reads it
 (:func:`current`), so every ledger row of such a run carries ``profile`` = ``quick`` (:data:`QUICK_NAME`,
@@ -11,10 +12,10 @@ A quick run's statuses are not the reference's: its sweeps are too short and its
 what a full run decides, and no real stack runs. ``python -m paperlib.verdicts`` (``make validate``) refuses a
 ledger that holds quick rows, and the ledger summary says how many it holds (:func:`quick_rows`).
 
-The values of papers 000-003 are the small ones the nbval fixtures use (``tests/nbval/parameters.yml``), with the
-ns-3 sweeps run in the kernel (``scheduler`` ``"synchronous"``: a local Dask cluster's start-up and its workers'
-ns-3 imports cost more than these few points); papers 004 and 005 keep their defaults. Each notebook's parameters
-cell names them in a comment.
+A paper with ns-3 sweeps declares the small values the nbval fixtures use (``tests/nbval/parameters.yml``), with
+the ns-3 sweeps run in the kernel (``scheduler`` ``"synchronous"``: a local Dask cluster's start-up and its workers'
+ns-3 imports cost more than these few points); a paper whose model runs in seconds keeps its defaults (an empty
+declaration). Each notebook's parameters cell names them in a comment.
 """
 
 from __future__ import annotations
@@ -32,38 +33,39 @@ QUICK_NAME = "quick"
 #: The environment variable that carries the profile into the notebook's kernel (set by :mod:`paperlib.run_notebook`).
 ENV = "WEBPERF_PROFILE"
 
-#: The quick profile's parameters, by paper (the notebook ``notebooks/<paper>_*.ipynb``); ``emulation`` is not
-#: here: the Makefile passes ``EMULATION`` (``off`` under ``PROFILE=quick``) to the notebooks that declare it.
-QUICK: dict[str, dict[str, object]] = {
-    "000": {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous"},
-    "001": {"bottleneck_bps": 500000.0, "calibration_browsers": [2000, 4000, 6000], "reps": 1, "sim_time_s": 15.0,
-            "warmup_s": 3.0, "run_scale_check": False, "run_latency_check": False, "run_table3_counts": False,
-            "scheduler": "synchronous", "n_samples": 20000},
-    "002": {"repetitions": 2, "scheduler": "synchronous"},
-    "003": {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s": 3.0, "warmup_s": 1.0,
-            "scheduler": "synchronous", "n_samples": 20000},
-    # 004 and 005: their models run in seconds at their defaults; EMULATION=off is all the quick profile changes
-    "004": {},
-    "005": {},
-}
+#: The quick profile's parameters for notebooks other than the papers' (none in the package; a test adds one). A
+#: paper's own are its package's ``QUICK_PARAMETERS`` (:func:`parameters`). ``emulation`` is in neither: the Makefile
+#: passes ``EMULATION`` (``off`` under ``PROFILE=quick``) to the notebooks that declare it.
+QUICK: dict[str, dict[str, object]] = {}
+#: The attribute of a paper's package that holds a profile's parameters, by profile name.
+DECLARED_AS = {QUICK_NAME: "QUICK_PARAMETERS"}
 #: Every profile that sets parameters, by name.
 PROFILES: dict[str, dict[str, dict[str, object]]] = {QUICK_NAME: QUICK}
 
 
 def paper_of(notebook: Path | str) -> str:
-    """Return the paper id of ``notebook`` (``notebooks/004_slow_start_latency.ipynb`` -> ``"004"``)."""
+    """Return the paper id of ``notebook``, its name up to the first underscore (``notebooks/<id>_<name>.ipynb``)."""
     return Path(notebook).name.split("_", 1)[0]
 
 
 def parameters(profile: str, notebook: Path | str) -> dict[str, object]:
     """Return the parameters profile ``profile`` gives ``notebook`` (a copy; ``{}`` for a notebook it leaves alone).
 
+    A paper's notebook (``notebooks/<id>_*.ipynb``) gets its package's declaration (``QUICK_PARAMETERS`` for the
+    quick profile, :data:`DECLARED_AS`); another notebook what :data:`PROFILES` holds for its name.
+
     Raises :class:`~paperlib.validate.ParameterError` for an unknown profile, naming the known ones.
     """
+    from paperlib import registry
+    from paperlib.data import PAPER_ID_RE
+
     if profile not in PROFILES:
         raise ParameterError(f"profile must be one of {sorted(PROFILES)}, got {profile!r}")
-    return {name: list(value) if isinstance(value, list) else value
-            for name, value in PROFILES[profile].get(paper_of(notebook), {}).items()}
+    paper = paper_of(notebook)
+    given = PROFILES[profile].get(paper)
+    if given is None and PAPER_ID_RE.fullmatch(paper):
+        given = registry.declared(paper, DECLARED_AS[profile], {})
+    return {name: list(value) if isinstance(value, list) else value for name, value in (given or {}).items()}
 
 
 def current() -> str:

@@ -426,7 +426,7 @@ def _wait(proc: subprocess.Popen, poll=None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (see the module docstring); return the command's exit status (2 for bad usage)."""
     parser = argparse.ArgumentParser(prog="python -m paperlib.run_progress", description=__doc__.splitlines()[0])
-    parser.add_argument("paper", help="the paper's id, e.g. 001")
+    parser.add_argument("paper", help="the paper's id (three digits, as in data/<id>/)")
     parser.add_argument("--log", type=Path, required=True, help="file for the command's full output")
     parser.add_argument("--label", help="what the start line calls the run (default the paper's id)")
     parser.add_argument("--nice", type=int, default=0, help="lower the command's CPU priority by N (0-19)")

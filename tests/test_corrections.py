@@ -1,10 +1,11 @@
-"""Corrections of printed numbers (paperlib.corrections): found by place, one per place, and each
-reason's arithmetic holds. Paper 000's corrections as its tables use them are in the paper's own tests."""
+"""Corrections of printed numbers (paperlib.corrections): found in each paper's package by place, one per place,
+each complete. The reasons' arithmetic is checked by the papers' own tests (tests/test_reproduce_p<id>_corrections.py).
+"""
 
 import pytest
 
-from paperlib import corrections
-from paperlib.corrections import CORRECTIONS, Correction, correction, for_paper
+from paperlib import corrections, registry
+from paperlib.corrections import Correction, all_corrections, correction, for_paper
 from paperlib.data import PAPERS
 
 
@@ -16,12 +17,27 @@ def test_lookup_by_paper_and_place():
     assert for_paper("004") == [] and [c.paper for c in for_paper("003")] == ["003"] * 3
 
 
+def test_a_papers_corrections_are_its_packages_own():
+    # for_paper reads the package's corrections part; a paper without one has none
+    for paper in PAPERS:
+        module = registry.part(paper, "corrections")
+        assert for_paper(paper) == (list(module.CORRECTIONS) if module is not None else [])
+        assert all(c.paper == paper for c in for_paper(paper))  # a package holds only its own paper's
+    assert registry.papers_with("corrections") == ("000", "003")  # the two papers whose print has typos
+
+
 def test_one_correction_per_place_and_every_one_complete():
-    places = [(c.paper, c.where) for c in CORRECTIONS]
-    assert len(places) == len(set(places))
-    for c in CORRECTIONS:
+    places = [(c.paper, c.where) for c in all_corrections()]
+    assert len(places) == len(set(places)) == 5  # 000: two, 003: three
+    for c in all_corrections():
         assert c.paper in PAPERS
         assert c.printed != c.read_as and c.reason.strip()
+
+
+def test_the_deprecated_module_attribute_is_every_papers_corrections():
+    assert corrections.CORRECTIONS == all_corrections()
+    with pytest.raises(AttributeError):
+        corrections.NO_SUCH_NAME  # noqa: B018
 
 
 def test_the_note_shows_the_print_and_the_reading():
@@ -29,21 +45,3 @@ def test_the_note_shows_the_print_and_the_reading():
     assert c.note() == "corrected: printed '1,4' read as '1.4' (a comma for a point)"
     with pytest.raises(AttributeError):  # frozen: a correction is not edited after the fact
         c.read_as = "14"
-
-
-def test_the_efficiency_reason_by_hand():
-    # "32.7 Mbps / 35.1 Mbps = 93.2%": 32.7 / 35.1 = 0.931624 -> 93.2 % at the print's one decimal
-    c = correction("003", "results.csv row 10, Efficiency")
-    assert "32.7 Mbps / 35.1 Mbps" in c.reason
-    assert f"{100 * 32.7 / 35.1:.1f}%" == c.read_as
-
-
-def test_the_w_tcp_reason_by_hand():
-    # W = c (m-1)/m through the block's other cells: c = 3.26 x 5/4 = 4.075, 3.88 x 20/19 = 4.08421,
-    # 3.94 x 30/29 = 4.07586; their mean 4.07836 ("c = 4.079") x 9/10 = 3.67052 -> printed "3.67", not "3.27"
-    c = correction("000", "table1.csv 0.4 %, m=10, W_{tcp}")
-    cs = [3.26 * 5 / 4, 3.88 * 20 / 19, 3.94 * 30 / 29]
-    mean_c = sum(cs) / 3
-    assert mean_c == pytest.approx(4.07836, abs=1e-5)
-    assert f"{mean_c * 9 / 10:.2f}" == c.read_as
-    assert corrections.correction("000", "table2.csv link rate (μ) 4 Kbps").read_as == "40 Kbps"

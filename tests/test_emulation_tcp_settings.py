@@ -8,8 +8,18 @@ from paperlib.validate import ParameterError
 
 def test_kernel_and_sctp_initial_windows_agree():
     apps = pytest.importorskip("paperlib.emulation.apps")
+    assert sorted(tcp_settings.INITIAL_WINDOW) == ["000", "002", "004"]  # the papers with a stack part
     for paper, x in tcp_settings.INITIAL_WINDOW.items():
-        assert apps.paper_settings(paper, "sctp").init_cwnd_mtus == x
+        assert apps.paper_settings(paper, "sctp").init_cwnd_mtus == x == tcp_settings.for_paper(paper).initcwnd
+
+
+def test_a_paper_without_stack_settings_is_refused_naming_those_with():
+    with pytest.raises(ParameterError, match=r"paper '003' declares no stack settings.*\['000', '002', '004'\]"):
+        tcp_settings.for_paper("003")
+    with pytest.raises(ParameterError, match="paper must be a paper id"):
+        tcp_settings.for_paper("4")
+    with pytest.raises(KeyError):
+        tcp_settings.INITIAL_WINDOW["003"]
 
 
 def test_each_paper_gets_its_segment_size_and_initial_window():

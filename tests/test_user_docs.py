@@ -45,3 +45,43 @@ def test_user_documents_hold_no_stale_kind_of_statement(pattern):
 ])
 def test_the_patterns_catch_what_they_name(text, pattern, found):
     assert bool(pattern.search(text)) is found
+
+
+# --- the registry drives the lists (issue 32, item 6) --------------------------------------------------------------
+
+#: Number words a document uses for a count of seeds.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10}
+#: "regenerates five published studies": the count of the seeds, the registered papers with a citation.
+STUDIES = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r"|\d+) published studies\b", re.IGNORECASE)
+
+
+def _seeded() -> list[str]:
+    """Return the registered papers that reproduce a seed (a ``CITATION``; a paper without a seed has ``None``)."""
+    from paperlib import registry
+    from paperlib.data import PAPERS
+
+    return [p for p in PAPERS if registry.declared(p, "CITATION", None, "verdict") is not None]
+
+
+def test_citation_cff_references_every_seeded_paper_in_registry_order():
+    import yaml
+
+    from paperlib.verdicts import title
+
+    refs = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))["references"]
+    # each seeded paper's title as data/<id>/datapackage.json gives it, one reference each, in paper order
+    assert [r["title"] for r in refs] == [title(p) for p in _seeded()]
+
+
+@pytest.mark.parametrize("path", ["CITATION.cff", "pyproject.toml"])
+def test_the_count_of_studies_is_the_registrys(path):
+    counts = [m.group(1) for m in STUDIES.finditer((ROOT / path).read_text(encoding="utf-8"))]
+    got = [int(c) if c.isdigit() else NUMBER_WORDS[c.lower()] for c in counts]
+    assert got and set(got) == {len(_seeded())}, (path, counts, _seeded())
+
+
+def test_every_registered_paper_has_its_docs_page_and_only_those():
+    from paperlib.data import PAPERS
+
+    assert sorted(p.stem for p in (ROOT / "docs" / "papers").glob("*.md")) == list(PAPERS)

@@ -156,58 +156,36 @@ class AppSettings:
         return asdict(self)
 
 
-#: What none of the three papers fixes, stated once: usrsctp's defaults are RFC 4960's.
-_SCTP_UNPINNED = {
-    "rto": "not fixed by papers 000, 002, 004: usrsctp defaults = RFC 4960 section 15 "
+#: What the papers' models leave unpinned, stated once (a paper's ``stack.app_settings`` adds it to its basis):
+#: usrsctp's defaults are RFC 4960's.
+SCTP_UNPINNED = {
+    "rto": "not fixed by the paper: usrsctp defaults = RFC 4960 section 15 "
     "(RTO.Initial 3 s, RTO.Min 1 s, RTO.Max 60 s)",
-    "sack": "not fixed by papers 000, 002, 004: usrsctp default = RFC 4960 section 6.2 "
+    "sack": "not fixed by the paper: usrsctp default = RFC 4960 section 6.2 "
     "(SACK at least every second packet, delay 200 ms)",
 }
 
 
 def paper_settings(paper: str, transport: str) -> AppSettings:
-    """Return the transport settings each paper's model assumes, pinned where the seed fixes them.
+    """Return the transport settings paper ``paper``'s model assumes, pinned where the paper fixes them.
 
-    Paper: 000 section 2 (Fig. 1: SCTP cwnd starts at 2 x mtu; section 4:
-    mtu = 536 B); paper 002 section III (MSS = 536 B; its slow-start term is
-    Kurose-Ross's, from one segment); paper 004 section 2 (Fig. 1: initial
-    window x = 2 MTUs; section 3: L_mtu = 1500 B).
+    They are the paper's own: its package's ``stack.app_settings(transport)`` (found by
+    :func:`paperlib.registry.part`), which reads them from ``data/<id>/`` where the paper states them.
 
-    Assumes: kernel TCP's initial window, congestion control and RTO are
-    pinned per namespace by the experiment, not here; only TCP's segment size
-    is an application option. For 004 the segment size is left to the link
-    MTU of 1500 B (the model's L_mtu counts whole packets), so data per packet
-    is 1500 B less the headers.
+    Assumes: kernel TCP's initial window, congestion control and RTO are pinned per namespace by the
+    experiment (:func:`paperlib.emulation.tcp_settings.for_paper`), not here; only TCP's segment size is an
+    application option. Raises :class:`~paperlib.validate.ParameterError` for a paper without a ``stack``
+    part, naming the papers that have one.
     """
+    from paperlib import registry
+
     if transport not in TRANSPORTS:
         raise ParameterError(f"transport must be one of {TRANSPORTS}, got {transport!r}")
-    paper = str(paper)
-    if paper == "000":
-        mss, iw = 536, 2
-        basis = {
-            "mss_bytes": "paper 000 section 4: mtu = 536 B, n = ceil(theta/mtu) data packets",
-            "init_cwnd_mtus": "paper 000 section 2, Fig. 1: SCTP cwnd initially 2 x mtu",
-        }
-    elif paper == "002":
-        mss, iw = 536, 1
-        basis = {
-            "mss_bytes": "paper 002 section III: MSS = 536 B",
-            "init_cwnd_mtus": "paper 002 does not state it; its slow-start time SC is "
-            "Kurose-Ross's, which starts from one segment",
-        }
-    elif paper == "004":
-        mss, iw = None, 2
-        basis = {
-            "mss_bytes": "paper 004 section 3: L_mtu = 1500 B is the link MTU; data per "
-            "packet is what the headers leave",
-            "init_cwnd_mtus": "paper 004 section 2, Fig. 1: initial window x = 2 MTUs",
-        }
-    else:
-        raise ParameterError(f"paper must be '000', '002' or '004', got {paper!r}")
-    if transport == "tcp":
-        basis = {"mss_bytes": basis["mss_bytes"]}
-        return AppSettings("tcp", mss_bytes=mss, basis=basis)
-    return AppSettings("sctp", mss_bytes=mss, init_cwnd_mtus=iw, basis={**basis, **_SCTP_UNPINNED})
+    stack = registry.part(str(paper), "stack")
+    if stack is None:
+        raise ParameterError(f"paper {paper!r} declares no stack settings (no {registry.package_name(str(paper))}"
+                             f".stack); the papers that declare them are {list(registry.papers_with('stack'))}")
+    return stack.app_settings(transport)
 
 
 # --- build ----------------------------------------------------------------------------

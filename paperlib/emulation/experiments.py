@@ -225,14 +225,18 @@ def operating_point_key(pt) -> tuple:
 
 def code_version(depends: tuple = (), sources: tuple = ()) -> str:
     """Return the version the cache is keyed by: paperlib's, and a hash of this module, the modules it depends
-    on and the C sources it compiles (the link emulator and the application), and of ``depends`` (more modules)
-    and ``sources`` (more files) when a sweep runs another point function (:func:`run`'s ``point_fn``)."""
+    on, the papers' ``stack`` parts and the C sources it compiles (the link emulator and the application), and of
+    ``depends`` (more modules) and ``sources`` (more files) when a sweep runs another point function (:func:`run`'s
+    ``point_fn``)."""
     import hashlib
     import inspect
 
     import paperlib
+    from paperlib import registry
 
     files = [Path(__file__)] + [Path(inspect.getsourcefile(m)) for m in SWEEP_DEPENDS]
+    # the papers' own stack settings (paper_settings, tcp_settings.for_paper read them there)
+    files += [Path(inspect.getsourcefile(registry.part(p, "stack"))) for p in registry.papers_with("stack")]
     files += [Path(build.HERE) / "linkemu.c"]
     if _c_apps is not None:
         files.append(Path(_c_apps.APP_SOURCE))

@@ -1,8 +1,8 @@
 """Ledger rows of the emulated experiments: the published experimental cells scored against the real stacks.
 
-A published experimental cell of papers 000/002/004 that the real stacks re-ran (the papers' testbeds,
-Linux 2.6 with lksctp behind a NIST Net emulator, are replaced by today's stacks through the package's
-link emulator) is scored against that measurement by :func:`paperlib.ledger.measured_row`:
+A published experimental cell that the real stacks re-ran (the paper's own testbed, which its package's
+``stack.TESTBED`` names, is replaced by today's stacks through the package's link emulator) is scored against
+that measurement by :func:`paperlib.ledger.measured_row`:
 ``measured_within_ci``, ``measured_close`` or ``measured_differs`` (:data:`paperlib.ledger.STATUS_MEANINGS`);
 its ``regenerated`` value is the emulated mean, ``rel_error`` compares it with the print, and the reason
 starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack that was measured.
@@ -43,18 +43,14 @@ NOT_RUN_BY_CHOICE = "the real-stack column was not run, by choice (EMULATION=off
 NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot run it"
 
 
-#: The testbed of papers 000, 002 and 004's experiments, which the real stacks replace.
-PAPERS_TESTBED = "Linux 2.6, lksctp, NIST Net"
-
-
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
-                 compare_as: str | None = None, testbed: str | None = PAPERS_TESTBED,
+                 compare_as: str | None = None, testbed: str | None = None,
                  fidelity: dict | None = None) -> Row:
     """Return ``old`` (a published experimental cell) scored against the emulated mean of ``n`` repetitions.
 
     ``half`` is the mean's 95% half-width and ``stack`` names what was measured (the stack and its settings);
-    ``testbed`` the published measurement's own testbed, which is not re-run (None: the number is not a
-    testbed's, e.g. an RFC's count); ``fidelity`` the cell's fidelity summary
+    ``testbed`` the published measurement's own testbed, which is not re-run (the paper's ``stack.TESTBED``;
+    None: the number is not a testbed's, e.g. an RFC's count); ``fidelity`` the cell's fidelity summary
     (:meth:`paperlib.emulation.notebook.Emulated.cell_fidelity`), worded in the reason; the status is
     :func:`paperlib.ledger.measured_status`'s.
     """

@@ -1,8 +1,8 @@
 """A web page over HTTP/2 (TLS 1.3, Linux TCP) or HTTP/3 (QUIC) between the emulator's namespaces.
 
 Run as ``python -m paperlib.emulation.page_app server|client ...`` inside a namespace
-(:meth:`paperlib.emulation.netns.Testbed.popen`); paper 005 (:mod:`paperlib.reproduce.p005.emulated`)
-uses it for its ``h2`` and ``h3`` families, and the C program ``c/webperf_app.c`` for ``sctp``.
+(:meth:`paperlib.emulation.netns.Testbed.popen`); paper 005's real-stack runs (its package's ``emulated``)
+use it for its ``h2`` and ``h3`` families, and the C program ``c/webperf_app.c`` for ``sctp``.
 
 Implementations, and why these: ``h2`` (PyPI, 4.x) with Python's :mod:`ssl` (OpenSSL, TLS 1.3 only)
 for HTTP/2, and ``aioquic`` (PyPI, 1.x, with its own HTTP/3 layer) for HTTP/3. Both are maintained,
@@ -60,7 +60,7 @@ import sys
 import time
 from pathlib import Path
 
-#: The application's families (paper 005's names, :data:`paperlib.reproduce.p005.transports.PROTOCOLS`).
+#: The application's families (paper 005's names for them, its package's ``transports.PROTOCOLS``).
 PROTOCOLS = ("h2", "h3")
 #: Exit codes (as the C program's).
 EXIT_RUNTIME, EXIT_USAGE, EXIT_TIMEOUT = 1, 2, 3

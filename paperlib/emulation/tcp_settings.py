@@ -4,16 +4,14 @@ Modern Linux differs from the 2.6-era stacks of the papers (BBR/CUBIC, initial w
 tail-loss probes, SACK, timestamps, slow start after idle, delayed ACKs). :class:`TcpSettings`
 holds every knob the runs set; :meth:`TcpSettings.sysctls` are written in each namespace of a run,
 :meth:`TcpSettings.route_options` go on the route to the peer, and :meth:`TcpSettings.provenance`
-is stored with every run's result.
+is stored with every run's result. Each paper's own values (segment size, initial window) are its package's,
+``stack.tcp_settings()`` (:func:`for_paper` finds it).
 
 What each model assumes (and so what is pinned):
 
-* congestion control Reno (slow start doubling per round trip, halving on loss): papers 000, 002, 004;
-* initial window as each paper states it (:data:`INITIAL_WINDOW`), the same as usrsctp's: 2 segments
-  for papers 004 (Fig. 1, x = 2) and 000 (Sec. 2, cwnd starts at 2 x mtu), 1 for paper 002 (none stated;
-  its slow-start term starts from one segment); set with ``ip route ... initcwnd``;
-* segment size: 536 B for papers 000/002 (their mtu/MSS), 1460 B for paper 004 (L_mtu = 1500 B);
-  set with the device MTU and ``advmss`` on the route;
+* congestion control Reno (slow start doubling per round trip, halving on loss), as every model assumes;
+* initial window as each paper states it, the same as usrsctp's; set with ``ip route ... initcwnd``;
+* segment size as each paper states it; set with the device MTU and ``advmss`` on the route;
 * no SACK, no timestamps (the models count bare segments; timestamps would take 12 B of each);
 * minimum RTO ``rto_min`` per route (Linux's 200 ms by default; the models' timeouts are stated per
   paper), initial RTO is Linux's 1 s (not settable per route);
@@ -26,6 +24,7 @@ What each model assumes (and so what is pinned):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 
 from paperlib.validate import ParameterError
@@ -87,17 +86,39 @@ class TcpSettings:
                 "sysctls": self.sysctls(), "route": " ".join(self.route_options())}
 
 
-#: Initial window (segments) each paper states, the same for kernel TCP and usrsctp so that the two stacks
-#: differ only in what the papers compare: paper 004 Sec. 2, Fig. 1 (x = 2 MTUs); paper 000 Sec. 2 (cwnd starts
-#: at 2 x mtu); paper 002 states none, its slow-start time is Kurose-Ross's, from one segment (also
-#: :func:`paperlib.emulation.apps.paper_settings`).
-INITIAL_WINDOW = {"004": 2, "000": 2, "002": 1}
-
-
 def for_paper(paper: str) -> TcpSettings:
-    """Return the settings pinned for seed ``paper`` (segment size from its text; see the module docstring)."""
-    if paper == "004":
-        return TcpSettings(mss_bytes=1460, initcwnd=INITIAL_WINDOW[paper])
-    if paper in ("000", "002"):
-        return TcpSettings(mss_bytes=536, initcwnd=INITIAL_WINDOW[paper])
-    raise ParameterError(f"paper must be '000', '002' or '004' (the SCTP vs TCP papers), got {paper!r}")
+    """Return the settings pinned for paper ``paper``: its package's ``stack.tcp_settings()``.
+
+    Found by :func:`paperlib.registry.part`; raises :class:`~paperlib.validate.ParameterError` for a paper without
+    a ``stack`` part, naming the papers that have one.
+    """
+    from paperlib import registry
+
+    stack = registry.part(str(paper), "stack")
+    if stack is None:
+        raise ParameterError(f"paper {paper!r} declares no stack settings (no {registry.package_name(str(paper))}"
+                             f".stack); the papers that declare them are {list(registry.papers_with('stack'))}")
+    return stack.tcp_settings()
+
+
+class _InitialWindows(Mapping):
+    """Paper id -> initial window (segments) of every paper with a ``stack`` part, read from its package."""
+
+    def __getitem__(self, paper: str) -> int:
+        from paperlib import registry
+
+        if not isinstance(paper, str) or registry.part(paper, "stack") is None:
+            raise KeyError(paper)
+        return for_paper(paper).initcwnd
+
+    def __iter__(self) -> Iterator[str]:
+        from paperlib import registry
+
+        return iter(registry.papers_with("stack"))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: Deprecated (kept for one release): each paper's initial window, ``for_paper(paper).initcwnd``.
+INITIAL_WINDOW: Mapping[str, int] = _InitialWindows()

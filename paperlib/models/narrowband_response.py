@@ -56,7 +56,7 @@ Parameters paper 000 never gives, and the defaults chosen:
 
 * TO, the time to detect a loss by timeout. 000 calls it a timeout and gives
   no value; the default is 002's detection time 1.5 RTT (``timeout_s=None``).
-  The reproduction searches it (paperlib.reproduce.p000).
+  The reproduction searches it (paper 000's package, its convention search).
 * The set-up before the first packet: Eq. (2) has no set-up term
   (``setup_rtts=0``); 000's words "total time ... to connect to a web server
   and download an object" would add one or two round trips.

@@ -28,10 +28,18 @@ plus the parts only one paper has, named for what they are (``emulated`` for a r
 re-run, ``ns3`` for an ns-3 check, ``testbed`` / ``workload`` / ``calibration`` for 001's
 simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls these
 modules, and closes with :func:`paperlib.notebook.close_paper`. Each module has one test module,
-named after it: ``paperlib/reproduce/p004/tables.py`` -> ``tests/test_reproduce_p004_tables.py``.
+named after it: ``paperlib/reproduce/p<id>/tables.py`` -> ``tests/test_reproduce_p<id>_tables.py``.
 
 The package's ``__init__`` declares what the reference run keeps (:mod:`paperlib.reference`): ``KEY_FIGURES``,
 the figures of ``figures/<id>/`` that ``reference/`` holds and ``docs/papers/<id>.md`` shows, and, for a paper
 with real stacks, ``REAL_STACK_INTERVALS``, its table of means with 95% half-widths
-(:class:`paperlib.reference.IntervalTable`) that ``make reproduce`` compares with the reference's.
+(:class:`paperlib.reference.IntervalTable`) that ``make reproduce`` compares with the reference's. It also declares
+``PARAMETER_KINDS``, the kinds of its notebook's parameters whose default is ``None``
+(:func:`paperlib.parameters.kinds`), and ``QUICK_PARAMETERS``, the quick profile's values (:mod:`paperlib.profiles`).
+
+Everything else a shared module needs of a paper is a part of its package, found by :mod:`paperlib.registry`, never
+by a paper id written in the shared module (``tests/test_owner.py``): ``corrections`` (``CORRECTIONS``, the printed
+typos read differently, :mod:`paperlib.corrections`), ``stack`` (``tcp_settings()``, ``app_settings(transport)``
+and ``TESTBED``: the stacks' settings the model assumes, read by :mod:`paperlib.emulation`), ``verdict``
+(:mod:`paperlib.verdicts`).
 """

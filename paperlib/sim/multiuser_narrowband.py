@@ -31,7 +31,7 @@ half a round trip so that the clock starts, as for an HTTP client, when the user
 (as in :mod:`~paperlib.sim.tcp_loss_transfer`). Paper 000 section 3 defines the turnaround time
 as the finish time and the waiting time as turnaround minus the user's own service
 n tau = E(T); the waiting time needs the single-user response time and is formed from an m = 1
-run by the caller (:mod:`paperlib.reproduce.p000.ns3`).
+run by the caller (paper 000's package, its ``ns3`` part).
 
 :func:`simulate` is the sweep runner's unit of work.
 """

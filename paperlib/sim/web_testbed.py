@@ -19,7 +19,7 @@ disc (the FqCoDel that address assignment installs is removed); the bottleneck d
 queue at most one packet so the backlog sits in the queue disc.
 
 Latency convention (a parameter; paper 001's choice and its reason are in
-``paperlib.reproduce.p001.testbed``): ``latency_reading="rtt"`` makes Table 2's value the pair's
+its package's ``testbed`` part): ``latency_reading="rtt"`` makes Table 2's value the pair's
 base round trip (half of it on each direction of the client's access link);
 ``"one_way"`` puts the value on the path in each direction (round trip = 2 x value).
 

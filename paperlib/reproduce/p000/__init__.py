@@ -16,6 +16,8 @@ Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package 
                        the 3.27 typo, the shared operating point, the loss-free bounds,
                        Fig. 2 and Eqs. (7)-(8) against schedules, Fig. 4, sensitivities
 ``diff_mean``          DIFF_mean (Eq. (9)) under the printed and the plausible definitions
+``corrections``        ``CORRECTIONS``: the two printed items read differently, each with its reason
+                       (:mod:`paperlib.corrections` finds them)
 ``claims``             ``CLAIMS``: one function per claim id of ``data/000/claims.csv``, judged on
                        the tables and, given their evidence, on the real stacks or ns-3
 ``ledger_rows``        ``ledger_rows``: every row (144 printed cells, the claims, the re-runs')
@@ -28,6 +30,8 @@ Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package 
                        (``T_{tcp} (ns-3)``)
 ``emulated``           Tables 1-3's experiment re-run on real stacks through an emulated link,
                        the experimental cells scored against it
+``stack``              the stacks' settings the model assumes (segment size, initial window, the
+                       paper's own testbed), read by :mod:`paperlib.emulation`
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
@@ -51,3 +55,9 @@ KEY_FIGURES = ("figure4_waiting_times.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "block", "m"),
                                      cells=(("emulated W SCTP (s)", "CI95 SCTP (s)"),
                                             ("emulated W TCP (s)", "CI95 TCP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"m_values": "integers", "p": "number", "rtt_s": "number", "rate_bps": "number",
+                   "obj_size_bytes": "number", "mtu_bytes": "number"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous"}

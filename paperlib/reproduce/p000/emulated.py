@@ -25,18 +25,19 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated, cell_fidelity
 from paperlib.ledger import Row
 from paperlib.reproduce.p000 import operating_point
+from paperlib.reproduce.p000 import stack as paper_stack
 from paperlib.reproduce.p000.operating_point import Convention
 from paperlib.reproduce.p000.tables import regenerate
 
 PAPER = "000"
 EXP_COLUMN = {"sctp": "T_{sctp}", "tcp": "T_{tcp}"}
 MODEL_COLUMN = {"sctp": "W_{sctp}", "tcp": "W_{tcp}"}
-INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
+INITCWND = paper_stack.tcp_settings().initcwnd
 QUEUE_PACKETS = 100
 
 
@@ -158,7 +159,7 @@ def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: E
             return emulated_rows.emulated_row(
                 old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, rule,
                 f"W = mean turnaround of the m users - mean single-user response time, Welch CI (Eqs. (4), (6)); "
-                f"{stack}", compare_as=c.compare_as, fidelity=fid)
+                f"{stack}", compare_as=c.compare_as, testbed=paper_stack.TESTBED, fidelity=fid)
 
         new[key] = emulated_rows.real_stack_cell(old, n, fid, why, score)
     return new

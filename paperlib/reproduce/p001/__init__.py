@@ -44,3 +44,11 @@ through ``emulated``. Evidence behind the workload choice:
 
 #: The figures the reference run keeps (``reference/figures/001/``) and ``docs/papers/001.md`` shows.
 KEY_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig9_fifo_vs_red_a_cdf.png")
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"bottleneck_bps": "number", "reps": "integer", "sim_time_s": "number", "warmup_s": "number",
+                   "calibration_browsers": "integers", "configs": "strs"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"bottleneck_bps": 500000.0, "calibration_browsers": [2000, 4000, 6000], "reps": 1,
+                    "sim_time_s": 15.0, "warmup_s": 3.0, "run_scale_check": False, "run_latency_check": False,
+                    "run_table3_counts": False, "scheduler": "synchronous", "n_samples": 20000}

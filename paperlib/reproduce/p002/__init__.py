@@ -23,6 +23,8 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 ``ns3``                the TCP scenario in ns-3 (:mod:`paperlib.sim.tcp_loss_transfer`)
 ``emulated``           Tables II-III's experiments on real stacks through the emulated link: the
                        sweep points and the table of emulated means the ledger and claims read
+``stack``              the stacks' settings the model assumes (MSS, initial window, the paper's own
+                       testbed), read by :mod:`paperlib.emulation`
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================
@@ -45,3 +47,8 @@ KEY_FIGURES = ("response_vs_p_and_rtt.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_tables.csv", keys=("table", "column", "p", "rtt_s"),
                                      cells=(("emulated TCP (s)", "CI95 TCP (s)"),
                                             ("emulated SCTP (s)", "CI95 SCTP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"obj_size_bytes": "number", "rate_bps": "number", "rtt_s": "number"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"repetitions": 2, "scheduler": "synchronous"}

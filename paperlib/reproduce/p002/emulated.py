@@ -18,15 +18,16 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments, ledger_rows, tcp_settings
+from paperlib.emulation import experiments, ledger_rows
 from paperlib.reproduce.p002 import ns3
+from paperlib.reproduce.p002 import stack as paper_stack
 from paperlib.reproduce.p002.operating_point import Convention, chosen_convention, operating_points, regenerate
 from paperlib.reproduce.p002.tables import SOURCES
 
 PAPER = "002"
 #: The printed experimental row of each stack.
 EXP_ROW = {"tcp": "TCP (Experimental) (Sec)", "sctp": "SCTP (Experimental) (Sec)"}
-INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
+INITCWND = paper_stack.tcp_settings().initcwnd
 QUEUE_PACKETS = 100
 
 

@@ -24,6 +24,7 @@ from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row, below_bound, classify, impossible_note, lone_hits, result_row
 from paperlib.models import lower_bounds
 from paperlib.reproduce.p002 import emulated, findings, ns3
+from paperlib.reproduce.p002 import stack as paper_stack
 from paperlib.reproduce.p002.claims import CLAIMS, Evidence
 from paperlib.reproduce.p002.operating_point import (
     LEDGER_A_MODE,
@@ -121,7 +122,7 @@ def measured_cells(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stac
                                                      **{k: v for k, v in at.items() if k != "protocol"})
                 return emulated_rows.emulated_row(old, measured[f"emulated {proto.upper()} (s)"],
                                                   measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
-                                                  fidelity=fid)
+                                                  testbed=paper_stack.TESTBED, fidelity=fid)
 
             new[key] = emulated_rows.real_stack_cell(
                 old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)

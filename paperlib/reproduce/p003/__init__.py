@@ -8,6 +8,8 @@ Modules (no re-exports: import the module that holds a name):
 =====================  ===================================================================
 ``workload``           the original and modified SPECweb96 workloads from the printed class
                        tables; exact moments against seeded samples
+``corrections``        ``CORRECTIONS``: the three printed items read differently, each with its reason
+                       (:mod:`paperlib.corrections` finds them)
 ``derived``            the stated inputs and every derived number of the slides under a
                        convention; the printed cells they are compared with
 ``operating_point``    the open conventions, the systematic search and the chosen one (``Convention``)
@@ -36,3 +38,9 @@ moment check), ``tests/test_notebooks.py`` and ``tests/nbval/003_specweb96_abr.i
 
 #: The figures the reference run keeps (``reference/figures/003/``) and ``docs/papers/003.md`` shows.
 KEY_FIGURES = ("efficiency_queue_vs_n.png", "file_size_cdf.png")
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"within_class": "str"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
+#: the nbval fixtures use, ns-3 in the kernel.
+QUICK_PARAMETERS = {"n_servers": [1, 2], "k_clients": 2, "repetitions": 2, "sim_time_s": 3.0, "warmup_s": 1.0,
+                    "scheduler": "synchronous", "n_samples": 20000}

@@ -18,10 +18,14 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
                        the closed form against the schedule
 ``explore``            the interactive explorer: latency against the rate, T_r, the object size or x
                        (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
+``tutorial``           the tutorial's steps (``notebooks/tutorial.ipynb``): Table II's ledger rows under a
+                       changed convention, the rows it moves
 ``figures``            latency vs bandwidth, vs initial window, the real stacks' Table II
 ``emulated``           Table II's experiment re-run on Linux TCP and usrsctp through the emulated link
                        (:mod:`paperlib.emulation`, through :func:`paperlib.sweep.run_sweep`), and the
                        points of the packet-capture cross-check
+``stack``              the stacks' settings the model assumes (L_mtu, initial window x, the paper's
+                       own testbed), read by :mod:`paperlib.emulation`
 simulations            none (no ns-3 run for 004: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p004_<module>.py``, one per module above;
                        ``tests/test_models_slow_start_latency.py`` for the model
@@ -39,3 +43,9 @@ KEY_FIGURES = ("latency_vs_bandwidth.png", "emulated_vs_published.png")
 REAL_STACK_INTERVALS = IntervalTable("emulated_table2.csv", keys=("BANDWIDTH",),
                                      cells=(("emulated SCTP (s)", "CI95 SCTP (s)"),
                                             ("emulated TCP (s)", "CI95 TCP (s)")))
+#: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
+PARAMETER_KINDS = {"obj_size_bytes": "number", "mtu_bytes": "number", "rtt_s": "number", "initial_window": "integer",
+                   "initial_windows": "integers", "rates_bps": "numbers"}
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): none, the model
+#: runs in seconds at the notebook's defaults; EMULATION=off is all the profile changes.
+QUICK_PARAMETERS = {}

@@ -16,16 +16,17 @@ import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
-from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.reproduce.p004 import operating_point, tables
+from paperlib.reproduce.p004 import stack as paper_stack
 
 PAPER = operating_point.PAPER
 #: Table II's experimental and model column of each protocol.
 EXP = {proto: column for column, proto in tables.EXP_COLUMNS.items()}
 MODEL = {proto: column for column, proto in tables.MODEL_COLUMNS.items()}
 QUEUE_PACKETS = 100
-INITCWND = tcp_settings.INITIAL_WINDOW[PAPER]
+INITCWND = paper_stack.tcp_settings().initcwnd
 
 
 def points(paper: Paper, profile: str) -> list[dict]:

@@ -16,6 +16,7 @@ from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import Row, below_bound, classify, lone_hits, result_row
 from paperlib.models import lower_bounds
 from paperlib.reproduce.p004 import emulated, findings, operating_point, tables
+from paperlib.reproduce.p004 import stack as paper_stack
 from paperlib.reproduce.p004.claims import CLAIMS, Evidence
 from paperlib.reproduce.p004.operating_point import Convention
 
@@ -149,7 +150,7 @@ def measured_cells(paper: Paper, rows: list[Row], conv: Convention, summary: pd.
                                                      rate_bps=rates[i])
                 return emulated_rows.emulated_row(old, t[f"emulated {proto.upper()} (s)"],
                                                   t[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
-                                                  fidelity=fid)
+                                                  testbed=paper_stack.TESTBED, fidelity=fid)
 
             out[(old.source, old.row, old.column)] = emulated_rows.real_stack_cell(
                 old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)

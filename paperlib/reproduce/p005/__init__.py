@@ -46,3 +46,6 @@ REAL_STACK_INTERVALS = IntervalTable("emulated_summary.csv",
                                      cells=(("plt_mean_s", "plt_half_s"), ("ttfb_mean_s", "ttfb_half_s"),
                                             ("handshake_rtts_mean", "handshake_rtts_half"),
                                             ("protocol_rtts_mean", "protocol_rtts_half")))
+#: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): none, the model
+#: runs in seconds at the notebook's defaults; EMULATION=off is all the profile changes.
+QUICK_PARAMETERS = {}

@@ -1,4 +1,4 @@
-"""The tutorial's steps (paperlib.tutorial): paper 004's Table II under a changed convention, and the rows it moves.
+"""The tutorial's steps (paperlib/reproduce/p004/tutorial.py): Table II under a changed convention, the rows it moves.
 
 Expected values are Eq. (5)/(6) by hand at Table II's operating point under the chosen convention (T_r = 0.2 s,
 the printed 0.1 s being the one-way delay; L_obj = 50 KB = 400 000 bit; L_mtu = 1500 B = 12 000 bit).
@@ -6,10 +6,9 @@ the printed 0.1 s being the one-way delay; L_obj = 50 KB = 400 000 bit; L_mtu = 
 
 import pytest
 
-from paperlib import tutorial
 from paperlib.data import load_paper
 from paperlib.models.lower_bounds import BoundViolation
-from paperlib.reproduce.p004 import ledger_rows, operating_point
+from paperlib.reproduce.p004 import ledger_rows, operating_point, tutorial
 from paperlib.validate import ParameterError
 
 
