@@ -18,8 +18,9 @@ LONGEST = {
     "test_nbval.py::test_nbval_reexecutes_every_fixture_to_the_same_outputs",  # every fixture re-executed
     # make reproduce's runner, sequential and overlapped, on small papers (the first test builds both trees)
     "test_make_run.py::test_a_run_prints_a_line_per_paper_as_it_starts_and_ends_its_sweeps_progress_and_nothing_else",
-    "test_notebooks.py::test_notebook_003_small",  # ns-3 sweep of 003's notebook
-    "test_notebooks.py::test_notebook_001_small",  # 001's testbed calibration
+    "test_nbval.py::test_notebook_003_small",  # 003's notebook again on the nbval run's cache
+    "test_nbval.py::test_notebook_001_small",  # waits for the nbval run (001's testbed calibration in it)
+    "test_sim_ns3_env.py::test_the_package_loader_parses_and_simulates_as_the_wheel_loader_of_every_module",
     "test_cluster.py",  # Dask schedulers and workers started from the command line
     # the pairs of runs of 000 (ns-3 sweeps, cold and warm) and 004, shared with test_notebook_000.py and
     # test_notebooks.py (tests/conftest.py): the first of these modules to run makes them
