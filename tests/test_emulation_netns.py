@@ -247,3 +247,19 @@ def test_unavailable_reason_is_a_sentence_or_none():
     if os.geteuid() != 0:
         with pytest.raises(TestbedError, match="root"):
             Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1).__enter__()
+
+
+def test_finish_returns_the_output_or_names_what_hung_or_failed():
+    import subprocess
+
+    def start(script):
+        return subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    assert netns.finish(start("echo out; echo err >&2"), 10, "the echo") == ("out\n", "err\n")
+    slow = start("sleep 5")
+    with pytest.raises(RuntimeError, match=r"^the sleeper did not finish within 0 s$"):
+        netns.finish(slow, 0.2, "the sleeper")
+    slow.kill()
+    slow.wait()
+    with pytest.raises(RuntimeError, match=r"^the failure failed \(3\): boom$"):
+        netns.finish(start("echo boom >&2; exit 3"), 10, "the failure")

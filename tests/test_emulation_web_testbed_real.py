@@ -5,9 +5,10 @@ The real runs (FIFO and RED, a few thousand browsers through a slow bottleneck, 
 2-core machine) are ``exclusive`` and skipped, with the reason, where the testbed cannot run.
 """
 
+import fidelity_helpers
 import pytest
 
-from paperlib.emulation import fidelity, web_testbed_real
+from paperlib.emulation import web_testbed_real
 from paperlib.sim import web_testbed
 from paperlib.validate import ParameterError
 
@@ -41,12 +42,7 @@ def test_mean_base_rtt_is_the_mean_of_the_pairs_round_trips():
     assert web_testbed_real.mean_base_rtt_s({**web_testbed.DEFAULTS, "latency_scale": 3.0}) == pytest.approx(0.1517)
 
 
-def _record(p99_ns: int, wait_s: float) -> dict:
-    late = {"n": 1000, "median_ns": p99_ns // 2, "p99_ns": p99_ns, "max_ns": p99_ns, "overflow": 0}
-    cpu = {"client": fidelity.RoleCpu("client", 1.0, wait_s, 1, 0)}
-    return fidelity.make_record({"lateness": late, "ab": {"lateness": late}, "ba": {"lateness": late}}, cpu,
-                                wall_s=20.0, pressure_start_s=None, pressure_end_s=None, load_start=None,
-                                load_end=None).to_dict()
+_record = fidelity_helpers.record
 
 
 def _result(p99_ns=10_000, wait_s=0.1, issue_s=0.001, scheduled=100, issued=100) -> dict:

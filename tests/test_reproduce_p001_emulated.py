@@ -3,12 +3,12 @@
 Pure: no testbed (the short real run is in tests/test_emulation_web_testbed_real.py).
 """
 
+import fidelity_helpers
 import numpy as np
 import pandas as pd
 import pytest
 
 from paperlib.data import load_paper
-from paperlib.emulation import fidelity
 from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import REAL_STACKS
 from paperlib.reproduce.p001 import emulated, ledger_rows, testbed
@@ -18,12 +18,7 @@ PAPER = load_paper("001")
 BROWSERS = {0.8: 1000, 0.9: 1100, 0.98: 1200}
 
 
-def _record(p99_ns: int, wait_s: float) -> dict:
-    late = {"n": 1000, "median_ns": p99_ns // 2, "p99_ns": p99_ns, "max_ns": p99_ns, "overflow": 0}
-    cpu = {"client": fidelity.RoleCpu("client", 1.0, wait_s, 1, 0)}
-    return fidelity.make_record({"lateness": late, "ab": {"lateness": late}, "ba": {"lateness": late}}, cpu,
-                                wall_s=20.0, pressure_start_s=None, pressure_end_s=None, load_start=None,
-                                load_end=None).to_dict()
+_record = fidelity_helpers.record
 
 
 def test_the_reduced_plan_is_the_headline_cells_with_ns3s_workload_seeds():

@@ -144,12 +144,7 @@ def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:
     argv = standin_app.client_argv(proto, netns.SERVER_IP, PORT, params["object_bytes"], params["objects"],
                                    params["users"], params["mode"])
     client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = client.communicate(timeout=bound_s)
-    except subprocess.TimeoutExpired:
-        raise RuntimeError(f"the client did not finish within {bound_s:.0f} s") from None
-    if client.returncode != 0:
-        raise RuntimeError(f"the client failed ({client.returncode}): {err.strip()[-500:]}")
+    out, _ = netns.finish(client, bound_s, "the client")
     return standin_app.parse_client_output(out) + [{"settings": {"application": "stand-in"}}]
 
 

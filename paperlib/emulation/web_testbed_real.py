@@ -357,12 +357,7 @@ def simulate(params: dict, seed: int) -> dict:
                                         warmup_s=float(p["warmup_s"]))
             t_browse = time.monotonic()
             browse = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            try:
-                out, err = browse.communicate(timeout=bound)
-            except subprocess.TimeoutExpired:
-                raise RuntimeError(f"the browsers did not finish within {bound:.0f} s") from None
-            if browse.returncode != 0:
-                raise RuntimeError(f"the browsers' program failed ({browse.returncode}): {err.strip()[-500:]}")
+            out, err = netns.finish(browse, bound, "the browsers' program")
             served = _stop(srv)
             provenance = tb.provenance()
         link_stats = tb.link_stats or {}
