@@ -42,6 +42,14 @@ def test_red_drops_early_before_its_queue_is_full(red_run):
     assert np.mean(r["queue_samples"]) < np.mean(longer["queue_samples"])
 
 
+def test_every_red_drop_is_early_or_forced_also_at_its_physical_limit():
+    # a slow average (w_q = 1/512) lets the instantaneous queue reach RED's limit of 16 packets before the average
+    # passes max_th: ns-3 files those drops under its internal queue, and they count as forced
+    r = web_testbed.simulate({**TINY, **RED, "queue_packets": 16, "red_weight": 1 / 512}, 7)
+    assert r["queue_max_packets"] == 16
+    assert r["drops"] == r["early_drops"] + r["forced_drops"] and r["forced_drops"] > 0
+
+
 def test_browsers_complete_requests_and_measure_them(fifo_run):
     r = fifo_run
     rt = np.asarray(r["response_s"])

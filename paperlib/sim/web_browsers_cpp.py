@@ -186,7 +186,9 @@ const char* kReasons[4] = {"Unforced drop", "Forced drop", "Queue disc limit exc
 uint64_t at_warmup[5] = {0, 0, 0, 0, 0};  // the counters of Counter(i) when the warm-up ends
 uint64_t Counter(int i) {  // 0-2: drops by reason, 3: all drops, 4: packets that arrived
   const QueueDisc::Stats& st = queue->GetStats();
-  if (i < 3) return st.GetNDroppedPackets(kReasons[i]);
+  // RED's drops at its physical limit are its internal queue's ("Dropped by internal queue"), FIFO's the disc's
+  if (i == 2) return st.GetNDroppedPackets(kReasons[2]) + st.GetNDroppedPackets(QueueDisc::INTERNAL_QUEUE_DROP);
+  if (i < 2) return st.GetNDroppedPackets(kReasons[i]);
   return i == 3 ? st.nTotalDroppedPackets : st.nTotalReceivedPackets;
 }
 void MarkWarmup() { rx_at_warmup = rx_bytes; for (int i = 0; i < 5; ++i) at_warmup[i] = Counter(i); }
