@@ -337,7 +337,7 @@ def simulate(params: dict, seed: int) -> dict:
     clients, servers = client_ips(n), server_ips(n)
     binary = web_load.binary()
     bound = time_bound_s(p)
-    with tempfile.TemporaryDirectory(prefix="webperf-001-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="webperf-testbed-") as tmp:
         tmp = Path(tmp)
         workload_path, requests_path, log_path = tmp / "workload.bin", tmp / "requests.csv", tmp / "queue.csv"
         web_load.write_workload(load, workload_path)
