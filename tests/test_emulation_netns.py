@@ -259,7 +259,6 @@ def test_finish_returns_the_output_or_names_what_hung_or_failed():
     slow = start("sleep 5")
     with pytest.raises(RuntimeError, match=r"^the sleeper did not finish within 0 s$"):
         netns.finish(slow, 0.2, "the sleeper")
-    slow.kill()
-    slow.wait()
+    assert slow.wait(timeout=5) == -9  # killed (SIGKILL), not left running
     with pytest.raises(RuntimeError, match=r"^the failure failed \(3\): boom$"):
         netns.finish(start("echo boom >&2; exit 3"), 10, "the failure")

@@ -90,12 +90,7 @@ def _c_app_runs(tb: Testbed, params: dict, seed: int, bound_s: float) -> list[di
                                    seed=(seed + call) % (2**31 - 1), timeout=bound_s, app=app,
                                    pipeline=params["mode"] == "pipelined", settings=settings)
         client = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            out, err = client.communicate(timeout=bound_s + 10)
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(f"the client did not finish within {bound_s:.0f} s") from None
-        if client.returncode != 0:
-            raise RuntimeError(f"the {proto} client failed ({client.returncode}): {err.strip()[-500:]}")
+        out, _ = netns.finish(client, bound_s + 10, f"the {proto} client")
         objects = _c_apps.parse_client_output(out)
         users = objects.attrs["users"].set_index("user")
         t0 = float(users["t_start"].min())

@@ -441,10 +441,11 @@ _CLONE_NEWNET = 0x40000000
 
 def finish(proc: subprocess.Popen, bound_s: float, what: str) -> tuple[str, str]:
     """Return the (stdout, stderr) of ``proc`` (started with pipes) once it exits within ``bound_s`` s with status 0;
-    raise RuntimeError naming ``what`` when it does not finish in time (the testbed's teardown kills it) or fails."""
+    raise RuntimeError naming ``what`` when it does not finish in time (it is killed) or fails."""
     try:
         out, err = proc.communicate(timeout=bound_s)
     except subprocess.TimeoutExpired:
+        proc.kill()
         raise RuntimeError(f"{what} did not finish within {bound_s:.0f} s") from None
     if proc.returncode != 0:
         raise RuntimeError(f"{what} failed ({proc.returncode}): {err.strip()[-500:]}")

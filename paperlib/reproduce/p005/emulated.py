@@ -348,14 +348,7 @@ def _run_c(tb: Testbed, params: dict, bound: float, tmp: Path) -> tuple[dict, li
 
 def _client_output(client: subprocess.Popen, proto: str, bound: float) -> str:
     """Return the standard output of a finished client; raise naming ``proto`` if it failed or ran past ``bound``."""
-    try:
-        out, err = client.communicate(timeout=bound + 15)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise RuntimeError(f"the {proto} client did not finish within {bound:.0f} s") from None
-    if client.returncode != 0:
-        raise RuntimeError(f"the {proto} client failed ({client.returncode}): {err.strip()[-500:]}")
-    return out
+    return netns.finish(client, bound + 15, f"the {proto} client")[0]
 
 
 def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict], dict]:
