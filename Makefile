@@ -60,6 +60,11 @@ venv: $(STAMP) ## create or refresh .venv from requirements.lock
 notebook_of = $(firstword $(wildcard notebooks/$(1)_*.ipynb))
 data_of = $(shell find data/$(1) -type f)
 PAPERS := $(foreach p,$(patsubst data/%/,%,$(sort $(dir $(wildcard data/[0-9][0-9][0-9]/*)))),$(if $(call notebook_of,$p),$p))
+# The package code a paper's run depends on: what its notebook imports, closed over imports, and its own package, but
+# not the words of the findings (tools/paper_deps.py says what is in and why). All of paperlib if the list is empty.
+code_of = $(or $(patsubst $(1):%,%,$(filter $(1):%,$(paper_code))),$(PAPERLIB))
+# Computed once per make, and only when a paper's rule is considered (a make variable that replaces itself).
+paper_code = $(eval paper_code := $$(shell $(PYTHON) tools/paper_deps.py --make $(foreach p,$(PAPERS),$(call notebook_of,$p)) 2>/dev/null))$(paper_code)
 # One partial ledger per paper; the merged ledger depends on all of them.
 PARTIALS := $(PAPERS:%=figures/%/ledger.csv)
 # Whether paper $(1)'s notebook declares parameter $(2): a cell line "$(2) = " in its JSON (tests/test_make_papers.py
@@ -104,11 +109,11 @@ prereqs-reproduce:
 	@$(PREREQS) reproduce
 
 .SECONDEXPANSION:
-$(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) \
+$(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $$(call code_of,$$*) $(STAMP) \
   $$(call paper_stamps,$$*) $$(call paper_sensitivity,$$*) | prereqs-reproduce
 	@$(call RUN_PAPER,$*,$<,$(call paper_priority,$*)) $(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(call paper_args,$*)
 
-figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $(PAPERLIB) $(STAMP) | prereqs-reproduce
+figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $$(call code_of,$$*) $(STAMP) | prereqs-reproduce
 	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10 --idle) $(RUN_NOTEBOOK) $< \
 	  $(EXECUTED)/$(basename $(notdir $<))-sensitivity.ipynb -p profile sensitivity -p output_dir figures/$*-sensitivity \
 	  $(if $(call declares,$*,scheduler),$(SWEEP_ARGS))
