@@ -20,8 +20,8 @@ cell) ranks by ``primary="close"``: most cells within 5% (the ledger's
 so and why.
 
 What :func:`choose` returns becomes the paper's :class:`Convention`: each paper package defines
-``operating_point.Convention``, a frozen dataclass subclassing it whose fields are the paper's axes
-(and any switch the paper fixes for its ledger), made with :meth:`Convention.from_choice`. It
+``convention.Convention`` (re-exported by ``operating_point``), a frozen dataclass subclassing it whose fields are
+the paper's axes (and any switch the paper fixes for its ledger), made with :meth:`Convention.from_choice`. It
 prints as the mapping of its switches and describes itself for ledger reasons as ``key=value, ...``.
 """
 
@@ -142,7 +142,7 @@ def _native(value):
 
 @dataclasses.dataclass(frozen=True)
 class Convention:
-    """The one reading of a paper applied to every row; each paper subclasses it as ``operating_point.Convention``.
+    """The one reading of a paper applied to every row; each paper subclasses it as ``convention.Convention``.
 
     A subclass is a frozen dataclass whose fields are the switches of the reading (the axes of the paper's
     ``CONVENTION_AXES``, in their order, and any the paper fixes for its ledger). :meth:`as_dict` gives them

@@ -12,6 +12,7 @@ class of its own needs no test module; one with logic is named after its package
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,8 @@ def test_every_paper_has_a_claim_registry(paper):
 
 
 #: The named parts of every paper package (paperlib/reproduce/__init__.py); every paper has all of them.
-COMMON_PARTS = ("operating_point", "tables", "findings", "claims", "ledger_rows", "what_if", "figures", "verdict")
+COMMON_PARTS = ("convention", "operating_point", "tables", "findings", "claims", "ledger_rows", "what_if", "figures",
+                "verdict")
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -122,3 +124,69 @@ def test_every_paper_package_answers_the_protocol(paper):
     from paperlib.reproduce import protocol
 
     assert protocol.conformance(paper) == []
+
+
+def module_level_imports(path: Path) -> set[str]:
+    """Return the ``paperlib`` modules ``path`` imports when it is imported: its top-level imports, those under a
+    top-level ``if`` (``if TYPE_CHECKING:`` included: a checker follows them) and ``try`` (not those in functions)."""
+    name = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            statements += node.body + node.orelse + getattr(node, "finalbody", [])
+            statements += [s for h in getattr(node, "handlers", []) for s in h.body]
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            origin = ".".join(base + [node.module] if node.module else base) if node.level else node.module
+            found |= {origin} | {f"{origin}.{a.name}" for a in node.names}
+    files = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+             for p in PACKAGE.rglob("*.py")}
+    return {f for f in found if f in files and f != name}
+
+
+def import_cycles() -> list[list[str]]:
+    """Return the cycles of ``paperlib``'s module-level import graph (each once, as a list of modules)."""
+    graph = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): module_level_imports(p)
+             for p in sorted(PACKAGE.rglob("*.py"))}
+    cycles, done = [], set()
+    for start in sorted(graph):
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in sorted(graph.get(node, ())):
+                if nxt == start:
+                    cycle = frozenset(path)
+                    if cycle not in done:
+                        done.add(cycle)
+                        cycles.append(path)
+                elif nxt not in path and nxt > start:  # each cycle found from its smallest module only
+                    stack.append((nxt, path + [nxt]))
+    return cycles
+
+
+def test_paperlib_has_no_import_cycle():
+    # issue 32: the paper packages' cycles (model <-> operating_point, ...) existed only for the type Convention,
+    # now in each package's leaf module convention.py
+    assert import_cycles() == []
+
+
+def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
+    root = tmp_path / "paperlib"
+    (root / "sub").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "sub" / "__init__.py").write_text("")
+    (root / "sub" / "a.py").write_text("from typing import TYPE_CHECKING\n"
+                                       "if TYPE_CHECKING:\n    from paperlib.sub.b import B\n")
+    (root / "sub" / "b.py").write_text("from . import c\n")
+    (root / "sub" / "c.py").write_text("def f():\n    from paperlib.sub import a  # in a function: no cycle\n")
+    (root / "sub" / "d.py").write_text("from paperlib.sub import a\n")
+    monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", root)
+    assert import_cycles() == []
+    (root / "sub" / "c.py").write_text("from paperlib.sub import d\n")
+    assert import_cycles() == [["paperlib.sub.a", "paperlib.sub.b", "paperlib.sub.c", "paperlib.sub.d"]]

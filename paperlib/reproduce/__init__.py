@@ -5,6 +5,8 @@ Every paper package has these modules (a part a paper does not have is absent, n
 =====================  ===================================================================
 ``__init__``           the map: seed file, notebook, the package's modules, the simulations
                        and emulations it runs, and the test modules that check it (docstring)
+``convention``         ``Convention``: the type of the paper's one reading (a frozen dataclass
+                       of its conventions' axes), a leaf of the package (no import cycle)
 ``operating_point``    the paper's operating point(s) read from ``data/<id>/`` and the
                        conventions (the one reading of the paper applied to every row, and
                        the search that chose it)

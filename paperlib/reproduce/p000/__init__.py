@@ -7,6 +7,7 @@ Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package 
 :mod:`paperlib.reproduce.protocol`):
 
 =====================  ===================================================================
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    the nine printed blocks of Tables 1-3, theta and mtu, the printed cells,
                        E(T) per block, the convention search and the chosen/ledger ``Convention``
 ``model``              the only calls of ``paperlib.models.narrowband_response`` (Eq. (2)) and

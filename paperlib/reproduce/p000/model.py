@@ -2,22 +2,18 @@
 
 Every evaluation of paper 000's Eq. (2) in this package goes through :func:`response_time_s` or
 :func:`response_time_trace`, and the packet and loss counts of Algorithm 1 lines 02-03 through
-:func:`packets_and_losses`: a convention (:class:`paperlib.reproduce.p000.operating_point.Convention`)
+:func:`packets_and_losses`: a convention (:class:`paperlib.reproduce.p000.convention.Convention`)
 sets the model's switches here, in :func:`model_switches`, and nowhere else.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from paperlib import validate
 from paperlib.models import http_response_time, narrowband_response
 from paperlib.models.reading import READING_000
-
-if TYPE_CHECKING:  # operating_point imports this module
-    from paperlib.reproduce.p000.operating_point import Convention
+from paperlib.reproduce.p000.convention import Convention
 
 #: Timeout candidates: paper 002's TOdetect (1.5 rtt), one round trip, and the 1 s minimum RTO of
 #: RFC 2988 (TCP) and RFC 4960 (SCTP RTO.Min).

@@ -30,6 +30,7 @@ from paperlib.corrections import correction
 from paperlib.data import Paper
 from paperlib.models import multiuser_waiting, narrowband_response
 from paperlib.reproduce.p000 import model
+from paperlib.reproduce.p000.convention import Convention
 from paperlib.reproduce.p000.model import TIMEOUTS
 
 PAPER = "000"
@@ -80,27 +81,6 @@ RANK_BY = "close"
 #: per-object model's conventions stay those the search finds (:func:`chosen_convention`); only the
 #: law is the paper's.
 LEDGER_WAITING = "eq4"
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """Paper 000's one reading of Tables 1-3: a candidate of every axis of :data:`CONVENTION_AXES`, in its order.
-
-    :func:`chosen_convention` makes it from the search; :func:`ledger_convention` is the same with
-    ``waiting`` = :data:`LEDGER_WAITING`.
-    """
-
-    waiting: str  # "eq4" (Eq. (4) as printed) or "tabulated" (the law the tables follow), WAITING_LAWS
-    kilo: int  # bytes per KB of theta = 13.5 KB (units.DECIMAL or units.BINARY)
-    n_mode: str  # "ceil": n = ceil(theta/mtu) whole packets are sent; "exact": theta/mtu
-    log_mode: str  # slow-start windows "continuous" (002's "~") or "ceil" (whole windows)
-    timeout: str  # time to detect a loss, one of model.TIMEOUTS
-    setup_rtts: int  # connection set-up round trips added to E(T)
-    final_chunk: str  # R sends "N" or "N+1" packets
-    rounding: str  # print rounding of the tables ("half_up" or "truncate")
-
-
-# --- operating points ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

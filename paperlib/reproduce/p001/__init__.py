@@ -6,6 +6,7 @@ measured distributions in ``data/001/mah/``). Notebook: ``notebooks/001_fifo_red
 Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 
 =====================  ===================================================================
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    the reading of the calibration line that reproduces Table 3 (search)
 ``tables``             Table 3 regenerated from the published line; Tables 1-3 as printed
 ``testbed``            the simulated testbed's plan: profiles, queue configurations (Table 1

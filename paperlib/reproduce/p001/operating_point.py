@@ -14,13 +14,12 @@ The simulated testbed's operating point (profiles, loads, latency reading, workl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pandas as pd
 
 from paperlib import conventions
 from paperlib.data import Paper
 from paperlib.reproduce.p001 import tables
+from paperlib.reproduce.p001.convention import Convention
 
 #: What y of the calibration line may be measured in (bit/s per unit), and the link the
 #: loads are shares of (bit/s), candidates in order of a-priori plausibility.
@@ -31,17 +30,6 @@ CONVENTION_AXES: dict[str, list] = {
     "browser_rounding": ["half_up", "truncate", "ceil"],
     "rounding": ["half_up"],  # the printed counts are whole numbers: compared exactly
 }
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """One reading of the calibration line: the axes of :data:`CONVENTION_AXES`, in their order."""
-
-    y_unit_bps: float  # bit/s per unit of y
-    link_bps: float  # the link the loads are shares of (bit/s)
-    load_column: str  # "printed": Table 3's load labels; "text": the loads the text names
-    browser_rounding: str  # how x becomes whole browsers: "half_up", "truncate" or "ceil"
-    rounding: str  # the rounding rule the printed counts are compared under
 
 
 def convention_search(paper: Paper) -> pd.DataFrame:

@@ -8,16 +8,12 @@ line's units and rounding; which reading reproduces the printed counts is the se
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import pandas as pd
 
 from paperlib import units, validate
 from paperlib.data import Paper
-
-if TYPE_CHECKING:
-    from paperlib.reproduce.p001.operating_point import Convention
+from paperlib.reproduce.p001.convention import Convention
 
 
 def browsers_for_throughput(y, slope: float, intercept: float) -> np.ndarray:

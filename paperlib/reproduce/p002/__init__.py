@@ -7,6 +7,7 @@ Notebook: ``notebooks/002_http_sctp_response.ipynb``. Model: :mod:`paperlib.mode
 Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
 
 =====================  ===================================================================
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    Tables II-III's operating points from the text, the open conventions,
                        their search and the one chosen convention; the regenerated model rows
 ``model_reading``      the only calls of the model: the convention's switches handed to it

@@ -1,6 +1,6 @@
 """Paper 002's model read under one convention: the only calls of :mod:`paperlib.models.http_response_time`.
 
-A convention (:class:`paperlib.reproduce.p002.operating_point.Convention`) sets, besides ``kilo``, ``it_rtts``
+A convention (:class:`paperlib.reproduce.p002.convention.Convention`) sets, besides ``kilo``, ``it_rtts``
 and ``rounding`` (which the caller applies), the model's switches: Table I's ``pipeline_depth`` and
 ``sctp_total`` and the algorithm's ``log_mode``, ``a_mode``, ``n_mode``, ``post_loss_slow_start`` and
 ``final_chunk``. Every part of the paper package evaluates the model through the two functions here, so the
@@ -10,15 +10,11 @@ switches are handed to the model in one place, as one :class:`paperlib.models.re
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pandas as pd
 
 from paperlib.models import http_response_time
 from paperlib.models.reading import READING_002
-
-if TYPE_CHECKING:  # operating_point imports this module
-    from paperlib.reproduce.p002.operating_point import Convention
+from paperlib.reproduce.p002.convention import Convention
 
 
 def response_times(points, conv: Convention) -> pd.DataFrame:

@@ -23,6 +23,7 @@ import pandas as pd
 from paperlib import conventions, units
 from paperlib.data import Paper
 from paperlib.reproduce.p002 import model_reading
+from paperlib.reproduce.p002.convention import Convention
 
 PAPER = "002"
 
@@ -59,27 +60,6 @@ LEDGER_IT_RTTS = 2
 #: same model restated) prints alpha = ceil(n p); only ceil gives Table II's jump from p = 2 % to 5 %
 #: (a = 1 -> 2) and its TCP - SCTP gap of about M MSS/R at p = 0.4 and 1 % (rounding gives a = 0 there).
 LEDGER_A_MODE = "ceil"
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """Paper 002's one reading of Tables II-III: one field per axis of :data:`CONVENTION_AXES`, in its order.
-
-    ``kilo`` (bytes per KB), ``log_mode``, ``sctp_total``, ``pipeline_depth`` (PI), ``it_rtts`` (IT in round
-    trips), ``final_chunk``, ``a_mode``, ``n_mode``, ``post_loss_slow_start`` and ``rounding`` (of the print);
-    the model's switches among them reach the model through :mod:`paperlib.reproduce.p002.model_reading`.
-    """
-
-    kilo: int
-    log_mode: str
-    sctp_total: str
-    pipeline_depth: int
-    it_rtts: int
-    final_chunk: str
-    a_mode: str
-    n_mode: str
-    post_loss_slow_start: bool
-    rounding: str
 
 
 @dataclass(frozen=True)

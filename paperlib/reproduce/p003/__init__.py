@@ -12,6 +12,7 @@ Modules (no re-exports: import the module that holds a name):
                        (:mod:`paperlib.corrections` finds them)
 ``derived``            the stated inputs and every derived number of the slides under a
                        convention; the printed cells they are compared with
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    the open conventions, the systematic search and the chosen one (``Convention``)
 ``tables``             the printed derived numbers beside their regenerated values
 ``findings``           users to fill a link, offered load per N, slopes, efficiency rounding

@@ -5,14 +5,13 @@ Paper: 003 (Vandalore et al., ATM Forum 97-0425, slides "SPECWeb96", "Problem wi
 time, the T3 rate, clients, MSS, the class probabilities the modified table follows from, the results
 table's measured columns); :func:`derived_values` regenerates the average file sizes, loads, cells per
 segment, the "78%" TCP payload, the feedback delay in cells, the efficiency and queue/F columns under a
-:class:`~paperlib.reproduce.p003.operating_point.Convention`; :func:`printed_cells` lists what the
+:class:`~paperlib.reproduce.p003.convention.Convention`; :func:`printed_cells` lists what the
 slides print for each of them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,11 +19,9 @@ from paperlib import units
 from paperlib.corrections import correction
 from paperlib.data import Paper
 from paperlib.models import atm_overhead
+from paperlib.reproduce.p003.convention import Convention
 from paperlib.reproduce.p003.workload import P_CELL, PAPER, Workloads, class_probability, conv_workloads
 from paperlib.rounding import round_to
-
-if TYPE_CHECKING:  # operating_point imports this module
-    from paperlib.reproduce.p003.operating_point import Convention
 
 #: Rates at which the feedback delay F may have been counted in cells (bit/s).
 F_LINE_RATES = {"oc3_line": 155.52e6, "oc3_payload": 149.76e6, "t3_line": 44.736e6, "t3_nominal": 45e6}

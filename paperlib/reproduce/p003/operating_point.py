@@ -12,8 +12,6 @@ print rounding. :func:`convention_search` scores every combination on every prin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
@@ -21,6 +19,7 @@ from paperlib import conventions, units
 from paperlib.data import Paper
 from paperlib.models import atm_overhead
 from paperlib.models.specweb96 import WITHIN_CLASS
+from paperlib.reproduce.p003.convention import Convention
 from paperlib.reproduce.p003.derived import F_LINE_RATES, derived_values, inputs, printed_cells
 from paperlib.reproduce.p003.workload import Workloads, conv_workloads, workload_keys
 
@@ -37,35 +36,6 @@ CONVENTION_AXES: dict[str, list] = {
     "round_intermediate": [False, True],  # 78% rounded before "x 45 Mbps" and before the efficiency column
     "rounding": ["half_up", "truncate"],
 }
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """One reading of the slides, applied to every derived number of paper 003 (the axes of :data:`CONVENTION_AXES`).
-
-    ``str()`` prints it as the mapping of its switches, :meth:`describe` as the ledger reasons' ``key=value, ...``.
-    """
-
-    #: bytes in a kB of the class tables (1000 or 1024)
-    size_kilo: int
-    #: a MB of the class tables: ``"kilo*kilo"`` bytes, or ``"1000 kB"`` (1000 of its kB)
-    mega: str
-    #: bytes (bits) in a kB (kb) of the printed averages
-    report_kilo: int
-    #: the within-class distribution of the nine files (:data:`paperlib.models.specweb96.WITHIN_CLASS`)
-    within_class: str
-    #: files a user of the original workload fetches per inter-batch time
-    files_per_batch: int
-    #: the headers a TCP segment carries in its AAL5 frame (:data:`paperlib.models.atm_overhead.HEADER_STACKS`)
-    header_stack: str
-    #: the physical framing behind "78% of link rate" (:data:`paperlib.models.atm_overhead.FRAMINGS`)
-    framing: str
-    #: the line rate the feedback delay F is counted in cells at (a key of ``derived.F_LINE_RATES``)
-    f_line_rate: str
-    #: whether the 78% is rounded to a whole percent before it is multiplied out
-    round_intermediate: bool
-    #: the print rounding (:mod:`paperlib.rounding`)
-    rounding: str
 
 
 def convention_search(paper: Paper) -> pd.DataFrame:

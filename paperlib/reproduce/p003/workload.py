@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -20,9 +19,7 @@ from paperlib.corrections import correction
 from paperlib.data import Paper
 from paperlib.models.specweb96 import WITHIN_CLASS, Workload, modified_page_classes
 from paperlib.moments import mean_check, mean_check_columns
-
-if TYPE_CHECKING:  # operating_point imports this module
-    from paperlib.reproduce.p003.operating_point import Convention
+from paperlib.reproduce.p003.convention import Convention
 
 PAPER = "003"
 

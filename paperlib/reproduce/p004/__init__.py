@@ -5,6 +5,7 @@ paper                  the paper cited in ``data/004/datapackage.json``; publish
 notebook               ``notebooks/004_slow_start_latency.ipynb``
 model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)), checked against
                        the brute-force schedule :mod:`paperlib.models.slow_start_schedule`
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    Table II's stated parameters, the open conventions, their search and the chosen
                        ``Convention``
 ``tables``             Table II's model columns regenerated, beside the printed table

@@ -19,6 +19,7 @@ import pandas as pd
 from paperlib import conventions, units
 from paperlib.data import Paper
 from paperlib.models.slow_start_latency import sctp_latency_s, tcp_latency_s
+from paperlib.reproduce.p004.convention import Convention
 
 PAPER = "004"
 
@@ -40,24 +41,6 @@ CONVENTION_AXES: dict[str, list] = {
     # all five objects sent as one 250 KB transfer.
     "objects_per_transfer": [1, 5],
 }
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """One reading of paper 004's Table II: a value of every axis of :data:`CONVENTION_AXES`, in its order."""
-
-    #: What the printed "T_r = 0.1 second" is: ``"printed_rtt"`` (the round trip) or ``"one_way_delay"``.
-    rtt_meaning: str
-    #: Bytes in the KB of the 50 KB object: 1000 or 1024.
-    kilo: int
-    #: Initial window x (segments).
-    initial_window: int
-    #: Closed form of Eqs. (5)/(6): ``"printed"`` (floor in gamma) or ``"corrected"``.
-    form: str
-    #: How the authors went from their value to two printed decimals (:mod:`paperlib.rounding`).
-    rounding: str
-    #: Objects in one transfer: 1 (one 50 KB object) or 5 (Table II's five objects sent as one).
-    objects_per_transfer: int
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ model                  :mod:`paperlib.models.handshake`, :mod:`paperlib.models.w
                        :mod:`paperlib.models.page_transfer` (``docs/reconstruction-005.md``)
 ``transports``         the three families (``h2``, ``h3``, ``sctp``) named once: handshake, blocking reading,
                        label, the real stacks' page
+``convention``         ``Convention``: the type of the paper's one reading (a leaf module)
 ``operating_point``    the page, the segment and the windows read from the data; the KB search (it ties: no
                        printed number depends on it), the fixed readings and the chosen ``Convention``
 ``tables``             the anchors as the package reads them: the page beside the printed weight, the

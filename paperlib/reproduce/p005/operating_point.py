@@ -26,6 +26,7 @@ from paperlib import conventions, units
 from paperlib.data import Paper
 from paperlib.models import web_page
 from paperlib.reproduce.p005 import transports
+from paperlib.reproduce.p005.convention import Convention
 
 PAPER = "005"
 
@@ -48,26 +49,6 @@ FIXED_REASONS: dict[str, str] = {
     "a_mode": "a = N p is the exact expectation over independent losses (the completion time is linear in "
               "the number of losses)",
 }
-
-
-@dataclass(frozen=True)
-class Convention(conventions.Convention):
-    """One reading of paper 005: the KB of the Almanac, its rounding, and the page model's fixed readings."""
-
-    #: Bytes in the Almanac's KB: 1000 or 1024.
-    kilo: int
-    #: How the Almanac's KB were printed (:mod:`paperlib.rounding`).
-    rounding: str
-    #: Cost of a loss: ``"recovery"`` (:data:`FIXED_REASONS`).
-    loss_cost: str
-    #: Sending order of the objects' packets: ``"round_robin"``.
-    order: str
-    #: Losses of a page: ``"mean"`` (a = N p).
-    a_mode: str
-
-    def reading(self) -> dict[str, str]:
-        """Return the page model's keywords (``loss_cost``, ``order``, ``a_mode``) of this reading."""
-        return {"loss_cost": self.loss_cost, "order": self.order, "a_mode": self.a_mode}
 
 
 @dataclass(frozen=True)
