@@ -156,6 +156,24 @@ def nb004_twice(request, tmp_path_factory) -> Twice:
 
 
 @pytest.fixture(scope="session")
+def published_rows(request, tmp_path_factory) -> list[dict]:
+    """Every paper's ledger rows on its published data, as dicts (tests/test_verdicts_reasons.py's ``_rows``: the
+    real stacks off, 004's hand-made runs), computed once per test run for the modules that read them."""
+    import pickle
+    from dataclasses import asdict
+
+    def make(folder: Path) -> None:
+        import test_verdicts_reasons as reasons
+
+        from paperlib.data import PAPERS
+
+        (folder / "rows.pickle").write_bytes(pickle.dumps([asdict(r) for p in PAPERS for r in reasons._rows(p)]))
+
+    folder = _made_once(request.config, tmp_path_factory, "published-rows", make)
+    return pickle.loads((folder / "rows.pickle").read_bytes())
+
+
+@pytest.fixture(scope="session")
 def small_site(request, tmp_path_factory) -> tuple[Path, Path]:
     """Return (figures, site): tests/report_helpers.py's small figures/ and docs/ trees and the report built from
     them, made once per test run for test_report_build.py and test_report_browser.py (which only read them)."""

@@ -10,12 +10,10 @@ written from.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 import pytest
-import test_verdicts_reasons as reasons
 from test_verdicts import ledger_005
 
 from paperlib import ledger, verdicts
@@ -35,9 +33,10 @@ def _full(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def every_paper() -> pd.DataFrame:
-    """Return every paper's ledger rows on its published data, 004 measured on hand-made real-stack runs."""
-    return _full(pd.DataFrame([asdict(r) for p in PAPERS for r in reasons._rows(p)]))
+def every_paper(published_rows) -> pd.DataFrame:
+    """Return every paper's ledger rows on its published data, 004 measured on hand-made real-stack runs
+    (conftest's ``published_rows``: tests/test_verdicts_reasons.py's, made once per test run)."""
+    return _full(pd.DataFrame(published_rows))
 
 
 def _simulated(every_paper: pd.DataFrame) -> pd.DataFrame:

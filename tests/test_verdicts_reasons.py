@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -48,10 +47,10 @@ def _rows(paper_id: str) -> list[ledger.Row]:
 
 
 @pytest.fixture(scope="module")
-def real_ledger() -> pd.DataFrame:
-    """Return every paper's ledger rows as one ledger table, checked against the schema (provenance empty)."""
-    rows = [r for p in PAPERS for r in _rows(p)]
-    frame = pd.DataFrame([asdict(r) for r in rows])
+def real_ledger(published_rows) -> pd.DataFrame:
+    """Return every paper's ledger rows (:func:`_rows`, made once per test run: conftest's ``published_rows``) as
+    one ledger table, checked against the schema (provenance empty)."""
+    frame = pd.DataFrame(published_rows)
     for record in frame.to_dict("records"):
         ledger.check_row(record)
     for column in ledger.PROVENANCE_COLUMNS:
