@@ -92,8 +92,10 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # one as it ends, its full output in figures/logs/<paper>.log (the log's tail on the terminal if it fails).
 # Papers overlap (make -j, below): a notebook that emulates links in real time holds the `emulation` lock (one
 # at a time, normal priority); the others are CPU-bound simulations and run at the lowest CPU priority (nice 10
-# under the idle scheduling policy, SCHED_IDLE), so they take the cores the emulation leaves idle and give
-# them up the moment an emulated run's process wakes (each run records what it waited, docs/fidelity.md).
+# under the idle scheduling policy, SCHED_IDLE, in sessions whose scheduler groups have the lowest weight: with
+# autogroup scheduling the policy counts only within a session, docs/running.md), so they take the cores the
+# emulation leaves idle and give them up the moment an emulated run's process wakes (each run records what it
+# waited, docs/fidelity.md).
 # A notebook that declares `emulation_lock` (paper 001: hours of ns-3 around minutes of real stacks) takes that lock
 # itself around its real-stack sweep and runs that sweep at normal priority; the rest of its run is a simulation's.
 paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION)),$(if $(call declares,$(1),emulation_lock),,yes)),--exclusive emulation,--nice 10 --idle)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from paperlib import ledger
+from paperlib import ledger, run_progress
 from paperlib.data import Paper, load_paper
 from paperlib.parameters import Parameters
 from paperlib.provenance import Stamp
@@ -117,8 +117,13 @@ def open_paper(
     base seed (``None`` for a deterministic run) and is stamped on every output. An ``output_dir``
     inside ``figures/`` other than :mod:`paperlib.run_notebook`'s staging folder is refused
     (:func:`check_output_dir`).
+
+    A kernel that ``make reproduce`` runs at the idle priority gives its session's scheduler group the lowest
+    weight (:func:`paperlib.run_progress.lowest_group_when_idle`): its simulations then yield to an emulated run's
+    applications, which run in sessions of their own.
     """
     check_output_dir(output_dir)
+    run_progress.lowest_group_when_idle()
     checked = check(**parameters) if check is not None else None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ParameterError(f"seed must be a non-negative integer or None, got {seed!r}")

@@ -27,7 +27,9 @@
   sweeps from the cache.
 * ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes),
   ``--idle`` runs it under the scheduler's idle policy (``SCHED_IDLE``, inherited likewise: it runs only on
-  a CPU that no normal task wants, and a normal task that wakes takes the CPU at once), and
+  a CPU that no normal task wants, and a normal task that wakes takes the CPU at once; in a session of its own
+  whose scheduler group has the lowest weight, since with autogroup scheduling the policy counts only within
+  a session, :func:`lower_priority`), and
   ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
   overlaps the papers and uses them to keep CPU-bound simulations from delaying a real-time emulation (whose
   runs record how long their processes waited for a CPU, ``docs/fidelity.md``), and to run the real-time
@@ -329,13 +331,65 @@ def exclusive(name: str | None, locks_dir: Path = LOCKS_DIR):
         yield
 
 
+#: The scheduler's per-session task groups (Linux ``CONFIG_SCHED_AUTOGROUP``): the calling process's group and its
+#: niceness. Writing a niceness there sets the weight of the whole group.
+AUTOGROUP = Path("/proc/self/autogroup")
+#: The lowest weight a group can have (niceness 19): what an ``idle`` command's session gets.
+LOWEST_NICE = 19
+
+
 def lower_priority(nice: int, idle: bool) -> None:
-    """Lower the calling process's CPU priority by ``nice`` and, with ``idle``, put it under ``SCHED_IDLE``
-    (both inherited by its children; a child's preexec function)."""
+    """Lower the calling process's CPU priority by ``nice`` and, with ``idle``, put it under ``SCHED_IDLE`` in a
+    session of its own whose scheduler group has the lowest weight (all inherited by its children; a child's preexec
+    function).
+
+    Why the session: with autogroup scheduling (Linux's default on desktop and many server kernels,
+    ``/proc/sys/kernel/sched_autogroup_enabled``) every session is a task group, and groups share the CPUs by the
+    groups' weights before any task's policy counts. ``SCHED_IDLE`` then yields only to tasks of its own group,
+    while the applications of an emulated run, started each in a session of their own
+    (:meth:`paperlib.emulation.netns.Testbed.popen`), would share the CPUs with the idle command's whole session as
+    with any other. A session of its own at niceness :data:`LOWEST_NICE` gives the command's group the weight 15 of
+    a nice-0 group's 1024. Without autogroup support (no ``/proc/self/autogroup``) the policy and niceness alone
+    apply, as they then do.
+    """
     if nice:
         os.nice(nice)
     if idle:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        os.setsid()
+        set_group_nice(LOWEST_NICE)
+
+
+def set_group_nice(nice: int) -> bool:
+    """Set the niceness of the calling process's scheduler group (:data:`AUTOGROUP`); return whether it was set
+    (False: no autogroup support, or a niceness below the present one without the privilege to lower it)."""
+    try:
+        AUTOGROUP.write_text(f"{int(nice)}\n")
+    except OSError:
+        return False
+    return True
+
+
+def lowest_group_when_idle() -> bool:
+    """Give the calling process's session group the lowest weight (:data:`LOWEST_NICE`) if the process runs under
+    ``SCHED_IDLE`` and leads its session; return whether it did.
+
+    A notebook's kernel is started in a session of its own (Jupyter's launcher), so the session :func:`lower_priority`
+    made for an idle run does not hold it, and the kernel's group (its ns-3 and Dask workers) would weigh as much
+    as any other. :func:`paperlib.notebook.open_paper` calls this: an idle run's kernel inherits ``SCHED_IDLE`` and
+    leads its session, an interactive kernel or a user's shell does neither.
+    """
+    if os.sched_getscheduler(0) != os.SCHED_IDLE or os.getsid(0) != os.getpid():
+        return False
+    return set_group_nice(LOWEST_NICE)
+
+
+def group_nice() -> int | None:
+    """Return the niceness of the calling process's scheduler group, None without autogroup support."""
+    try:
+        return int(AUTOGROUP.read_text().split("nice")[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def run(paper: str, command: list[str], log: Path, *, label: str | None = None, nice: int = 0,
@@ -387,6 +441,14 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
     return returncode
 
 
+def _own_session(proc: subprocess.Popen) -> bool:
+    """Return whether ``proc`` leads a session of its own (not the caller's)."""
+    try:
+        return os.getsid(proc.pid) == proc.pid != os.getsid(0)
+    except ProcessLookupError:
+        return False
+
+
 def _print(lines: list[str], out) -> None:
     for line in lines:
         print(line, file=out, flush=True)
@@ -394,7 +456,8 @@ def _print(lines: list[str], out) -> None:
 
 def _wait(proc: subprocess.Popen, poll=None) -> int:
     """Wait for ``proc``, calling ``poll()`` every :data:`POLL_S` seconds from another thread while it runs; pass
-    SIGTERM and SIGHUP on to it (SIGINT from a terminal reaches it directly)."""
+    SIGTERM and SIGHUP on to it (SIGINT from a terminal reaches it directly, or from here when it runs in a session
+    of its own)."""
     def forward(signum, frame):
         with contextlib.suppress(ProcessLookupError):
             proc.send_signal(signum)
@@ -414,7 +477,12 @@ def _wait(proc: subprocess.Popen, poll=None) -> int:
             try:
                 return proc.wait()
             except KeyboardInterrupt:
-                continue  # the command got the same SIGINT; its exit status says how it ended
+                # a command in the terminal's session got the same SIGINT; one in a session of its own (an idle
+                # run, lower_priority) did not: it and its process group get it from here
+                if _own_session(proc):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGINT)
+                continue  # its exit status says how it ended
     finally:
         stop.set()
         if poller is not None and poller.is_alive():

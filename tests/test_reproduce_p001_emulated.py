@@ -3,6 +3,8 @@
 Pure: no testbed (the short real run is in tests/test_emulation_web_testbed_real.py).
 """
 
+import os
+
 import fidelity_helpers
 import numpy as np
 import pandas as pd
@@ -130,3 +132,27 @@ def test_the_emulation_turn_holds_the_lock_at_normal_priority_and_gives_both_bac
         fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released
     with emulated.emulation_turn(None):  # an interactive run: neither
         assert (os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)) == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may raise a group's weight back")
+def test_the_emulation_turn_gives_an_idle_kernels_group_the_normal_weight_and_takes_it_back(tmp_path):
+    """A kernel of an idle run leads a session whose group has the lowest weight (run_progress.lowest_group_when_idle);
+    for the turn the group weighs as a normal one, as the threads run at normal priority, and both are lowered again
+    after it."""
+    import subprocess
+    import sys
+
+    from paperlib import run_progress
+
+    if run_progress.group_nice() is None:
+        pytest.skip("no scheduler autogroups here (/proc/self/autogroup)")
+    script = ("import os; from paperlib import run_progress as r; from paperlib.reproduce.p001 import emulated\n"
+              "r.lowest_group_when_idle(); print(r.group_nice(), os.sched_getscheduler(0))\n"
+              "with emulated.emulation_turn('test_p001_group_turn'):\n"
+              "    print(r.group_nice(), os.sched_getscheduler(0))\n"
+              "print(r.group_nice(), os.sched_getscheduler(0))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         start_new_session=True,
+                         preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
+    low, idle = run_progress.LOWEST_NICE, os.SCHED_IDLE
+    assert out.stdout.split("\n")[:3] == [f"{low} {idle}", f"0 {os.SCHED_OTHER}", f"{low} {idle}"]

@@ -94,6 +94,89 @@ def test_idle_runs_the_command_and_its_children_under_the_idle_policy(tmp_path):
     assert f"policy {os.SCHED_IDLE}" in (tmp_path / "logs" / "007.log").read_text()
 
 
+AUTOGROUP = pytest.mark.skipif(run_progress.group_nice() is None,
+                               reason="no scheduler autogroups here (/proc/self/autogroup)")
+
+
+@AUTOGROUP
+def test_an_idle_command_runs_in_a_session_of_its_own_whose_group_has_the_lowest_weight(tmp_path):
+    # with autogroup scheduling SCHED_IDLE counts only within a session (lower_priority's docstring): an idle run
+    # gets a session of its own and the group's niceness 19; the caller's group is left as it was
+    mine = run_progress.group_nice()
+    show = ("import os; from paperlib import run_progress as r; "
+            "print('session', os.getsid(0) == os.getpid(), r.group_nice())")
+    code, _ = _run(tmp_path, [PY, "-c", show], nice=5, idle=True)
+    assert code == 0
+    assert f"session True {run_progress.LOWEST_NICE}" in (tmp_path / "logs" / "007.log").read_text()
+    code, _ = _run(tmp_path, [PY, "-c", show])  # not idle: the caller's session and group
+    assert "session False" in (tmp_path / "logs" / "007.log").read_text()
+    assert run_progress.group_nice() == mine
+
+
+@AUTOGROUP
+def test_a_kernel_in_a_session_of_its_own_lowers_its_group_only_when_idle(tmp_path):
+    """Jupyter starts a kernel in a new session: open_paper's call gives that session's group the lowest weight
+    when the kernel inherited SCHED_IDLE, and leaves a normal kernel's group alone."""
+    import subprocess
+
+    script = "from paperlib import run_progress as r; print(r.lowest_group_when_idle(), r.group_nice())"
+    idle = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=True, start_new_session=True,
+                          preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
+    assert idle.stdout.split() == ["True", str(run_progress.LOWEST_NICE)]
+    if os.sched_getscheduler(0) == os.SCHED_OTHER:  # (a test run under SCHED_IDLE has no normal child to start)
+        normal = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=True, start_new_session=True)
+        assert normal.stdout.split() == ["False", "0"]
+    # idle but not leading its session (a process of the caller's session): the caller's group is not touched
+    mine = run_progress.group_nice()
+    follower = subprocess.run([PY, "-c", script], capture_output=True, text=True, check=True,
+                              preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
+    assert follower.stdout.split() == ["False", str(mine)]
+
+
+def test_open_paper_asks_for_the_lowest_group_when_idle(tmp_path, monkeypatch):
+    from paperlib import notebook
+
+    calls = []
+    monkeypatch.setattr(run_progress, "lowest_group_when_idle", lambda: calls.append(1) or False)
+    notebook.open_paper("004", parameters={}, output_dir=tmp_path / "out")
+    assert calls == [1]
+
+
+def test_sigint_reaches_an_idle_command_in_its_own_session(tmp_path):
+    """A terminal's Ctrl-C reaches only its own session's processes: the runner passes it to an idle command's
+    process group (the command, a child of it) itself."""
+    import subprocess
+    import threading
+    import time
+
+    ready = tmp_path / "ready"
+    child = ("import signal, sys, time; signal.signal(signal.SIGINT, lambda *a: sys.exit(7)); "
+             "time.sleep(20)")
+    script = (f"import pathlib, signal, subprocess, sys, time; "
+              f"c = subprocess.Popen([sys.executable, '-c', {child!r}]); "
+              f"signal.signal(signal.SIGINT, lambda *a: sys.exit(c.wait())); time.sleep(0.5); "
+              f"pathlib.Path({str(ready)!r}).touch(); time.sleep(20)")
+    proc = subprocess.Popen([PY, "-c", script], start_new_session=True)
+
+    def interrupt():
+        deadline = time.monotonic() + 30
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGINT)  # what the terminal sends the runner's session
+
+    import signal
+
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    try:
+        assert run_progress._wait(proc) == 7  # the child got SIGINT too, and the command exited with its status
+    finally:
+        thread.join()
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_runs_holding_the_same_lock_do_not_overlap(tmp_path):
     """Two runs started together under one --exclusive name: one's start and end marks never fall between the
     other's (each command marks, sleeps, marks; without the lock the four marks would interleave), and on the

@@ -146,6 +146,9 @@ def emulation_turn(lock: str | None):
     Paper 001's notebook runs its ns-3 sweeps at the lowest priority (``SCHED_IDLE``, nice 10 under ``make``), so
     that a paper emulating in real time beside it keeps its timing; its own real-stack sweep is such a paper's
     turn: one testbed user at a time, and the testbeds' processes (started inside the block) at normal priority.
+    The kernel's scheduler group, which an idle run gives the lowest weight
+    (:func:`paperlib.run_progress.lowest_group_when_idle`), gets the normal weight back for the turn (root may raise
+    it), so the runs' own bookkeeping in the kernel (the CPU watch, the sweep) is not starved either.
     """
     if lock is None:
         yield
@@ -158,14 +161,19 @@ def emulation_turn(lock: str | None):
     for tid in _threads():
         with contextlib.suppress(OSError):
             before[tid] = (os.sched_getscheduler(tid), os.sched_getparam(tid), os.getpriority(os.PRIO_PROCESS, tid))
+    group = run_progress.group_nice()
     with run_progress.exclusive(lock):
         try:
             for tid in before:
                 with contextlib.suppress(OSError):
                     os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
                     os.setpriority(os.PRIO_PROCESS, tid, 0)
+            if group:
+                run_progress.set_group_nice(0)
             yield
         finally:
+            if group:
+                run_progress.set_group_nice(group)
             for tid, (policy, param, nice) in before.items():
                 with contextlib.suppress(OSError):
                     os.setpriority(os.PRIO_PROCESS, tid, nice)
