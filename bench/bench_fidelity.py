@@ -3,8 +3,9 @@
 Run with `make bench` (needs root, TUN and network namespaces; says so and exits 0 otherwise). For each family
 (h2, h3, sctp) it loads paper 005's page at the questions' link without loss, IW 10, `--runs` times in each of
 three conditions: the machine as it is ("idle"), beside two busy loops at normal priority ("normal hog") and
-beside two busy loops under SCHED_IDLE at nice 10, as `make reproduce` runs its simulations beside the
-emulation ("idle-policy hog"). It prints each condition's fidelity record summarised
+beside two busy loops under SCHED_IDLE at nice 10 in sessions whose scheduler groups have the lowest weight, as
+`make reproduce` runs its simulations beside the emulation (`paperlib.run_progress.lower_priority`; "idle-policy
+hog"). It prints each condition's fidelity record summarised
 (`paperlib.emulation.fidelity`: runs kept, the emulator's lateness p99 and the applications' wait during the
 transfer as a share of its duration), and what one testbed at a time costs in wall time against four.
 """
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import statistics
 import subprocess
 import sys
 import time
 
+from paperlib import run_progress
 from paperlib.emulation import fidelity, netns
 
 BUSY = "import time\nend = time.monotonic() + {s}\nwhile time.monotonic() < end:\n    pass\n"
@@ -32,8 +33,7 @@ def hog(kind: str, seconds: float):
         return
 
     def lower():
-        os.nice(10)
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        run_progress.lower_priority(10, idle=True)  # as make reproduce lowers a simulating paper's run
 
     procs = [subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)],
                               preexec_fn=lower if kind == "idle-policy" else None) for _ in range(2)]
