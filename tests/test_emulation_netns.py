@@ -125,6 +125,32 @@ def test_a_transfer_leaves_a_fidelity_record():
     assert rec.app_wait_between(rec.app_series[0][0], rec.app_series[-1][0]) == pytest.approx(rec.app_wait_s)
 
 
+@needs_testbed
+@pytest.mark.exclusive  # real stacks timed on the wall clock: alone under pytest -n
+def test_counters_marked_midway_count_what_came_after_the_mark():
+    from tests.test_emulation_fidelity import transfer
+
+    with Testbed(Link(rate_bps=10e6, delay_s=0.01), seed=6) as tb:
+        assert transfer(tb, 200_000) == 200_000
+        tb.mark_counters()
+        time.sleep(0.2)  # the emulator takes the mark when it next wakes (at once: the signal ends its wait)
+        tb.mark_counters()  # a second mark changes nothing
+        assert transfer(tb, 400_000) == 400_000
+    stats = tb.link_stats
+    assert stats["first_in_ns"] < stats["mark_ns"] < stats["last_out_ns"]
+    for direction in ("ab", "ba"):
+        whole, after = stats[direction], stats[direction]["since_mark"]
+        assert 0 < after["in"] < whole["in"] and 0 < after["out"] < whole["out"]
+        assert after["lost"] == after["queue_drops"] == 0
+    # the server's bytes flow ba: the second transfer's 400,000 and their headers, not the first one's 200,000
+    assert 400_000 < stats["ba"]["since_mark"]["bytes_out"] < 400_000 * 1.1 < 600_000 < stats["ba"]["bytes_out"]
+
+
+def test_mark_counters_needs_a_running_testbed():
+    with pytest.raises(TestbedError, match="not up"):
+        Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1).mark_counters()
+
+
 def test_several_addresses_per_side_are_checked():
     with pytest.raises(ParameterError, match="client_ips"):
         Testbed(Link(rate_bps=1e6, delay_s=0.01), seed=1, client_ips=())

@@ -92,3 +92,10 @@ def test_a_short_real_run_fifo_and_red():
     # drop-tail drops only when full; RED drops early, before its queue is full
     assert fifo["early_drops"] == 0 and fifo["drops"] > 0
     assert red["early_drops"] > 0
+    # the counts run from the end of the 2 s warm-up: those of the whole run are larger (the queue fills at once)
+    for r in (fifo, red):
+        whole, after = r["link_stats"]["ba"], r["link_stats"]["ba"]["since_mark"]
+        assert r["counters_span"] == "after warm-up" and r["drops"] == after["queue_drops"]
+        assert 0 < after["in"] < whole["in"] and after["queue_drops"] <= whole["queue_drops"]
+        # marked 2 s after the browsers' time 0 (both CLOCK_MONOTONIC), within the timer's and signal's delay
+        assert 2.0 <= r["counters_from_s"] < 2.1

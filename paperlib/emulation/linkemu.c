@@ -13,6 +13,10 @@
  * A bad flag or value exits with status 2 and a message naming it.
  * Prints "ready" on stdout once both devices exist, then on SIGTERM/SIGINT one JSON line of counters, with
  * first_in_ns / last_out_ns: the CLOCK_MONOTONIC times of the first IPv4 packet read and the last one written.
+ * SIGUSR1 marks the counters (once; a later SIGUSR1 is ignored): the final line then also gives "mark_ns" (the
+ * CLOCK_MONOTONIC time of the mark) and per direction "since_mark", the counters' growth from the mark on
+ * ("in","lost","queue_drops","out","bytes_in","bytes_out", with RED "red":{...}): a run's counts after its
+ * warm-up, as ns-3's testbed counts them.
  *
  * Queue, two definitions of the backlog:
  *  - drop-tail (default, no flag): the backlog is every packet not yet fully serialised, the one on the wire
@@ -205,6 +209,8 @@ static int64_t first_in_ns = -1, last_out_ns = -1;
 
 static volatile sig_atomic_t stop = 0;
 static void on_signal(int sig) { (void)sig; stop = 1; }
+static volatile sig_atomic_t mark_asked = 0;
+static void on_mark(int sig) { (void)sig; mark_asked = 1; }
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -603,7 +609,32 @@ static void parse_flags(int argc, char **argv, int first, dir_t *ab, dir_t *ba) 
     }
 }
 
-static void print_dir(const char *name, dir_t *d) {
+/* The counters a SIGUSR1 marks (see the header comment). */
+typedef struct {
+    long in, lost, qdrop, out, early, forced, arrivals;
+    long long bytes_in, bytes_out;
+} counts_t;
+
+static int64_t mark_ns = -1;
+
+static counts_t counts_of(const dir_t *d) {
+    counts_t c = {d->n_in, d->n_loss, d->n_qdrop, d->n_out, d->red.early, d->red.forced, d->red.arrivals,
+                  d->bytes_in, d->bytes_out};
+    return c;
+}
+
+static void print_since(const dir_t *d, const counts_t *m) {
+    counts_t c = counts_of(d);
+    printf("\"since_mark\":{\"in\":%ld,\"lost\":%ld,\"queue_drops\":%ld,\"out\":%ld,\"bytes_in\":%lld,"
+           "\"bytes_out\":%lld", c.in - m->in, c.lost - m->lost, c.qdrop - m->qdrop, c.out - m->out,
+           c.bytes_in - m->bytes_in, c.bytes_out - m->bytes_out);
+    if (d->use_red)
+        printf(",\"red\":{\"early_drops\":%ld,\"forced_drops\":%ld,\"arrivals\":%ld}", c.early - m->early,
+               c.forced - m->forced, c.arrivals - m->arrivals);
+    printf("},");
+}
+
+static void print_dir(const char *name, dir_t *d, const counts_t *mark) {
     printf("\"%s\":{\"in\":%ld,\"lost\":%ld,\"queue_drops\":%ld,\"out\":%ld,\"bytes_in\":%lld,\"bytes_out\":%lld,"
            "\"max_backlog\":%ld,", name, d->n_in, d->n_loss, d->n_qdrop, d->n_out, d->bytes_in, d->bytes_out,
            d->max_backlog);
@@ -611,6 +642,7 @@ static void print_dir(const char *name, dir_t *d) {
     if (d->use_red)
         printf("\"red\":{\"early_drops\":%ld,\"forced_drops\":%ld,\"arrivals\":%ld},", d->red.early, d->red.forced,
                d->red.arrivals);
+    if (mark_ns >= 0) print_since(d, mark);
     print_late(&d->late);
     printf("}");
 }
@@ -776,6 +808,9 @@ int main(int argc, char **argv) {
     sa.sa_handler = on_signal;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = on_mark;
+    sigaction(SIGUSR1, &sa, NULL);
+    static counts_t mark_ab, mark_ba;
     int fa = open_tun(argv[1], argv[2]);
     int fb = open_tun(argv[3], argv[4]);
     ab.in_fd = fa; ab.out_fd = fb; ba.in_fd = fb; ba.out_fd = fa;
@@ -806,6 +841,11 @@ int main(int argc, char **argv) {
         if (r < 0 && errno != EINTR) die("ppoll");
         t = now_ns();
         take_samples(&ab, &ba, t);
+        if (mark_asked && mark_ns < 0) { /* before this round's arrivals: they come after the mark */
+            mark_ns = t;
+            mark_ab = counts_of(&ab);
+            mark_ba = counts_of(&ba);
+        }
         for (int i = 0; i < 2 && r > 0; i++) {
             if (!(pfd[i].revents & POLLIN)) continue;
             dir_t *d = i == 0 ? &ab : &ba;
@@ -825,12 +865,13 @@ int main(int argc, char **argv) {
     late_merge(&both, &ab.late);
     late_merge(&both, &ba.late);
     printf("{");
-    print_dir("ab", &ab);
+    print_dir("ab", &ab, &mark_ab);
     printf(",");
-    print_dir("ba", &ba);
+    print_dir("ba", &ba, &mark_ba);
     printf(",");
     print_late(&both);
     printf(",\"first_in_ns\":%lld,\"last_out_ns\":%lld", (long long)first_in_ns, (long long)last_out_ns);
+    if (mark_ns >= 0) printf(",\"mark_ns\":%lld", (long long)mark_ns);
     printf("}\n");
     fflush(stdout);
     return status;

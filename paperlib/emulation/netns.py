@@ -369,6 +369,15 @@ class Testbed:
         self._watch.add(proc.pid, role)
         return proc
 
+    def mark_counters(self) -> None:
+        """Mark the emulator's counters now (once per run; a later call changes nothing): ``tb.link_stats`` then
+        also holds ``mark_ns`` and per direction ``since_mark``, the counts from this moment on (linkemu.c, SIGUSR1).
+        """
+        if self._emu is None:
+            raise TestbedError("the testbed is not up (use it inside its 'with' block)")
+        with contextlib.suppress(ProcessLookupError):
+            self._emu.send_signal(signal.SIGUSR1)
+
     def sysctl_values(self, side: str, names: list[str]) -> dict[str, str]:
         """Return the current values of sysctls ``names`` inside the namespace of ``side``."""
         proc = subprocess.run(["ip", "netns", "exec", self.namespace(side), "sysctl", "-n", *names],

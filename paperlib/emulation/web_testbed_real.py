@@ -62,10 +62,13 @@ MaxSegLifetime 1 s             Linux's TIME_WAIT 60 s            ports: about 20
 
 Counters. ``queue_sample_times_s``/``queue_samples`` come from linkemu's queue log of the reply direction every
 ``sample_interval_s``, with the time axis of the browsers' program (0 when its browsers start);
-``queue_max_packets`` is the largest sample. linkemu counts drops and arrivals over its whole run, not after the
-warm-up: ``drops``, ``arrivals``, ``early_drops`` and ``forced_drops`` are whole-run counts of the reply direction
-(``counters_span`` says so). ``throughput_bps`` is the reply payload the browsers received after the warm-up per
-second (the browsers' own count, :func:`paperlib.emulation.web_load.results`).
+``queue_max_packets`` is the largest sample. ``drops``, ``arrivals``, ``early_drops`` and ``forced_drops`` are the
+reply direction's counts from the end of the warm-up on, as ns-3's testbed counts them: the run marks linkemu's
+counters ``warmup_s`` after the browsers' program starts (:meth:`paperlib.emulation.netns.Testbed.mark_counters`)
+and reads their growth since (``counters_span`` "after warm-up", ``counters_from_s`` the mark's time on the
+browsers' axis; "whole run" and None if no mark was taken).
+``throughput_bps`` is the reply payload the browsers received after the warm-up per second (the browsers' own
+count, :func:`paperlib.emulation.web_load.results`).
 
 Fidelity. Every run carries its :class:`paperlib.emulation.fidelity.FidelityRecord` (the emulator's lateness, the
 CPU time and run-queue wait of the browsers' program (role ``client``), the responders (``server``) and the
@@ -279,6 +282,15 @@ def sweep_cost(params: dict) -> float:
     return time_bound_s(params)
 
 
+def _start_time(line: str) -> float | None:
+    """Return the browsers' time 0 of webload's ``start T0`` line (None for another line: it ended early)."""
+    words = line.split()
+    try:
+        return float(words[1]) if len(words) == 2 and words[0] == "start" else None
+    except ValueError:
+        return None
+
+
 def _read_line(stream, timeout_s: float) -> str:
     box: list[str] = []
     t = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
@@ -319,7 +331,7 @@ def simulate(params: dict, seed: int) -> dict:
     """Run one testbed configuration on real stacks; return :func:`paperlib.sim.web_testbed.simulate`'s keys.
 
     Same parameters and checks as ns-3's (``web_testbed.DEFAULTS`` + ``LABELS``), same result keys with the same
-    meaning (the module docstring says where a counter spans the whole run: ``counters_span``), plus
+    meaning (the module docstring says what the counters span: ``counters_span``), plus
     ``fidelity`` (the run's record as a dict, with the generator's figures under ``"generator"``), ``generator``
     (:func:`paperlib.emulation.web_load.results`' generator figures), ``link_stats`` (linkemu's final counters)
     and ``provenance`` (the testbed's link, seed, TCP and emulator flags). Bounded by :func:`time_bound_s`; the
@@ -357,7 +369,16 @@ def simulate(params: dict, seed: int) -> dict:
                                         warmup_s=float(p["warmup_s"]))
             t_browse = time.monotonic()
             browse = tb.popen("client", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            out, err = netns.finish(browse, bound, "the browsers' program")
+            # the link's counters from the end of the warm-up on, as ns-3's testbed counts them: marked at the
+            # browsers' time 0 (their "start" line, CLOCK_MONOTONIC as time.monotonic) plus the warm-up
+            t0 = _start_time(_read_line(browse.stdout, bound))
+            delay = float(p["warmup_s"]) - (time.monotonic() - t0) if t0 is not None else float(p["warmup_s"])
+            mark = threading.Timer(max(0.0, delay), tb.mark_counters)
+            mark.start()
+            try:
+                out, err = netns.finish(browse, bound, "the browsers' program")
+            finally:
+                mark.cancel()
             served = _stop(srv)
             provenance = tb.provenance()
         link_stats = tb.link_stats or {}
@@ -368,7 +389,9 @@ def simulate(params: dict, seed: int) -> dict:
         log = queue_disc.read_queue_log(log_path)
     origin = _log_origin(log, requests.attrs.get("t0_monotonic_s", t_browse), t_emu)
     times, samples, red_avg = queue_series(log, origin, float(p["sim_time_s"]))
-    reply = link_stats.get(REPLY, {})
+    whole = link_stats.get(REPLY, {})
+    # the counts after the warm-up when the emulator marked them (a run shorter than its warm-up: the whole run)
+    reply = whole.get("since_mark", whole)
     red = reply.get("red") or {}
     qdrop = int(reply.get("queue_drops", 0))  # drop-tail: arrivals to a full queue; with RED, its forced drops
     arrivals = int(red.get("arrivals", int(reply.get("in", 0)) - int(reply.get("lost", 0))))
@@ -383,7 +406,10 @@ def simulate(params: dict, seed: int) -> dict:
         "throughput_bps": found["throughput_bps"],
         "queue_max_packets": int(max(samples)) if samples else 0,
         "drops": early + forced, "arrivals": arrivals,
-        "early_drops": early, "forced_drops": forced, "counters_span": "whole run",
+        "early_drops": early, "forced_drops": forced,
+        "counters_span": "after warm-up" if "since_mark" in whole else "whole run",
+        "counters_from_s": (round(link_stats["mark_ns"] / 1e9 - float(requests.attrs["t0_monotonic_s"]), 6)
+                            if "since_mark" in whole and "t0_monotonic_s" in requests.attrs else None),
         "queue_sample_times_s": times, "queue_samples": samples, **red_avg,
         "fidelity": record_dict, "generator": generator, "link_stats": link_stats,
         "responders": _json_tail(served),

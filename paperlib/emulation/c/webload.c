@@ -36,6 +36,7 @@
  * embedded object), t_start_s (connect()), t_done_s (last reply byte, or the failure; empty if
  * unfinished), reply_bytes, status (done, failed, unfinished, unissued).
  *
+ * Browse prints "start T0" (t0_monotonic_s) on stdout the moment its event loop starts, and flushes it.
  * Both modes print one JSON line of counters on exit (browse: at --duration, or earlier on SIGTERM
  * or SIGINT with the same outputs; serve: on SIGTERM or SIGINT) with their own CPU time (getrusage).
  * Exit codes: 0 ok, 1 run-time error, 2 usage or malformed workload.
@@ -759,6 +760,8 @@ static int browse(int argc, char **argv) {
   int warmup_marked = warmup == 0;
   uint64_t rx_k = 0;  /* the next rx-log sample is at rx_k x interval */
   t0 = mono_s();  /* time 0 */
+  printf("start %.9f\n", t0);  /* time 0 as it happens: a caller can act at a time of the run (a warm-up's end) */
+  fflush(stdout);
   double now = 0;
   for (;;) {
     now = now_rel();
