@@ -227,3 +227,14 @@ def test_a_quick_run_is_no_reference(tmp_path):
     why = (f"{figures / 'ledger.csv'} holds 3 row(s) of profile quick: a reference is a run at the notebooks' own "
            "scale (make reproduce without PROFILE=quick)")
     assert why in incomplete(figures, DECLS)
+
+
+def test_the_committed_reference_is_not_stale(published_rows):
+    """The reference run the package carries (reference/, written by `make reference` from a complete `make
+    reproduce`) holds every registered paper, every row the code writes on the papers' published data (conftest's
+    ``published_rows``: what ``declared_keys`` gives, and 004's real-stack claims), each key figure and real-stack
+    table, and the paper pages under docs/ show its figures: a change that adds a row or a figure fails here until
+    a new cold run renews it (make reproduce, then make reference)."""
+    decls = reference_run.declarations()
+    keys = {(r["paper"], r["source"], r["row"], r["column"]) for r in published_rows}
+    assert stale(reference_run.REFERENCE_DIR, decls, keys) == []

@@ -29,7 +29,6 @@ notebook shows its paper's finding in its closing cell, in the words of the code
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
 import re
@@ -62,32 +61,46 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_names(tree: ast.AST, current: str, is_package: bool) -> set[str]:
-    """Return the ``paperlib`` module names an AST imports (``from a import b`` gives ``a`` and ``a.b``)."""
+#: An import statement at the start of a line: ``from [dots]module import names`` (names in parentheses may span
+#: lines) or ``import names``.
+IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
+                       r"|import[ \t]+([^\n#;]+))", re.MULTILINE)
+#: A literal part name given to the registry's ``papers_with``.
+PAPERS_WITH_RE = re.compile(r"papers_with\(\s*[\"'](\w+)[\"']")
+
+
+def _names(text: str) -> list[str]:
+    """Return the imported names of an import list (``a as b, c`` gives a and c; parentheses and ``*`` dropped)."""
+    words = (part.strip().split() for part in text.strip().strip("()").split(","))
+    return [w[0] for w in words if w and w[0] != "*"]
+
+
+def imported_names(source: str, current: str, is_package: bool) -> set[str]:
+    """Return the ``paperlib`` module names a source imports (``from a import b`` gives ``a`` and ``a.b``).
+
+    Read line by line (a regular expression, not a parse: an import-like line in a string counts too, which can
+    only add a dependency), so that make pays milliseconds for it; ``tests/test_paper_deps.py`` checks the list
+    against what the interpreter loads.
+    """
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = current.split(".")
-                base = base[: len(base) - node.level + (1 if is_package else 0)]
-                origin = ".".join(base + ([node.module] if node.module else []))
-            else:
-                origin = node.module or ""
-            names.add(origin)
-            names.update(f"{origin}.{alias.name}" for alias in node.names if alias.name != "*")
+    for dots, module, listed, plain in IMPORT_RE.findall(source.replace("\\\n", " ")):
+        if plain:
+            names.update(_names(plain))
+            continue
+        if dots:
+            base = current.split(".")
+            base = base[: len(base) - len(dots) + (1 if is_package else 0)]
+            origin = ".".join(base + ([module] if module else []))
+        else:
+            origin = module
+        names.add(origin)
+        names.update(f"{origin}.{name}" for name in _names(listed))
     return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
 
 
-def registry_parts(tree: ast.AST) -> set[str]:
-    """Return the part names given as literals to ``papers_with(...)`` calls in an AST."""
-    parts: set[str] = set()
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) == "papers_with"
-                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-            parts.add(node.args[0].value)
-    return parts
+def registry_parts(source: str) -> set[str]:
+    """Return the part names given as literals to ``papers_with(...)`` calls in a source."""
+    return set(PAPERS_WITH_RE.findall(source))
 
 
 def notebook_imports(notebook: Path) -> set[str]:
@@ -100,7 +113,7 @@ def notebook_imports(notebook: Path) -> set[str]:
         source = "".join(cell["source"])
         # IPython syntax (magics, shell escapes) is not Python: such lines cannot import anything of the package.
         source = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
-        names |= imported_names(ast.parse(source, filename=str(notebook)), "__main__", False)
+        names |= imported_names(source, "__main__", False)
     return names
 
 
@@ -108,9 +121,7 @@ def notebook_imports(notebook: Path) -> set[str]:
 def _read(path: Path, name: str) -> tuple[frozenset[str], frozenset[str]]:
     """Return the ``paperlib`` modules a source file imports and the parts it asks ``papers_with`` for (read once)."""
     text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text, filename=str(path))
-    parts = registry_parts(tree) if "papers_with(" in text else set()
-    return frozenset(imported_names(tree, name, path.name == "__init__.py")), frozenset(parts)
+    return frozenset(imported_names(text, name, path.name == "__init__.py")), frozenset(registry_parts(text))
 
 
 def dependencies(notebook: Path) -> list[Path]:

@@ -291,7 +291,7 @@ def sctp_better_than_tcp_on_real_stacks(table: pd.DataFrame) -> Verdict:
     both = both_stacks(table)
     if not len(both):
         return emulated_rows.no_cells(f"needs both stacks emulated, each at least twice; available: "
-                                      f"{experiments.protocols()}", table, source="Abstract")
+                                      f"{experiments.protocols()}", table)
     mean, half = mean_difference(both["emulated TCP (s)"], both["CI95 TCP (s)"], both["emulated SCTP (s)"],
                                  both["CI95 SCTP (s)"])
     status = verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v < 0)
