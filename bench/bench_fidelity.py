@@ -3,11 +3,12 @@
 Run with `make bench` (needs root, TUN and network namespaces; says so and exits 0 otherwise). For each family
 (h2, h3, sctp) it loads paper 005's page at the questions' link without loss, IW 10, `--runs` times in each of
 three conditions: the machine as it is ("idle"), beside two busy loops at normal priority ("normal hog") and
-beside two busy loops under SCHED_IDLE at nice 10 in sessions whose scheduler groups have the lowest weight, as
-`make reproduce` runs its simulations beside the emulation (`paperlib.run_progress.lower_priority`; "idle-policy
-hog"). It prints each condition's fidelity record summarised
-(`paperlib.emulation.fidelity`: runs kept, the emulator's lateness p99 and the applications' wait during the
-transfer as a share of its duration), and what one testbed at a time costs in wall time against four.
+beside two busy loops under SCHED_IDLE at nice 10 in an idle cpu cgroup where the machine has one (else in
+sessions whose scheduler groups have the lowest weight), as `make reproduce` runs its simulations beside the
+emulation (`paperlib.run_progress.lower_priority`, `make_idle_cgroup`; "idle-policy hog"). It prints each
+condition's fidelity record summarised (`paperlib.emulation.fidelity`: runs kept, the emulator's lateness p99
+and the applications' wait during the transfer as a share of its duration), and what one testbed at a time costs
+in wall time against four.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ def hog(kind: str, seconds: float):
         yield
         return
 
+    cgroup = run_progress.make_idle_cgroup() if kind == "idle-policy" else None
+
     def lower():
-        run_progress.lower_priority(10, idle=True)  # as make reproduce lowers a simulating paper's run
+        run_progress.lower_priority(10, idle=True, cgroup=cgroup)  # as make reproduce lowers a simulating paper's run
 
     procs = [subprocess.Popen([sys.executable, "-c", BUSY.format(s=seconds)],
                               preexec_fn=lower if kind == "idle-policy" else None) for _ in range(2)]
@@ -44,6 +47,7 @@ def hog(kind: str, seconds: float):
         for p in procs:
             p.kill()
             p.wait(timeout=10)
+        run_progress.remove_cgroup(cgroup)
 
 
 def measure(families: list[str], runs: int, kind: str, objects: int | None) -> list[str]:

@@ -338,7 +338,68 @@ AUTOGROUP = Path("/proc/self/autogroup")
 LOWEST_NICE = 19
 
 
-def lower_priority(nice: int, idle: bool) -> None:
+#: Where the kernel's cpu controller is mounted (cgroup v1's own hierarchy, or the unified v2 one).
+CPU_CGROUP_ROOTS = (Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup"))
+#: The name of an idle run's cgroup (its runner's pid appended).
+IDLE_CGROUP_PREFIX = "webperf-idle-"
+
+
+def make_idle_cgroup() -> Path | None:
+    """Create a cpu cgroup marked idle (``cpu.idle`` = 1, Linux 5.15+) for one idle run; return its folder, None
+    where the machine cannot (no cpu controller with ``cpu.idle``, or not root).
+
+    The kernel's scheduler treats the whole group as ``SCHED_IDLE`` against every other group: a task of another
+    group that wakes preempts it at once, and the group's weight is the least there is. The measured alternative,
+    a session whose autogroup has niceness 19 (:func:`lower_priority`), still let CPU-bound simulations delay the
+    frequent wake-ups of an emulated run's applications (CHANGELOG). Remove it with :func:`remove_cgroup` when the
+    run ends.
+    """
+    for root in CPU_CGROUP_ROOTS:
+        if not (root / "cgroup.procs").exists():
+            continue
+        folder = root / f"{IDLE_CGROUP_PREFIX}{os.getpid()}"
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            return None
+        try:
+            (folder / "cpu.idle").write_text("1\n")
+            return folder
+        except OSError:
+            remove_cgroup(folder)
+    return None
+
+
+def remove_cgroup(folder: Path | None) -> None:
+    """Remove an emptied cgroup made by :func:`make_idle_cgroup` (left in place while a process still uses it)."""
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def join_cgroup(folder: Path, pid: int = 0) -> None:
+    """Move process ``pid`` (0: the caller, with all its threads) into the cgroup ``folder``."""
+    (folder / "cgroup.procs").write_text(f"{pid or os.getpid()}\n")
+
+
+def idle_cgroup_of_self() -> Path | None:
+    """Return the idle cgroup (:func:`make_idle_cgroup`) the calling process runs in, else None."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, rel = line.split(":", 2)
+        v1_cpu = "cpu" in controllers.split(",")
+        if not (v1_cpu or controllers == ""):
+            continue
+        folder = CPU_CGROUP_ROOTS[0 if v1_cpu else 1] / rel.lstrip("/")
+        if folder.name.startswith(IDLE_CGROUP_PREFIX) and (folder / "cgroup.procs").exists():
+            return folder
+    return None
+
+
+def lower_priority(nice: int, idle: bool, cgroup: Path | None = None) -> None:
     """Lower the calling process's CPU priority by ``nice`` and, with ``idle``, put it under ``SCHED_IDLE`` in a
     session of its own whose scheduler group has the lowest weight (all inherited by its children; a child's preexec
     function).
@@ -350,7 +411,9 @@ def lower_priority(nice: int, idle: bool) -> None:
     (:meth:`paperlib.emulation.netns.Testbed.popen`), would share the CPUs with the idle command's whole session as
     with any other. A session of its own at niceness :data:`LOWEST_NICE` gives the command's group the weight 15 of
     a nice-0 group's 1024. Without autogroup support (no ``/proc/self/autogroup``) the policy and niceness alone
-    apply, as they then do.
+    apply, as they then do. ``cgroup`` (:func:`make_idle_cgroup`, where the machine has one): the process joins
+    it, and with it every process it starts, kernels in their own sessions included (a task in a cgroup has no
+    autogroup); the group is idle as a whole.
     """
     if nice:
         os.nice(nice)
@@ -358,6 +421,8 @@ def lower_priority(nice: int, idle: bool) -> None:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         os.setsid()
         set_group_nice(LOWEST_NICE)
+    if cgroup is not None:
+        join_cgroup(cgroup)
 
 
 def set_group_nice(nice: int) -> bool:
@@ -425,10 +490,15 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
                 if now is not None:
                     _print(lines.tick(now), out)
 
-            proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
-                                    env={**os.environ, SWEEP_TALLY: str(tally), PROGRESS_FILE: str(feed.path)},
-                                    preexec_fn=(lambda: lower_priority(nice, idle)) if nice or idle else None)
-            returncode = _wait(proc, lambda: show(time.time()))
+            cgroup = make_idle_cgroup() if idle else None
+            try:
+                proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
+                                        env={**os.environ, SWEEP_TALLY: str(tally), PROGRESS_FILE: str(feed.path)},
+                                        preexec_fn=(lambda: lower_priority(nice, idle, cgroup)) if nice or idle
+                                        else None)
+                returncode = _wait(proc, lambda: show(time.time()))
+            finally:
+                remove_cgroup(cgroup)
             show(None)  # the events written since the last look, judged at their own times
             sweeps = read_tally(tally)
         seconds = time.monotonic() - t0

@@ -156,3 +156,29 @@ def test_the_emulation_turn_gives_an_idle_kernels_group_the_normal_weight_and_ta
                          preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
     low, idle = run_progress.LOWEST_NICE, os.SCHED_IDLE
     assert out.stdout.split("\n")[:3] == [f"{low} {idle}", f"0 {os.SCHED_OTHER}", f"{low} {idle}"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="cgroups are root's")
+def test_the_emulation_turn_leaves_the_idle_cgroup_for_the_turn_and_returns_to_it():
+    """In an idle cgroup (make reproduce's idle runs, run_progress.make_idle_cgroup) the turn moves the kernel to the
+    controller's root, so the testbed's processes start there, and back into the idle cgroup after it."""
+    import subprocess
+    import sys
+
+    from paperlib import run_progress
+
+    folder = run_progress.make_idle_cgroup()
+    if folder is None:
+        pytest.skip("no idle cpu cgroup here")
+    script = ("from paperlib import run_progress as r; from paperlib.reproduce.p001 import emulated\n"
+              "print(r.idle_cgroup_of_self())\n"
+              "with emulated.emulation_turn('test_p001_cgroup_turn'):\n"
+              "    print(r.idle_cgroup_of_self())\n"
+              "print(r.idle_cgroup_of_self())\n")
+    try:
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                             preexec_fn=lambda: run_progress.join_cgroup(folder))
+    finally:
+        run_progress.remove_cgroup(folder)
+    assert out.stdout.split("\n")[:3] == [str(folder), "None", str(folder)]
+    assert not folder.exists()

@@ -133,6 +133,31 @@ def test_a_kernel_in_a_session_of_its_own_lowers_its_group_only_when_idle(tmp_pa
     assert follower.stdout.split() == ["False", str(mine)]
 
 
+def _can_make_idle_cgroup() -> bool:
+    folder = run_progress.make_idle_cgroup()
+    run_progress.remove_cgroup(folder)
+    return folder is not None
+
+
+IDLE_CGROUP = pytest.mark.skipif(not _can_make_idle_cgroup(), reason="no idle cpu cgroup here (root, cpu.idle)")
+
+
+@IDLE_CGROUP
+def test_an_idle_run_runs_in_an_idle_cgroup_that_is_removed_after_it(tmp_path):
+    # the command and what it starts (a child here, a kernel in its own session under make) are in the cgroup
+    show = ("import subprocess, sys; from paperlib import run_progress as r; c = r.idle_cgroup_of_self(); "
+            "print('cgroup', c, (c / 'cpu.idle').read_text().strip()); sys.stdout.flush(); "
+            "subprocess.run([sys.executable, '-c', 'from paperlib import run_progress as r; "
+            "print(\\'child\\', r.idle_cgroup_of_self())'], start_new_session=True)")
+    code, _ = _run(tmp_path, [PY, "-c", show], nice=5, idle=True)
+    log = (tmp_path / "logs" / "007.log").read_text()
+    assert code == 0, log
+    folder = log.split("cgroup ")[1].split()[0]
+    assert f"cgroup {folder} 1" in log and f"child {folder}" in log
+    assert run_progress.IDLE_CGROUP_PREFIX in folder and not Path(folder).exists()
+    assert run_progress.idle_cgroup_of_self() is None  # the runner itself stays where it was
+
+
 def test_open_paper_asks_for_the_lowest_group_when_idle(tmp_path, monkeypatch):
     from paperlib import notebook
 

@@ -148,7 +148,9 @@ def emulation_turn(lock: str | None):
     turn: one testbed user at a time, and the testbeds' processes (started inside the block) at normal priority.
     The kernel's scheduler group, which an idle run gives the lowest weight
     (:func:`paperlib.run_progress.lowest_group_when_idle`), gets the normal weight back for the turn (root may raise
-    it), so the runs' own bookkeeping in the kernel (the CPU watch, the sweep) is not starved either.
+    it), and the kernel leaves the run's idle cgroup for it (:func:`paperlib.run_progress.make_idle_cgroup`), so the
+    runs' own bookkeeping in the kernel (the CPU watch, the sweep) is not starved and the testbed's processes start
+    outside the idle group.
     """
     if lock is None:
         yield
@@ -162,6 +164,7 @@ def emulation_turn(lock: str | None):
         with contextlib.suppress(OSError):
             before[tid] = (os.sched_getscheduler(tid), os.sched_getparam(tid), os.getpriority(os.PRIO_PROCESS, tid))
     group = run_progress.group_nice()
+    cgroup = run_progress.idle_cgroup_of_self()
     with run_progress.exclusive(lock):
         try:
             for tid in before:
@@ -170,8 +173,13 @@ def emulation_turn(lock: str | None):
                     os.setpriority(os.PRIO_PROCESS, tid, 0)
             if group:
                 run_progress.set_group_nice(0)
+            if cgroup is not None:  # out of the idle cgroup (the controller's root), so the testbed's processes are too
+                run_progress.join_cgroup(cgroup.parent)
             yield
         finally:
+            if cgroup is not None:
+                with contextlib.suppress(OSError):
+                    run_progress.join_cgroup(cgroup)
             if group:
                 run_progress.set_group_nice(group)
             for tid, (policy, param, nice) in before.items():
