@@ -126,10 +126,16 @@ def test_every_paper_package_answers_the_protocol(paper):
     assert protocol.conformance(paper) == []
 
 
+def module_name(path: Path) -> str:
+    """Return the import name of a module under :data:`REPO` (a package by its ``__init__.py``)."""
+    return ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+
+
 def module_level_imports(path: Path) -> set[str]:
-    """Return the ``paperlib`` modules ``path`` imports when it is imported: its top-level imports, those under a
-    top-level ``if`` (``if TYPE_CHECKING:`` included: a checker follows them) and ``try`` (not those in functions)."""
-    name = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+    """Return the modules ``path`` imports when it is imported: its top-level imports, those under a top-level ``if``
+    (``if TYPE_CHECKING:`` included: a checker follows them) and ``try`` (not those in functions); ``from a import
+    b`` gives ``a`` and ``a.b``, whether or not ``a.b`` is a module."""
+    name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
@@ -144,21 +150,19 @@ def module_level_imports(path: Path) -> set[str]:
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             origin = ".".join(base + [node.module] if node.module else base) if node.level else node.module
             found |= {origin} | {f"{origin}.{a.name}" for a in node.names}
-    files = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
-             for p in PACKAGE.rglob("*.py")}
-    return {f for f in found if f in files and f != name}
+    return found - {name}
 
 
 def import_cycles() -> list[list[str]]:
     """Return the cycles of ``paperlib``'s module-level import graph (each once, as a list of modules)."""
-    graph = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): module_level_imports(p)
-             for p in sorted(PACKAGE.rglob("*.py"))}
+    paths = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    graph = {name: module_level_imports(path) & paths.keys() for name, path in paths.items()}
     cycles, done = [], set()
     for start in sorted(graph):
         stack = [(start, [start])]
         while stack:
             node, path = stack.pop()
-            for nxt in sorted(graph.get(node, ())):
+            for nxt in sorted(graph[node]):
                 if nxt == start:
                     cycle = frozenset(path)
                     if cycle not in done:
