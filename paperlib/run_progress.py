@@ -27,9 +27,10 @@
   sweeps from the cache.
 * ``--nice N`` lowers the command's CPU priority (inherited by the kernel and its worker processes),
   ``--idle`` runs it under the scheduler's idle policy (``SCHED_IDLE``, inherited likewise: it runs only on
-  a CPU that no normal task wants, and a normal task that wakes takes the CPU at once; in a session of its own
-  whose scheduler group has the lowest weight, since with autogroup scheduling the policy counts only within
-  a session, :func:`lower_priority`), and
+  a CPU that no normal task wants, and a normal task that wakes takes the CPU at once; in a cpu cgroup marked
+  idle where the machine has one, else in a session of its own whose scheduler group has the lowest weight,
+  since with autogroup scheduling the policy counts only within a session: :func:`make_idle_cgroup`,
+  :func:`lower_priority`), and
   ``--exclusive NAME`` holds the lock ``.cache/locks/NAME.lock`` for the whole run: ``make reproduce``
   overlaps the papers and uses them to keep CPU-bound simulations from delaying a real-time emulation (whose
   runs record how long their processes waited for a CPU, ``docs/fidelity.md``), and to run the real-time
