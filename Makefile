@@ -160,8 +160,9 @@ REFERENCE := reference
 reference: $(STAMP) ## rewrite reference/ (ledger, key figures, RUN.json) from the last complete make reproduce run
 	@$(PY) -m paperlib.reference_run write --figures figures --out $(REFERENCE) --jobs "$(JOBS)" --times-dir $(RUN_TIMES)
 
-# make test's pytest workers (pytest-xdist): each takes whole test modules, the slow ones first; tests marked
-# `exclusive` (real-time emulation) run while the other workers wait (tests/conftest.py). TEST_WORKERS=0: one process.
+# make test's pytest workers (pytest-xdist): each takes whole test modules, those with exclusive tests first, then the
+# slow ones; tests marked `exclusive` (real-time emulation) run while the other workers wait (tests/conftest.py).
+# TEST_WORKERS=0: one process.
 TEST_WORKERS ?= 2
 test: ## lint (ruff), then the test suite (unit, property, data, ledger, notebook, ns-3); checks the system's packages first
 	@$(PREREQS) test

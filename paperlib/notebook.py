@@ -13,7 +13,9 @@ data, makes the output folder's path and the provenance :class:`~paperlib.proven
 and sets the display options all notebooks use. :func:`close_paper` writes the notebook's partial
 ledger and ``provenance.json`` and returns the rows as a table. A notebook that writes its ledger
 in two steps (the model rows, then the rows of a real-stack run) calls :func:`close_paper` twice
-with all rows so far and the extra parameters of the second step.
+with all rows so far and the extra parameters of the second step. What a run needs for the length of
+the notebook (paper 001's one Dask cluster for all its sweeps) it takes with :meth:`PaperRun.hold`;
+:func:`close_paper` releases it, so no notebook opens or closes such a thing itself.
 
 Only ``make reproduce`` writes ``figures/``: it runs each notebook through
 :mod:`paperlib.run_notebook`, which hands the kernel a staging folder (``figures/.<paper>.staging``)
@@ -26,8 +28,9 @@ the next ``make reproduce``'s manifest check.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -57,6 +60,13 @@ class PaperRun:
     stamp: Stamp
     #: what the paper's ``what_if.check`` returned (:class:`paperlib.parameters.Parameters`), None without a check
     checked: Parameters | None = None
+    #: what the run holds until :func:`close_paper` (:meth:`hold`)
+    held: contextlib.ExitStack = field(default_factory=contextlib.ExitStack, repr=False, compare=False)
+
+    def hold(self, context):
+        """Enter the context manager ``context`` for the rest of the run and return what it gives; :func:`close_paper`
+        exits it. (A run that fails before it leaves it to the kernel's end: a local Dask cluster closes then.)"""
+        return self.held.enter_context(context)
 
     @property
     def parameters(self) -> dict:
@@ -139,8 +149,10 @@ def close_paper(run: PaperRun, rows: Iterable[ledger.Row], **extra_parameters) -
     and its structured ones (:data:`paperlib.ledger.SCHEMA`), which :mod:`paperlib.verdicts` and the summaries
     read, without the provenance.
 
-    ``extra_parameters`` (e.g. ``emulation="reduced"``) are added to the stamp of this write.
+    ``extra_parameters`` (e.g. ``emulation="reduced"``) are added to the stamp of this write. What the run
+    holds (:meth:`PaperRun.hold`) is released first.
     """
+    run.held.close()
     stamp = replace(run.stamp, parameters={**run.stamp.parameters, **extra_parameters})
     frame = ledger.write_partial(list(rows), stamp, run.out / "ledger.csv")
     stamp.write(run.out)

@@ -189,8 +189,9 @@ def small_site(request, tmp_path_factory) -> tuple[Path, Path]:
 
 
 # --- pytest -n 2 --dist loadfile (make test): one module per worker, the slow modules first, `exclusive` alone -----
-# Each module is one unit of work, so its module-scoped fixtures are built once. The modules holding a `slow` test
-# are handed out first, so that no long test is left for the end while the other worker idles. A test marked
+# Each module is one unit of work, so its module-scoped fixtures are built once. The modules holding an `exclusive`
+# test are handed out first (their exclusive tests at their front), then those holding a `slow` test, so that no
+# exclusive test waits for a long one and no long test is left for the end while the other worker idles. A test marked
 # `exclusive` (real-time emulation, CPU hogs) runs while no other test runs: it takes a lock exclusively; every other
 # test takes it shared. Without -n (a plain `pytest`) none of this applies: the tests run one after the other, in
 # file order.
@@ -213,18 +214,28 @@ def pytest_configure_node(node):
 
 
 def pytest_collection_modifyitems(config, items):
-    """On an xdist worker: the modules that hold a slow test first, then the others, each in file order."""
+    """On an xdist worker: the modules that hold an `exclusive` test first, then those that hold a slow test, then
+    the others, each in file order but for its `exclusive` tests, which run first in their module.
+
+    Why the exclusive ones first: an exclusive test waits until the other worker's current test has finished, and
+    the other worker waits while it runs. At the start of the run both workers are in such modules, so an
+    exclusive test waits for another exclusive test or a short one; after a slow module had started, it could wait
+    minutes (paper notebooks re-executed by nbval) with a core idle.
+    """
     if _lock_path(config) is None:
         return
     first = {}  # module -> its place in file order
-    slow = set()  # the modules holding a test marked slow
+    slow, exclusive = set(), set()  # the modules holding a test marked slow, or exclusive
     for item in items:
         module = item.nodeid.split("::", 1)[0]
         first.setdefault(module, len(first))
         if item.get_closest_marker("slow"):
             slow.add(module)
-    order = {module: (module not in slow, place) for module, place in first.items()}
-    items.sort(key=lambda item: order[item.nodeid.split("::", 1)[0]])  # stable: a module keeps its own order
+        if item.get_closest_marker("exclusive"):
+            exclusive.add(module)
+    order = {module: (module not in exclusive, module not in slow, place) for module, place in first.items()}
+    # stable: a module keeps its own order, its exclusive tests moved to its front
+    items.sort(key=lambda item: (order[item.nodeid.split("::", 1)[0]], item.get_closest_marker("exclusive") is None))
 
 
 @contextlib.contextmanager

@@ -20,6 +20,8 @@ from paperlib.emulation import experiments, fidelity, netns
 from paperlib.reproduce.p005 import claims, emulated, replication_plan
 from paperlib.reproduce.p005 import ledger_rows as p005_rows
 
+PAPER_005 = "005"
+
 REASON = netns.unavailable_reason()
 # CPU hogs beside real stacks on an emulated link: under pytest -n no other test runs beside them
 pytestmark = [pytest.mark.skipif(REASON is not None or emulated.missing_reason("h2") is not None,
@@ -74,7 +76,7 @@ def test_the_record_sees_a_cpu_hog_and_verdicts_rest_on_the_kept_runs_only(monke
         assert run["fidelity_kept"] == fidelity.judge(record, run["rtt_s"], 1).kept
     assert rs.runs.fidelity_kept.all() and not rs.lost.fidelity_kept.any()
     # the summary's repetitions count the kept runs only
-    s = emulated.summary(rs)
+    s = emulated.summary(PAPER_005, rs)
     for cell in s.to_dict("records"):
         kept = rs.runs[(rs.runs.protocol == cell["protocol"]) & (rs.runs.iw_segments == cell["iw_segments"])]
         assert cell["n"] == len(kept)

@@ -194,3 +194,14 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
     assert import_cycles() == []
     (root / "sub" / "c.py").write_text("from paperlib.sub import d\n")
     assert import_cycles() == [["paperlib.sub.a", "paperlib.sub.b", "paperlib.sub.c", "paperlib.sub.d"]]
+
+
+def test_no_notebook_opens_or_closes_a_resource_by_hand():
+    # issue 32, item 4: a cluster (or any context) a notebook needs for its whole run is held by the run
+    # (notebook.PaperRun.hold) and released by notebook.close_paper, never entered or exited in a cell
+    import nbformat
+
+    found = [f"{nb.name}: {line.strip()}" for nb in sorted((REPO / "notebooks").glob("*.ipynb"))
+             for cell in nbformat.read(nb, as_version=4).cells if cell.cell_type == "code"
+             for line in cell.source.splitlines() if ".__enter__(" in line or ".__exit__(" in line]
+    assert found == []

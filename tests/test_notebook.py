@@ -43,6 +43,25 @@ def test_open_then_close_writes_the_ledger_and_the_stamp(tmp_path):
     assert run.parameters == {"rtt_s": None}  # the run's own stamp is unchanged by the extra parameters
 
 
+def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
+    import contextlib
+
+    events = []
+
+    @contextlib.contextmanager
+    def cluster():
+        events.append("open")
+        yield "tcp://scheduler"
+        events.append("closed")
+
+    run = notebook.open_paper("004", parameters={}, output_dir=tmp_path)
+    assert run.hold(cluster()) == "tcp://scheduler" and events == ["open"]
+    notebook.close_paper(run, [])
+    assert events == ["open", "closed"]
+    notebook.close_paper(run, [])  # a second write (a notebook's real-stack rows) releases nothing twice
+    assert events == ["open", "closed"]
+
+
 def test_every_paper_has_exactly_one_notebook():
     papers = paper_ids()
     assert {"000", "001", "002", "003", "004"} <= set(papers)  # the five seeds; a sixth paper adds to them

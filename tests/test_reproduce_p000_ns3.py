@@ -57,7 +57,7 @@ def _simulations(ns3_w_of_model, ci):
     table["ns3 W"] = ns3_w_of_model(table["model W (tables' law)"])
     table["ns3 W ci95"] = ci
     table["ns3 T"], table["ns3 T ci95"], table["runs"] = table["ns3 W"] + 4.0, ci, 3
-    return paper, conv, ns3.Simulations(table, pd.DataFrame(), 3)
+    return paper, conv, ns3.Simulations(replications=3, table=table, setup=pd.DataFrame())
 
 
 _EMPTY = pd.DataFrame(columns=[*ns3.POINT_KEYS, "users", "waiting_s", "waiting_ci95_s", "turnaround_s",
@@ -100,7 +100,7 @@ def test_nothing_simulated_adds_no_row():
     # nothing simulated: no cell row, and no claim row
     paper = load_paper("000")
     conv = operating_point.chosen_convention(paper)
-    simulations = ns3.Simulations(ns3.ns3_tables(paper, conv, _EMPTY), pd.DataFrame(), 2)
+    simulations = ns3.Simulations(replications=2, table=ns3.ns3_tables(paper, conv, _EMPTY), setup=pd.DataFrame())
     assert ns3.cell_rows(paper, conv, simulations.table) == []
     assert ledger_rows.ledger_rows(paper, simulations=simulations) == ledger_rows.ledger_rows(paper)
 

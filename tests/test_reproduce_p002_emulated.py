@@ -9,6 +9,7 @@ import pandas as pd
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
 from paperlib.emulation import experiments
+from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p002 import emulated
 
 
@@ -32,8 +33,8 @@ def test_per_repetition_response_is_connect_to_last_object():
 
 
 def test_summary_without_runs_has_no_emulated_means(paper):
-    table = emulated.summary(paper, pd.DataFrame(columns=["protocol", "rate_bps", "rtt_s", "loss", "rep",
-                                                          "t_start", "t_done"]), conv=CONV)
+    none = pd.DataFrame(columns=["protocol", "rate_bps", "rtt_s", "loss", "rep", "t_start", "t_done"])
+    table = emulated.summary(paper, Emulated("reduced", runs=none), conv=CONV)
     # one row per printed column (8), none measured; the model column is the regenerated model under CONV
     assert len(table) == 8 and (table["n TCP"] == 0).all() and np.isnan(table["emulated TCP (s)"]).all()
     assert table["ns-3 TCP (s)"].isna().all()

@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
+from paperlib.emulation.notebook import Emulated
 from paperlib.figures import style
-from paperlib.reproduce.p002 import emulated, figures, what_if
+from paperlib.reproduce.p002 import emulated, figures, ns3, what_if
 from paperlib.reproduce.p002.operating_point import operating_points, regenerate
 
 
@@ -28,7 +29,7 @@ def test_response_vs_p_and_rtt_without_and_with_ns3(paper):
     plt.close(fig)
     keys = {(pt.rtt_s, pt.p) for pt in operating_points(paper)}
     sims = pd.DataFrame([{"rtt_s": r, "p": p, "mean_s": 20.0, "ci95_s": 1.0} for r, p in sorted(keys)])
-    fig = figures.response_vs_p_and_rtt(paper, regen, sims)
+    fig = figures.response_vs_p_and_rtt(paper, regen, ns3.Simulations(replications=2, summary=sims))
     assert style("tcp", "simulation")["label"] in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     plt.close(fig)
 
@@ -43,8 +44,8 @@ def test_what_if_title_names_the_point(paper):
 
 
 def test_emulated_vs_published_when_nothing_ran(paper):
-    table = emulated.summary(paper, pd.DataFrame(columns=["protocol", "rate_bps", "rtt_s", "loss", "rep",
-                                                          "t_start", "t_done"]))
+    none = pd.DataFrame(columns=["protocol", "rate_bps", "rtt_s", "loss", "rep", "t_start", "t_done"])
+    table = emulated.summary(paper, Emulated("reduced", runs=none))
     fig = figures.emulated_vs_published(table)
     left = fig.axes[0]
     # per protocol: published experiment, model, and an empty emulated series that keeps its legend entry

@@ -24,7 +24,7 @@ def test_simulation_points_cover_each_distinct_point(paper, kilo):
 def test_repetitions_must_be_a_whole_number(paper):
     from paperlib.validate import ParameterError
 
-    with pytest.raises(ParameterError, match="repetitions"):
+    with pytest.raises(ParameterError, match="replications"):
         ns3.simulation_points(paper, CONV, 0)
 
 
@@ -45,7 +45,7 @@ def test_summary_mean_and_t_interval_by_hand():
 
 
 def test_summary_at_finds_the_point_of_a_printed_column(paper):
-    summary = ns3.simulation_summary(_sims([10.0, 12.0]))
+    summary = ns3.Simulations(replications=2, summary=ns3.simulation_summary(_sims([10.0, 12.0])))
     pts = operating_points(paper)
     assert ns3.summary_at(summary, pts[1], 1024)["mean_s"] == 11.0  # Table II, p = 1 %
     assert ns3.summary_at(summary, pts[6], 1024)["mean_s"] == 11.0  # Table III, RTT 0.256 s: the same point
@@ -54,6 +54,9 @@ def test_summary_at_finds_the_point_of_a_printed_column(paper):
     assert ns3.summary_at(None, pts[1], 1024) is None
 
 
-def test_run_says_when_the_simulation_is_skipped(paper, tmp_path, capsys):
-    assert ns3.run(paper, CONV, tmp_path, run_simulation=False, repetitions=2, cache_dir=tmp_path, seed=1) is None
+def test_written_writes_the_summary_or_says_the_simulation_was_skipped(tmp_path, capsys):
+    assert ns3.written(None, tmp_path) is None
     assert "simulation skipped" in capsys.readouterr().out and not any(tmp_path.iterdir())
+    sims = ns3.Simulations(replications=2, summary=ns3.simulation_summary(_sims([10.0, 12.0])))
+    assert ns3.written(sims, tmp_path) is ns3.summary(sims)
+    assert pd.read_csv(tmp_path / "ns3_summary.csv")["mean_s"].tolist() == [11.0]

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p004 import emulated
 
 
@@ -25,7 +26,7 @@ def test_grids(paper):
 def test_summary_means_and_cis_per_rate_and_protocol(paper):
     runs = pd.DataFrame([{"protocol": "tcp", "rate_bps": 1e6, "rep": k, "t_start": [0.0], "t_done": [lat]}
                          for k, lat in enumerate([1.0, 1.2, 1.4])])
-    table = emulated.summary(paper, runs).set_index("BANDWIDTH")
+    table = emulated.summary(paper, Emulated("reduced", runs=runs)).set_index("BANDWIDTH")
     row = table.loc["1 Mbps"]
     # mean 1.2 s, sd 0.2 s, half-width t(0.975, 2) x 0.2 / sqrt(3) = 4.302653 x 0.11547 = 0.49683 s
     assert row["emulated TCP (s)"] == pytest.approx(1.2) and row["CI95 TCP (s)"] == pytest.approx(0.49683, abs=1e-5)

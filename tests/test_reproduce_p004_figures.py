@@ -5,6 +5,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
+from paperlib.emulation.notebook import Emulated
 from paperlib.figures import PROTOCOLS, sequence_style
 from paperlib.reproduce.p004 import emulated, figures, operating_point, what_if
 
@@ -37,7 +38,7 @@ def test_latency_vs_initial_window_one_curve_per_rate_in_sequence_colours(w):
 
 
 def test_emulated_vs_published_without_runs_still_has_every_legend_entry(paper):
-    table = emulated.summary(paper, pd.DataFrame())
+    table = emulated.summary(paper, Emulated("reduced", runs=pd.DataFrame()))
     fig = figures.emulated_vs_published(table, operating_point.operating_point(paper))
     labels = fig.axes[0].get_legend_handles_labels()[1]
     plt.close(fig)

@@ -13,6 +13,9 @@ from paperlib.emulation import netns
 from paperlib.reproduce.p005 import emulated, transports
 from paperlib.validate import ParameterError
 
+#: The paper the summaries are of (``emulated.summary`` takes it first, as every paper's does).
+PAPER_005 = "005"
+
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
 
@@ -262,7 +265,7 @@ def _fake_runs():
 
 
 def test_summary_means_and_intervals():
-    s = emulated.summary(_fake_runs())
+    s = emulated.summary(PAPER_005, _fake_runs())
     assert list(s.columns) == emulated.SUMMARY_COLUMNS and list(s.protocol) == ["h2", "h3"]
     h2 = s.iloc[0]
     # h2: plt 3, 4, 5 -> mean 4, sd 1, half = t(0.975, 2) / sqrt(3) = 4.302653 / 1.732051 = 2.484138
@@ -302,9 +305,9 @@ def _with_c_runs():
 
 def test_summary_keeps_the_python_cells_and_the_implementations_stand_side_by_side():
     rs = _with_c_runs()
-    s = emulated.summary(rs)
+    s = emulated.summary(PAPER_005, rs)
     py = rs.runs[rs.runs.implementation.fillna("python") == "python"]
-    expected = emulated.summary(emulated.RealStacks("reduced", runs=py.drop(columns="implementation")))
+    expected = emulated.summary(PAPER_005, emulated.RealStacks("reduced", runs=py.drop(columns="implementation")))
     pd.testing.assert_frame_equal(s, expected)  # the C runs change nothing in the Python cells
     t = emulated.implementation_summary(rs)
     assert list(t.columns) == emulated.IMPLEMENTATION_COLUMNS
@@ -352,11 +355,12 @@ def test_paired_matches_repetitions_on_the_same_link_seed():
 def test_nothing_run_gives_empty_tables_and_reasons(tmp_path):
     off = emulated.run("005", "off", tmp_path)
     assert emulated.not_run_reasons(off) == {p: emulated_rows.NOT_RUN_BY_CHOICE for p in transports.PROTOCOLS}
-    assert list(emulated.summary(off).columns) == emulated.SUMMARY_COLUMNS and emulated.summary(off).empty
+    empty = emulated.summary(PAPER_005, off)
+    assert list(empty.columns) == emulated.SUMMARY_COLUMNS and empty.empty
     assert emulated.paired(off, "h2", "sctp").empty
     assert emulated.not_run_reasons(_fake_runs()) == {}
     with pytest.raises(ParameterError, match="real_stacks"):
-        emulated.summary(object())
+        emulated.summary(PAPER_005, object())
 
 
 def test_a_missing_package_is_named(monkeypatch):
@@ -485,10 +489,10 @@ def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_
     # one run per protocol, kept or (on a loaded machine) lost to the fidelity rule: either way it ran
     every = pd.concat([rs.runs, rs.lost])
     assert sorted(every.protocol) == ["h2", "sctp"] and every.fidelity_kept.notna().all()
-    s = emulated.summary(rs)
+    s = emulated.summary(PAPER_005, rs)
     assert set(s.protocol) <= {"h2", "sctp"} and (s.n == 1).all()
     written = pd.read_csv(tmp_path / "emulation_runs.csv")
     assert list(written.columns) == emulated.RUN_COLUMNS and sorted(written.protocol) == ["h2", "sctp"]
     # a second call reads the cache: the same times
-    again = emulated.summary(emulated.run("005", "reduced", tmp_path, scheduler_links=1))
+    again = emulated.summary(PAPER_005, emulated.run("005", "reduced", tmp_path, scheduler_links=1))
     assert again.plt_mean_s.tolist() == s.plt_mean_s.tolist()

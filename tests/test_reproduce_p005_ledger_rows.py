@@ -59,7 +59,7 @@ def test_simulations_are_refused(paper):
 def test_with_real_stacks_the_cells_are_measured(paper, rows):
     fake = Emulated("reduced", [], pd.DataFrame())
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(emulated, "summary", lambda _: _table(3.0, 2.7, clock=(3.2, 1.4)))
+        mp.setattr(emulated, "summary", lambda _paper, _real: _table(3.0, 2.7, clock=(3.2, 1.4)))
         got = ledger_rows.ledger_rows(paper, real_stacks=fake)
     by = {(r.source, r.row, r.column): r for r in got}
     tls = by[("data/005/handshake_rtts.csv", "TCP + TLS 1.3 (full handshake)", "rtts")]
@@ -75,7 +75,7 @@ def test_with_real_stacks_the_cells_are_measured(paper, rows):
     # the window is set, so it stays an input; the capture (10 full-sized packets at IW10) says the check passed
     assert flight.status == "input" and "capture check passed" in flight.reason
 
-    def failing(_):
+    def failing(_paper, _real):
         table = _table(3.0, 2.7)
         table["iw_checked"] = False
         return table
@@ -155,7 +155,7 @@ def test_implementation_rows_say_why_when_not_run(paper, monkeypatch):
 def test_the_other_rows_do_not_change_with_the_implementation_rows(paper):
     fake = Emulated("reduced", [], pd.DataFrame())
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(emulated, "summary", lambda _: _table(3.0, 2.7))
+        mp.setattr(emulated, "summary", lambda _paper, _real: _table(3.0, 2.7))
         got = ledger_rows.ledger_rows(paper, real_stacks=fake)
         mp.setattr(ledger_rows, "implementation_rows", lambda _: [])
         without = ledger_rows.ledger_rows(paper, real_stacks=fake)

@@ -19,6 +19,13 @@ BROKEN_PACKAGE = {
     "claims.py": "CLAIMS = {}\n",
     "figures.py": "from pathlib import Path\ndef latency(frame, path) -> Path: ...\n",
     "explore.py": "def explorer(cache_dir): ...\n",
+    "ns3.py": (
+        "import pandas as pd\n"
+        "def run(paper, conv, replications, *, cache_dir, base_seed) -> pd.DataFrame: ...\n"),
+    "emulated.py": (
+        "import pandas as pd\n"
+        "def run(paper, profile, browsers, out, n_links=None) -> pd.DataFrame: ...\n"
+        "def summary(runs, *, conv) -> pd.DataFrame: ...\n"),
 }
 
 
@@ -41,6 +48,14 @@ def test_the_protocol_check_names_every_departure(tmp_path, monkeypatch):
         "claims.CLAIMS: not the paper's ClaimRegistry",
         "figures.latency: returns 'Path', expected matplotlib.figure.Figure",
         "explore.explorer: parameters ['cache_dir'] have no default",
+        "emulated.run: positional parameters ['paper', 'profile', 'browsers', 'out', 'n_links'], expected ['paper', "
+        "'profile', 'out'] (a paper's own parameters are keyword-only)",
+        "emulated.run: returns 'DataFrame', expected Emulated",
+        "emulated.summary: positional parameters ['runs'], expected ['paper', 'real_stacks']",
+        "ns3.run: positional parameters ['paper', 'conv', 'replications'], expected ['paper', 'conv'] (a paper's own "
+        "parameters are keyword-only)",
+        "ns3.run: returns 'DataFrame', expected Simulations",
+        "ns3.summary: missing",
     ]
     assert [e for e in expected if e not in found] == []
 
@@ -65,3 +80,28 @@ def test_a_conforming_signature_passes_and_a_changed_default_fails(tmp_path, mon
     assert [p for p in protocol.conformance("998", package="good_paper") if ".ledger_rows.ledger_rows" in p] == [
         "good_paper.ledger_rows.ledger_rows: parameter 'real_stacks': keyword-only default 0, expected "
         "keyword-only default None"]
+
+
+def test_a_paper_s_own_emulated_parameters_are_keyword_only_and_summary_s_have_defaults(tmp_path, monkeypatch):
+    from paperlib.reproduce import protocol
+
+    folder = tmp_path / "emulating_paper"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    head = ("from __future__ import annotations\n"
+            "import pandas as pd\n"
+            "from paperlib.emulation.notebook import Emulated\n"
+            "class Mine(Emulated): ...\n")
+    (folder / "emulated.py").write_text(
+        head + "def run(paper, profile, out, *, browsers, scheduler_links=None) -> Mine: ...\n"
+               "def summary(paper, real_stacks, *, conv=None) -> pd.DataFrame: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # a subclass of Emulated, a required keyword-only parameter of run's own, a keyword-only one of summary's
+    assert [p for p in protocol.conformance("997", package="emulating_paper") if ".emulated." in p] == []
+    (folder / "emulated.py").write_text(
+        head + "def run(paper, profile, out) -> Mine: ...\n"
+               "def summary(paper, real_stacks, *, conv) -> pd.DataFrame: ...\n")
+    sys.modules.pop("emulating_paper.emulated", None)
+    assert [p for p in protocol.conformance("997", package="emulating_paper") if ".emulated." in p] == [
+        "emulating_paper.emulated.run: parameter 'scheduler_links' missing",
+        "emulating_paper.emulated.summary: parameter 'conv' has no default"]

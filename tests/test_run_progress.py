@@ -175,12 +175,12 @@ def test_sigint_reaches_an_idle_command_in_its_own_session(tmp_path):
     import time
 
     ready = tmp_path / "ready"
-    child = ("import signal, sys, time; signal.signal(signal.SIGINT, lambda *a: sys.exit(7)); "
-             "time.sleep(20)")
-    script = (f"import pathlib, signal, subprocess, sys, time; "
-              f"c = subprocess.Popen([sys.executable, '-c', {child!r}]); "
-              f"signal.signal(signal.SIGINT, lambda *a: sys.exit(c.wait())); time.sleep(0.5); "
-              f"pathlib.Path({str(ready)!r}).touch(); time.sleep(20)")
+    # the child says it is ready once its handler is in place (a loaded machine may take seconds to start it)
+    child = (f"import pathlib, signal, sys, time; signal.signal(signal.SIGINT, lambda *a: sys.exit(7)); "
+             f"pathlib.Path({str(ready)!r}).touch(); time.sleep(20)")
+    script = (f"import signal, subprocess, sys, time; c = None; "
+              f"signal.signal(signal.SIGINT, lambda *a: sys.exit(c.wait() if c else 9)); "
+              f"c = subprocess.Popen([sys.executable, '-c', {child!r}]); time.sleep(20)")
     proc = subprocess.Popen([PY, "-c", script], start_new_session=True)
 
     def interrupt():
@@ -192,12 +192,16 @@ def test_sigint_reaches_an_idle_command_in_its_own_session(tmp_path):
 
     import signal
 
+    # Python's own SIGINT handler, whatever this process inherited: a shell starts a background job with SIGINT
+    # ignored, and Python then keeps it ignored, so no KeyboardInterrupt would reach the runner's wait
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     thread = threading.Thread(target=interrupt)
     thread.start()
     try:
         assert run_progress._wait(proc) == 7  # the child got SIGINT too, and the command exited with its status
     finally:
         thread.join()
+        signal.signal(signal.SIGINT, previous)
         if proc.poll() is None:
             proc.kill()
 

@@ -1,5 +1,6 @@
 """make test's two workers (tests/conftest.py under pytest-xdist): exclusive tests run alone, shared runs are made
-once, and the modules holding a slow test are handed out first.
+once, the modules holding an exclusive test are handed out first (their exclusive tests at their front), then those
+holding a slow test.
 
 A small suite of sleeping tests runs under ``pytest -n 2 --dist loadfile --no-loadscope-reorder`` (make test's
 options) with a copy of tests/conftest.py; each test writes when it started and ended, on which worker.
@@ -38,7 +39,8 @@ def record(name):
         log.write(f"{name} {os.environ.get('PYTEST_XDIST_WORKER')} {start} {time.time()}\\n")
 '''
 
-#: the suite: module -> its source (test_c holds the only slow test, and comes third in file order)
+#: the suite: module -> its source (test_b holds the exclusive tests, after a shared one; test_c holds the only slow
+#: test, and comes third in file order)
 SUITE = {
     "test_a.py": """
         from conftest import record
@@ -54,17 +56,17 @@ SUITE = {
         import pytest
         from conftest import record
 
-        @pytest.mark.exclusive
-        def test_b0(made):
-            assert (made / "x").read_text() == "x"
-            record("EXCLUSIVE-b0")
+        def test_b0():
+            record("b0")
 
         @pytest.mark.exclusive
-        def test_b1():
+        def test_b1(made):
+            assert (made / "x").read_text() == "x"
             record("EXCLUSIVE-b1")
 
+        @pytest.mark.exclusive
         def test_b2():
-            record("b2")
+            record("EXCLUSIVE-b2")
     """,
     "test_c.py": """
         import pytest
@@ -131,12 +133,16 @@ def test_an_exclusive_test_runs_while_no_other_test_runs(run):
 def test_a_run_made_once_is_made_once_and_read_by_both_modules(run):
     lines = run[1]
     assert lines.count("made") == 1  # test_a and test_b both read it, on whichever workers they ran
-    assert {"a0", "EXCLUSIVE-b0"} <= {r[0] for r in _records(lines)}
+    assert {"a0", "EXCLUSIVE-b1"} <= {r[0] for r in _records(lines)}
 
 
-def test_the_module_with_a_slow_test_comes_first_on_its_worker(run):
+def test_the_exclusive_tests_come_first_then_the_module_with_a_slow_test(run):
     records = _records(run[1])
-    [worker] = {w for n, w, _, _ in records if n == "c0"}
-    # test_c is third in file order, but holds the only slow test: it is the first unit handed out, so its tests
-    # are the first its worker runs (in the module's own order)
-    assert [n for n, w, _, _ in records if w == worker][:2] == ["c0", "c1"]
+    [exclusive_worker] = {w for n, w, _, _ in records if n == "EXCLUSIVE-b1"}
+    [slow_worker] = {w for n, w, _, _ in records if n == "c0"}
+    # test_b holds the exclusive tests: the first unit handed out, its exclusive tests before its shared one
+    assert [n for n, w, _, _ in records if w == exclusive_worker][:3] == ["EXCLUSIVE-b1", "EXCLUSIVE-b2", "b0"]
+    # test_c is third in file order, but holds the only slow test: the next unit, the other worker's first (in the
+    # module's own order)
+    assert slow_worker != exclusive_worker
+    assert [n for n, w, _, _ in records if w == slow_worker][:2] == ["c0", "c1"]

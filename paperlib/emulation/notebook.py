@@ -1,4 +1,5 @@
-"""What the notebooks of papers 000, 002 and 004 call for their emulated column (so each cell is one call)."""
+"""The shared parts of the real-stack column: the runs of a paper's grid (:func:`run`, behind ``emulated.run`` of
+papers 000, 002 and 004), the runs' fidelity per cell, the accuracy and capture checks, the notebooks' tables."""
 
 from __future__ import annotations
 

@@ -32,6 +32,34 @@ A notebook, a test or a new paper can rely on these calls in every ``paperlib.re
                                                                 and the report's opening
 ==============================================================  ===========================================
 
+A paper that simulates in ns-3 has an ``ns3`` module, and it answers two more calls:
+
+==============================================================  ===========================================
+``ns3.run(paper, conv, *, replications, cache_dir, seed,``      the paper's ns-3 runs through the sweep
+``scheduler=None, n_workers=None, ...)``                        runner (cached, seeds from ``seed``), as
+                                                                its record: a subclass of
+                                                                :class:`paperlib.sim.record.Simulations`;
+                                                                a paper's own further parameters are
+                                                                keyword-only
+``ns3.summary(simulations)``                                    the record's table (a ``DataFrame``)
+==============================================================  ===========================================
+
+A paper that re-runs its experiments on real stacks has an ``emulated`` module, and it answers two more calls:
+
+==============================================================  ===========================================
+``emulated.run(paper, profile, out, *,``                        the real-stack runs of ``profile``
+``scheduler_links=None, ...)``                                  ("reduced", "full", "off"), written to
+                                                                ``out/emulation_runs.csv``: an
+                                                                :class:`~paperlib.emulation.notebook.Emulated`
+                                                                (or a subclass), ``not_run`` saying why
+                                                                nothing ran; a paper's own further
+                                                                parameters are keyword-only
+``emulated.summary(paper, real_stacks, *, ...)``                the paper's table of the runs that kept
+                                                                their timing (a ``DataFrame``, empty when
+                                                                none ran); further parameters keyword-only
+                                                                with defaults
+==============================================================  ===========================================
+
 ``search`` is the frame ``convention_search`` returned, passed on so a notebook searches once;
 ``simulations`` is the paper's own record of its ns-3 runs (each paper documents its type), and
 ``real_stacks`` the :class:`paperlib.emulation.notebook.Emulated` runs of the real-stack column.
@@ -47,6 +75,7 @@ import importlib
 import inspect
 import typing
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -58,6 +87,7 @@ from paperlib.emulation.notebook import Emulated
 from paperlib.explore import Explorer
 from paperlib.ledger import Row
 from paperlib.parameters import Parameters
+from paperlib.sim.record import Simulations
 from paperlib.verdicts import Finding, PaperRows
 
 
@@ -95,6 +125,37 @@ def finding(rows: PaperRows) -> Finding:
 def brief(rows: PaperRows) -> Finding:
     """Reference signature of ``verdict.brief``."""
     raise NotImplementedError
+
+
+def ns3_run(paper: Paper, conv: Convention, *, replications: int, cache_dir, seed: int, scheduler=None,
+            n_workers=None) -> Simulations:
+    """Reference signature of ``ns3.run`` (a paper may add keyword-only parameters)."""
+    raise NotImplementedError
+
+
+def ns3_summary(simulations: Simulations) -> pd.DataFrame:
+    """Reference signature of ``ns3.summary``."""
+    raise NotImplementedError
+
+
+def emulated_run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = None) -> Emulated:
+    """Reference signature of ``emulated.run`` (a paper may add keyword-only parameters)."""
+    raise NotImplementedError
+
+
+def emulated_summary(paper: Paper, real_stacks: Emulated) -> pd.DataFrame:
+    """Reference signature of ``emulated.summary`` (a paper may add keyword-only parameters with defaults)."""
+    raise NotImplementedError
+
+
+#: Function -> its reference, for the calls of a module only some papers have (checked where the module exists):
+#: the reference's parameters lead, in order and kind; the paper's own further parameters are keyword-only.
+OPTIONAL_REFERENCES: dict[tuple[str, str], Callable] = {
+    ("ns3", "run"): ns3_run,
+    ("ns3", "summary"): ns3_summary,
+    ("emulated", "run"): emulated_run,
+    ("emulated", "summary"): emulated_summary,
+}
 
 
 #: (module, function) -> its reference; ``explore.explorer``, ``what_if.check`` and the figure functions are checked
@@ -138,6 +199,28 @@ def _same_parameters(fn: Callable, reference: Callable) -> list[str]:
     return [f"parameter {name!r}: {got[name].kind.description} default {got[name].default!r}, expected "
             f"{want[name].kind.description} default {want[name].default!r}"
             for name in want if (got[name].kind, got[name].default) != (want[name].kind, want[name].default)]
+
+
+def _leading_parameters(fn: Callable, reference: Callable) -> list[str]:
+    """Return how ``fn``'s parameters depart from ``reference``'s, empty when they do not.
+
+    ``fn`` has the reference's positional parameters (names, in order), every keyword-only parameter of the
+    reference (kind and default), and otherwise keyword-only parameters of its own; when the reference has no
+    keyword-only parameter (a call made with the leading arguments alone), each of them has a default.
+    """
+    got, want = inspect.signature(fn).parameters, inspect.signature(reference).parameters
+    positional = [n for n, p in got.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    wanted = [n for n, p in want.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if positional != wanted:
+        return [f"positional parameters {positional}, expected {wanted} (a paper's own parameters are keyword-only)"]
+    problems = [f"parameter {name!r}: {got[name].kind.description} default {got[name].default!r}, expected "
+                f"{want[name].kind.description} default {want[name].default!r}" if name in got
+                else f"parameter {name!r} missing" for name in want
+                if name not in got or (got[name].kind, got[name].default) != (want[name].kind, want[name].default)]
+    if not any(p.kind is p.KEYWORD_ONLY for p in want.values()):
+        problems += [f"parameter {n!r} has no default" for n, p in got.items()
+                     if n not in want and p.kind is p.KEYWORD_ONLY and p.default is p.empty]
+    return problems
 
 
 def _check_convention(cls: object) -> list[str]:
@@ -193,6 +276,19 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
                 problems.append(f"{where}: return annotation does not resolve ({err})")
         elif not _returns(fn, expected):
             problems.append(f"{where}: returns {_declared(fn)}, expected {expected!r}")
+
+    folder = Path(importlib.import_module(package).__file__).parent
+    for (mod_name, fn_name), reference in OPTIONAL_REFERENCES.items():
+        if not (folder / f"{mod_name}.py").exists():
+            continue
+        fn = function(mod_name, fn_name)
+        if fn is None:
+            continue
+        where = f"{package}.{mod_name}.{fn_name}"
+        problems += [f"{where}: {p}" for p in _leading_parameters(fn, reference)]
+        expected = _hints(reference)["return"]
+        if not _returns(fn, expected):
+            problems.append(f"{where}: returns {_declared(fn)}, expected {getattr(expected, '__name__', expected)}")
 
     explorer_fn = function("explore", "explorer")
     if explorer_fn is not None:

@@ -13,13 +13,16 @@ the m users' mean turnaround minus the mean over repetitions of runs with m = 1,
 interval of that difference. Reduced profile: m = 5, 3 repetitions;
 full: m = 5, 10, 20, 30 and 10 repetitions.
 
-:func:`points` is the grid :func:`paperlib.emulation.notebook.run` runs, :func:`summary` the emulated W
-per printed row; :func:`cell_rows` scores the printed experimental cells against it (for
+:func:`points` is the grid :func:`run` runs (through :func:`paperlib.emulation.notebook.run`), :func:`summary`
+the emulated W per printed row; :func:`cell_rows` scores the printed experimental cells against it (for
 :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows`), and the claims judged on it are in
 :mod:`paperlib.reproduce.p000.claims`.
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -27,6 +30,7 @@ import pandas as pd
 from paperlib.data import Paper
 from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.notebook import Emulated, cell_fidelity
 from paperlib.ledger import Row
 from paperlib.reproduce.p000 import operating_point
@@ -69,6 +73,12 @@ def points(paper: Paper, profile: str) -> list[dict]:
     return out
 
 
+def run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = None) -> Emulated:
+    """Run :func:`points` of ``profile`` on the real stacks (or say why not) and write ``emulation_runs.csv`` into
+    ``out`` (:func:`paperlib.emulation.notebook.run`)."""
+    return emulation_notebook.run(sys.modules[__name__], paper, profile, out, scheduler_links)
+
+
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     """Return one row per run: its point, protocol, m, rep and the mean turnaround of its users (s).
 
@@ -95,15 +105,16 @@ def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, i
     return mean, half, int(min(len(many), len(one))), float(one.mean())
 
 
-def summary(paper: Paper, runs: pd.DataFrame, conv: Convention | None = None) -> pd.DataFrame:
-    """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI.
+def summary(paper: Paper, real_stacks: Emulated, *, conv: Convention | None = None) -> pd.DataFrame:
+    """Return one row per printed row of Tables 1-3: published W (model) and T (experiment), emulated W with CI,
+    from the runs of ``real_stacks`` that kept their timing.
 
     The model W is regenerated under ``conv`` (default: the chosen convention,
     :func:`paperlib.reproduce.p000.operating_point.chosen_convention`).
     """
     conv = operating_point.chosen_convention(paper) if conv is None else conv
     model = regenerate(paper, conv).set_index(["table", "block", "m", "column"])
-    reps = per_repetition(runs)
+    reps = per_repetition(real_stacks.runs)
     pts = operating_point.operating_points(paper)
     out = []
     for c in operating_point.printed_cells(paper, list(EXP_COLUMN.values())[:1]):

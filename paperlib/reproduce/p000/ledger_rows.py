@@ -67,7 +67,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     rows = table_rows(paper, search, conv)
     measured = None
     if real_stacks is not None:
-        measured = emulated.summary(paper, real_stacks.runs, chosen_convention(paper, search))
+        measured = emulated.summary(paper, real_stacks, conv=chosen_convention(paper, search))
         measured.attrs["lost_runs"] = len(real_stacks.lost)
         rows = emulated_rows.replace(rows, emulated.cell_rows(paper, rows, measured, real_stacks, conv.rounding))
     claims = CLAIMS.rows(paper, evidence(paper, conv, real_stacks=measured, simulations=simulations))

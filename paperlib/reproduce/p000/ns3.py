@@ -15,10 +15,11 @@ Eqs. (4), (6)) and section 4 (Tables 1-3). ns-3 has no SCTP: only the TCP column
   Eq. (4); turnaround by Eq. (6)), the printed model and experiment columns, and
   :func:`mean_turnaround_lower_bound_s`, a bound no schedule can beat;
 * :func:`setup_check`: the evidence about the set-up (queue, minimum RTO) at the shared point;
-* :func:`run_check` runs it all for the notebook and returns :class:`Simulations`, the record
+* :func:`run` runs it all for the notebook and returns :class:`Simulations`, the record
   :func:`paperlib.reproduce.p000.ledger_rows.ledger_rows` takes as ``simulations``: it adds a row per
   printed T_tcp cell (column ``T_{tcp} (ns-3)``, beside the experiment's own rows, :func:`cell_rows`)
-  and the claim re-judged on ns-3 (:func:`paperlib.reproduce.p000.claims.over_under_estimate`).
+  and the claim re-judged on ns-3 (:func:`paperlib.reproduce.p000.claims.over_under_estimate`);
+  :func:`summary` is its table of the printed rows.
 
 What it shows: the printed tables (W and T about 2.3-4 s for m = 5 ... 30 at 40 Kbps) lie
 below the link-capacity bound for every m >= 2 at 40 Kbps: m users fetching a 13.5 KB object
@@ -40,6 +41,7 @@ from paperlib.ledger import Row, result_row
 from paperlib.models import multiuser_waiting, narrowband_response
 from paperlib.reproduce.p000 import model, operating_point
 from paperlib.reproduce.p000.operating_point import PAPER, Convention
+from paperlib.sim import record
 
 #: m = 1 gives the single-user response time the waiting time subtracts; then the printed m.
 M_VALUES = (1, 5, 10, 20, 30)
@@ -329,7 +331,7 @@ def cell_rows(paper: Paper, conv: Convention, table: pd.DataFrame) -> list[Row]:
 
 
 @dataclass(frozen=True, eq=False)
-class Simulations:
+class Simulations(record.Simulations):
     """Paper 000's record of its ns-3 runs: what the notebook shows and the ledger rows are made from.
 
     ``table`` is :func:`ns3_tables` (per printed row, ns-3 beside model and print), ``setup``
@@ -339,16 +341,22 @@ class Simulations:
 
     table: pd.DataFrame
     setup: pd.DataFrame
-    replications: int
 
 
-def run_check(paper: Paper, conv: Convention, replications: int, *, cache_dir, base_seed: int, scheduler=None,
-              n_workers=None) -> Simulations:
-    """Return the notebook's ns-3 runs, ``replications`` each: :func:`ns3_tables` and :func:`setup_check`."""
-    sweep_kw = dict(cache_dir=cache_dir, base_seed=int(base_seed), scheduler=scheduler, n_workers=n_workers)
-    runs = run_ns3(paper, conv, int(replications), **sweep_kw)
+def run(paper: Paper, conv: Convention, *, replications: int, cache_dir, seed: int, scheduler=None,
+        n_workers=None) -> Simulations:
+    """Return the notebook's ns-3 runs, ``replications`` each, seeds from ``seed``: :func:`ns3_tables` and
+    :func:`setup_check`."""
+    reps = int(validate.positive_integer("replications", replications))
+    sweep_kw = dict(cache_dir=cache_dir, base_seed=int(seed), scheduler=scheduler, n_workers=n_workers)
+    runs = run_ns3(paper, conv, reps, **sweep_kw)
     table = ns3_tables(paper, conv, ns3_summary(runs))
-    return Simulations(table, setup_check(paper, conv, int(replications), **sweep_kw), int(replications))
+    return Simulations(replications=reps, table=table, setup=setup_check(paper, conv, reps, **sweep_kw))
+
+
+def summary(simulations: Simulations) -> pd.DataFrame:
+    """Return the table of ``simulations``: per printed row, ns-3 beside model and print (:func:`ns3_tables`)."""
+    return simulations.table
 
 
 def claim_table(rows: list[Row]) -> pd.DataFrame:

@@ -193,10 +193,12 @@ def _threads() -> list[int]:
     return [int(t) for t in os.listdir(f"/proc/{os.getpid()}/task") if t.isdigit()]
 
 
-def run(paper: Paper, profile: str, browsers: dict[float, int], out: Path, prof: Profile | None = None,
-        n_links: int | None = None, lock: str | None = None) -> Emulated:
+def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], prof: Profile | None = None,
+        scheduler_links: int | None = None, lock: str | None = None) -> Emulated:
     """Run the real-stack plan of ``profile`` through :func:`paperlib.emulation.experiments.run` (or say why not)
     and write ``emulation_runs.csv`` (:func:`run_table`) into ``out``; return the runs split by their fidelity.
+    ``browsers`` (load -> browsers, the calibration line's) and ``prof`` as for :func:`points`;
+    ``scheduler_links`` testbeds at a time (default :data:`LINKS`).
 
     Nothing runs with ``profile`` "off" or when the machine cannot (:func:`paperlib.emulation.notebook.not_run_reason`
     and :func:`paperlib.emulation.web_testbed_real.unavailable_reason`, checked before any point). ``lock``: the
@@ -215,7 +217,7 @@ def run(paper: Paper, profile: str, browsers: dict[float, int], out: Path, prof:
     if web_testbed_real.web_load is not None and hasattr(web_testbed_real.web_load, "SOURCE"):
         sources.append(Path(web_testbed_real.web_load.SOURCE))
     with emulation_turn(lock):
-        runs = experiments.run(pts, n_links=n_links or LINKS, desc=f"{PAPER} real stacks ({profile})",
+        runs = experiments.run(pts, n_links=scheduler_links or LINKS, desc=f"{PAPER} real stacks ({profile})",
                                point_fn=web_testbed_real.run_point,
                                depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
     runs = with_rtt(runs)
@@ -381,6 +383,16 @@ def cell_runs(runs: pd.DataFrame, config: str, load: float, latency: str) -> pd.
         return runs.iloc[0:0] if len(runs.columns) else pd.DataFrame()
     return runs[(runs["config"] == config) & np.isclose(runs["load"].astype(float), load)
                 & (runs["latency"] == latency)]
+
+
+def summary(paper: Paper, real_stacks: Emulated) -> pd.DataFrame:
+    """Return the real stacks' summary per cell (configuration, load, latency) from the runs that kept their timing:
+    :func:`paperlib.reproduce.p001.findings.summarise`, the table ns-3's sweep gives (``summary.csv``); empty when
+    none ran."""
+    runs = real_stacks.runs
+    if runs is None or not len(runs):
+        return pd.DataFrame(columns=findings.SUMMARY_COLUMNS)
+    return findings.summarise(runs)
 
 
 def summary_sentence(em: Emulated) -> str:

@@ -76,6 +76,12 @@ def warmup_end_s(profile: pd.DataFrame, tail_from_s: float, tol: float = 0.05) -
     return float(bad.max() + 0.5) if len(bad) else 0.0
 
 
+#: The columns of :func:`summarise`, in order.
+SUMMARY_COLUMNS = ["config", "load", "latency", "reps", "requests", "mean_ms", "p50_ms", "p90_ms", "p99_ms",
+                   "p90_rep_min", "p90_rep_max", "mean_queue", "drop_rate", "early_drops", "utilisation", "unfinished",
+                   "failed"]
+
+
 def summarise(sweep: pd.DataFrame) -> pd.DataFrame:
     """Return one row per (config, load, latency): response-time percentiles, queue and drops.
 
@@ -97,7 +103,7 @@ def summarise(sweep: pd.DataFrame) -> pd.DataFrame:
             "utilisation": (g["throughput_bps"] / g["bottleneck_bps"]).mean(),
             "unfinished": int(g["unfinished"].sum()), "failed": int(g["failed"].sum()),
         })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 def scale_comparison(scaled: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:

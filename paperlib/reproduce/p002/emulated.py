@@ -8,17 +8,23 @@ association with one object per stream. The response time is from ``connect`` to
 of the last object. Initial window 1 segment for both stacks (paper 002 states none; its slow-start time
 starts from one segment). Reduced profile: 3 repetitions per point and protocol; full: 10.
 
-:func:`summary` is the table the notebook shows and the claims judge (``claims.Evidence.real_stacks``);
+:func:`run` runs :func:`points` (through :func:`paperlib.emulation.notebook.run`); :func:`summary` is the table
+the notebook shows and the claims judge (``claims.Evidence.real_stacks``);
 :func:`paperlib.reproduce.p002.ledger_rows.ledger_rows` scores the published experimental cells against it.
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
 from paperlib.emulation import experiments, ledger_rows
+from paperlib.emulation import notebook as emulation_notebook
+from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p002 import ns3
 from paperlib.reproduce.p002 import stack as paper_stack
 from paperlib.reproduce.p002.operating_point import Convention, chosen_convention, operating_points, regenerate
@@ -52,6 +58,12 @@ def points(paper: Paper, profile: str) -> list[dict]:
     return out
 
 
+def run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = None) -> Emulated:
+    """Run :func:`points` of ``profile`` on the real stacks (or say why not) and write ``emulation_runs.csv`` into
+    ``out`` (:func:`paperlib.emulation.notebook.run`)."""
+    return emulation_notebook.run(sys.modules[__name__], paper, profile, out, scheduler_links)
+
+
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     """Return one row per run: its point, protocol, rep and response time (s) from connect to the last object."""
     rows = []
@@ -61,20 +73,20 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "rep", "response_s"])
 
 
-def summary(paper: Paper, runs: pd.DataFrame, simulations: pd.DataFrame | None = None, *,
+def summary(paper: Paper, real_stacks: Emulated, *, simulations: ns3.Simulations | None = None,
             conv: Convention | None = None) -> pd.DataFrame:
     """Return one row per printed column of Tables II/III: published experiment, model, ns-3 TCP, real stacks.
 
     Columns per stack: the published experiment, the model, the emulated mean, its 95% half-width and the
     repetitions; and the ns-3 TCP mean and half-width (NaN when not run).
 
-    ``runs`` is the :class:`paperlib.emulation.notebook.Emulated` runs table, ``simulations`` the ns-3 record
+    ``real_stacks`` holds the runs (those that kept their timing count), ``simulations`` the ns-3 record
     (:func:`paperlib.reproduce.p002.ns3.run`), ``conv`` the chosen convention (``None``: chosen here).
     """
     conv = chosen_convention(paper) if conv is None else conv
     pts = operating_points(paper)
     model = regenerate(pts, conv)
-    reps = per_repetition(runs)
+    reps = per_repetition(real_stacks.runs)
     out = []
     for i, pt in enumerate(pts):
         cells = paper.tables[pt.table].cells.set_index("Protocol")

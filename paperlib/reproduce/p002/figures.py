@@ -12,13 +12,14 @@ from matplotlib.figure import Figure
 from paperlib.data import Paper
 from paperlib.emulation import notebook as emulation_notebook
 from paperlib.figures import style
+from paperlib.reproduce.p002 import ns3
 
 #: The two printed tables as panels: table, x column, x label, title.
 PANELS = (("table2", "p", "packet loss ratio p", "Table II (RTT 0.256 s)"),
           ("table3", "rtt_s", "round-trip time (s)", "Table III (p = 1 %)"))
 
 
-def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, simulations: pd.DataFrame | None = None) -> Figure:
+def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, simulations: ns3.Simulations | None = None) -> Figure:
     """Return Tables II (against p) and III (against RTT): regenerated model, published rows, ns-3 TCP if run.
 
     ``simulations`` is the ns-3 record (:func:`paperlib.reproduce.p002.ns3.run`), ``None`` when not run.
@@ -33,7 +34,7 @@ def response_vs_p_and_rtt(paper: Paper, regen: pd.DataFrame, simulations: pd.Dat
             ax.plot(x, printed.loc[f"{P} (Model) (Sec)"].astype(float), **style(proto, "published_model"))
             ax.plot(x, printed.loc[f"{P} (Experimental) (Sec)"].astype(float), **style(proto, "experiment"))
         if simulations is not None:
-            keyed = simulations.set_index(["rtt_s", "p"])
+            keyed = ns3.summary(simulations).set_index(["rtt_s", "p"])
             ys = [keyed.loc[(r, pp)] for r, pp in zip(sub["rtt_s"], sub["p"], strict=True)]
             ax.errorbar(x, [y["mean_s"] for y in ys], yerr=[y["ci95_s"] for y in ys], capsize=3,
                         **style("tcp", "simulation"))

@@ -43,13 +43,13 @@ from paperlib.reproduce.p002.operating_point import (
 from paperlib.reproduce.p002.tables import ROWS, SOURCES
 
 
-def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: pd.DataFrame | None = None,
+def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: ns3.Simulations | None = None,
                 real_stacks: Emulated | None = None) -> list[Row]:
     """Return every ledger row of paper 002: the 32 printed cells of Tables II-III and the claims.
 
     ``search`` is :func:`~paperlib.reproduce.p002.operating_point.convention_search`'s frame (``None``: searched
-    here). ``simulations`` is the paper's record of its ns-3 runs, the summary frame of
-    :func:`paperlib.reproduce.p002.ns3.run` (one row per operating point: ``obj_bytes``, ``rate_bps``,
+    here). ``simulations`` is the paper's record of its ns-3 runs (:class:`paperlib.reproduce.p002.ns3.Simulations`,
+    from :func:`paperlib.reproduce.p002.ns3.run`: per operating point ``obj_bytes``, ``rate_bps``,
     ``rtt_s``, ``p``, ``runs``, ``finished``, ``mean_s``, ``ci95_s``); ``None``: the TCP experiment cells say
     the simulation was not run. ``real_stacks`` is the :class:`~paperlib.emulation.notebook.Emulated` of
     ``emulation.notebook.run``: with it the experimental cells are scored against the real stacks (or say why
@@ -89,7 +89,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
             rows.append(row)
     if real_stacks is None:
         return rows + CLAIMS.rows(paper, Evidence(paper, conv, regen))
-    table = emulated.summary(paper, real_stacks.runs, simulations, conv=conv)
+    table = emulated.summary(paper, real_stacks, simulations=simulations, conv=conv)
     table.attrs["lost_runs"] = len(real_stacks.lost)
     rows = measured_cells(paper, rows, table, real_stacks, conv)
     claims = CLAIMS.rows(paper, Evidence(paper, conv, regen, real_stacks=table))

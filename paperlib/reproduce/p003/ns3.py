@@ -5,11 +5,14 @@ regenerable. The closest analogue (:mod:`paperlib.sim.web_bottleneck`): K x N cl
 inter-batch time (open loop, random phase) for a page of the modified workload over one TCP connection,
 a 45 Mbit/s bottleneck with a FIFO queue. :func:`analogue_points` makes the sweep points from the slides'
 stated inputs, :func:`run_analogue` runs them through :func:`paperlib.sweep.run_sweep`, and
-:func:`analogue_summary` puts the per-N means beside the published ABR numbers. The analogue is shown, not
+:func:`analogue_summary` puts the per-N means beside the published ABR numbers; :func:`run` does all three for
+the notebook and returns :class:`Simulations` (:func:`summary` its table). The analogue is shown, not
 scored: no ledger row or claim is judged on it (:mod:`paperlib.reproduce.p003.ledger_rows`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -20,6 +23,31 @@ from paperlib.models import atm_overhead
 from paperlib.reproduce.p003.derived import derived_values, inputs
 from paperlib.reproduce.p003.operating_point import Convention
 from paperlib.reproduce.p003.workload import conv_workloads
+from paperlib.sim import record
+
+
+@dataclass(frozen=True, eq=False)
+class Simulations(record.Simulations):
+    """Paper 003's record of its ns-3 analogue: one row per run (``runs``, :func:`run_analogue`) and the per-N
+    table beside the published numbers (``summary``, :func:`analogue_summary`)."""
+
+    runs: pd.DataFrame
+    summary: pd.DataFrame
+
+
+def run(paper: Paper, conv: Convention, *, replications: int, cache_dir, seed: int, scheduler=None, n_workers=None,
+        n_servers, k_clients: int, sim_time_s: float, warmup_s: float, queue_limit_packets: int) -> Simulations:
+    """Run the analogue's points (:func:`analogue_points`, ``replications`` per N) through the sweep runner, seeds
+    from ``seed``; return its record."""
+    points = analogue_points(paper, conv, n_servers=n_servers, k_clients=k_clients, repetitions=replications,
+                             sim_time_s=sim_time_s, warmup_s=warmup_s, queue_limit_packets=queue_limit_packets)
+    runs = run_analogue(points, cache_dir=cache_dir, seed=seed, scheduler=scheduler, n_workers=n_workers)
+    return Simulations(replications=int(replications), runs=runs, summary=analogue_summary(runs, paper, conv))
+
+
+def summary(simulations: Simulations) -> pd.DataFrame:
+    """Return the per-N table of ``simulations`` (:func:`analogue_summary`)."""
+    return simulations.summary
 
 
 def analogue_points(paper: Paper, conv: Convention, *, n_servers, k_clients: int, repetitions: int,

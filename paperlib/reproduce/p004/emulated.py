@@ -12,12 +12,17 @@ per rate and protocol; the full one the paper's 10 runs of 5 objects.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from paperlib.data import Paper
 from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
+from paperlib.emulation import notebook as emulation_notebook
+from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p004 import operating_point, tables
 from paperlib.reproduce.p004 import stack as paper_stack
 
@@ -55,10 +60,18 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def summary(paper: Paper, runs: pd.DataFrame) -> pd.DataFrame:
-    """Return Table II with the emulated mean latency and its 95% CI (over repetitions) per rate and protocol."""
+def run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = None) -> Emulated:
+    """Run :func:`points` of ``profile`` on the real stacks (or say why not) and write ``emulation_runs.csv`` into
+    ``out`` (:func:`paperlib.emulation.notebook.run`)."""
+    return emulation_notebook.run(sys.modules[__name__], paper, profile, out, scheduler_links)
+
+
+def summary(paper: Paper, real_stacks: Emulated) -> pd.DataFrame:
+    """Return Table II with the emulated mean latency and its 95% CI (over repetitions) per rate and protocol, from
+    the runs of ``real_stacks`` that kept their timing."""
     point = operating_point.operating_point(paper)
     model = tables.regenerate_table2(point, operating_point.chosen_convention(paper))
+    runs = real_stacks.runs
     reps = per_repetition(runs) if len(runs) else pd.DataFrame(columns=["protocol", "rate_bps", "latency_s"])
     cells = paper.tables["table2"].cells
     out = []

@@ -56,7 +56,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
             + CLAIMS.rows(paper, Evidence(paper, conv, model_table)))
     if real_stacks is None:
         return rows
-    summary = emulated.summary(paper, real_stacks.runs)
+    summary = emulated.summary(paper, real_stacks)
     summary.attrs["lost_runs"] = len(real_stacks.lost)
     return (emulated_rows.replace(rows, measured_cells(paper, rows, conv, summary, real_stacks))
             + emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(

@@ -579,7 +579,7 @@ def missing_reason(protocol: str, implementation: str = "python") -> str | None:
     return None
 
 
-def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> RealStacks:
+def run(paper, profile: str, out: Path, *, scheduler_links: int | None = None) -> RealStacks:
     """Run :func:`points` through the sweep runner (or say why not) and write ``out/emulation_runs.csv``.
 
     Nothing runs with ``profile`` "off" (by choice) or when :func:`netns.unavailable_reason` names what the
@@ -616,7 +616,7 @@ def run(paper, profile: str, out: Path, scheduler_links: int | None = None) -> R
 
     paper = paper if isinstance(paper, Paper) else load_paper(PAPER)  # the model of the plan needs the data
     ev = claims.Evidence(paper, operating_point.chosen_convention(paper), operating_point.operating_point(paper))
-    plans = replication_plan.plans(ev, summary(RealStacks(profile, pts, kept, lost=lost)))
+    plans = replication_plan.plans(ev, summary(paper, RealStacks(profile, pts, kept, lost=lost)))
     extra = more_points(pts, replication_plan.cell_replications(plans), **claims.LINK)
     if extra:
         pts = pts + extra
@@ -748,8 +748,9 @@ def _c_stack_text(proto: str, iw: int, versions: dict) -> str:
             f"max_data and max_stream_data {c_stacks.NGTCP2_WINDOW_BYTES} B, RFC 9218 priorities")
 
 
-def summary(real_stacks) -> pd.DataFrame:
-    """Return one row per (protocol, rate_bps, rtt_s, loss, iw_segments), sorted, columns
+def summary(paper, real_stacks) -> pd.DataFrame:
+    """Return, for ``real_stacks`` (a :class:`RealStacks`) of ``paper`` (accepted for the call every paper answers;
+    the runs carry their cells), one row per (protocol, rate_bps, rtt_s, loss, iw_segments), sorted, columns
     :data:`SUMMARY_COLUMNS`: the mean and Student-t 95% half-width
     (:func:`paperlib.emulation.experiments.mean_ci`) over repetitions of the page load time, the time to the
     first response byte, the handshake in round trips and the mean object time (each run's mean over its

@@ -112,7 +112,7 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
 
     both = real_stacks
     real_stacks = emulated.python_only(both)
-    summary = (emulated.summary(real_stacks) if real_stacks.runs is not None
+    summary = (emulated.summary(paper, real_stacks) if real_stacks.runs is not None
                else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
     summary.attrs["lost_runs"] = 0 if real_stacks.lost is None else len(real_stacks.lost)
     measured = measured_rows(rows, conv, summary, real_stacks)
