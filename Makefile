@@ -146,9 +146,9 @@ JOBS ?= $(words x $(PAPERS))
 reproduce: prereqs-reproduce ## regenerate all tables, figures and figures/ledger.csv (PROFILE=quick: minutes, no root)
 	@export WEBPERF_RUN_ID="$$(date +%s.%N)-$$$$"; start=$$(date +%s.%N); \
 	  $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) -o prereqs-reproduce reproduce-outputs; rc=$$?; \
-	  [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
+	  [ -n "$(DRY_RUN)" ] || [ ! -f $(STAMP) ] || $(PY) -m paperlib.run_summary --papers $(PAPERS) --run-id "$$WEBPERF_RUN_ID" --since $$start \
 	    --times-dir $(RUN_TIMES); \
-	  [ $$rc -ne 0 ] || [ -n "$(DRY_RUN)" ] || [ ! -x $(PY) ] || $(PY) -m paperlib.reference compare --reference $(REFERENCE) --figures figures; \
+	  [ $$rc -ne 0 ] || [ -n "$(DRY_RUN)" ] || [ ! -f $(STAMP) ] || $(PY) -m paperlib.reference compare --reference $(REFERENCE) --figures figures; \
 	  exit $$rc
 
 reproduce-outputs: figures/data-check.md figures/ledger.csv
