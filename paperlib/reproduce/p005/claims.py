@@ -36,6 +36,10 @@ from paperlib.reproduce.p005.operating_point import Convention, OperatingPoint
 REAL_STACKS = emulated_rows.REAL_STACKS
 #: The ledger's ``source`` of the package's own questions.
 QUESTION_SOURCE = "paper 005 question (issue 25)"
+#: The sources of the two questions that re-ask other papers' claims: those claims' rows in their claims.csv (the
+#: same whether the real stacks judged the question or could not).
+SOURCE_000_SCTP_LESS = "data/000/claims.csv sctp_less_than_tcp"
+SOURCE_002_SCTP_20PCT = "data/002/claims.csv sctp_less_20pct"
 _RATES, _RTTS, _LOSSES, _WINDOWS, _REPS = emulated.GRIDS["reduced"]
 #: The real stacks' link: the reduced grid of ``emulated.points`` (one rate, one round trip), also in the full grid.
 LINK = {"rate_bps": _RATES[0], "rtt_s": _RTTS[0]}
@@ -165,10 +169,11 @@ def _stacks(table: pd.DataFrame, protocol: str, iw: int) -> pd.DataFrame:
     return sel.set_index("loss").sort_index()
 
 
-def _not_run(what: str, table: pd.DataFrame) -> Verdict:
+def _not_run(what: str, table: pd.DataFrame, source: str | None = None) -> Verdict:
     """Return the verdict of a real-stack question with no cell run at least twice: ``fidelity_lost`` when runs
-    behind ``table`` lost their timing, else ``untestable`` (:func:`emulated_rows.no_cells`)."""
-    return emulated_rows.no_cells(f"{what} has no cell run at least twice, so no interval", table)
+    behind ``table`` lost their timing, else ``untestable`` (:func:`emulated_rows.no_cells`); ``source`` the one
+    its judged verdict names, so the row keeps its key whether or not the runs could judge it."""
+    return emulated_rows.no_cells(f"{what} has no cell run at least twice, so no interval", table, source=source)
 
 
 def iw_gain_on_real_stacks(table: pd.DataFrame, protocol: str = "h2") -> tuple[float, float, int] | None:
@@ -495,15 +500,15 @@ def h3_less_than_h2_000(ev: Evidence) -> Verdict:
     rel, what = _mean_response(ev)
     if ev.real_stacks is None:
         return Verdict("supported" if rel > 0 else "refuted", f"{what}: h3 shorter by {rel:.1%} on average",
-                       regenerated=100 * rel, source="data/000/claims.csv sctp_less_than_tcp")
+                       regenerated=100 * rel, source=SOURCE_000_SCTP_LESS)
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10", ev.real_stacks)
+        return _not_run("h2 or h3 at IW10", ev.real_stacks, source=SOURCE_000_SCTP_LESS)
     mean, half, n = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
                    f"{mean:.1%} +/- {half:.1%} (95% CI); the model gives {rel:.1%}", regenerated=100 * mean,
-                   column=REAL_STACKS, source="data/000/claims.csv sctp_less_than_tcp")
+                   column=REAL_STACKS, source=SOURCE_000_SCTP_LESS)
 
 
 @CLAIMS.question("h3_less_20pct_002", "Paper 002's sctp_less_20pct re-asked as HTTP/3 against HTTP/2 on today's "
@@ -517,16 +522,16 @@ def h3_less_20pct_002(ev: Evidence) -> Verdict:
         status = "supported" if band[0] <= 100 * rel < band[1] else "refuted"
         return Verdict(status, f"{what}: h3 shorter by {rel:.1%} on average; 20% printed to one significant "
                        f"figure is [{band[0]:g}%, {band[1]:g}%)", regenerated=100 * rel,
-                       source="data/002/claims.csv sctp_less_20pct")
+                       source=SOURCE_002_SCTP_20PCT)
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10", ev.real_stacks)
+        return _not_run("h2 or h3 at IW10", ev.real_stacks, source=SOURCE_002_SCTP_20PCT)
     mean, half, n = got
     status = emulated_rows.band_verdict(100 * (mean - half), 100 * (mean + half), *band)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
                    f"{mean:.1%} +/- {half:.1%} (95% CI) against [{band[0]:g}%, {band[1]:g}%); the model gives "
                    f"{rel:.1%}", regenerated=100 * mean, column=REAL_STACKS,
-                   source="data/002/claims.csv sctp_less_20pct")
+                   source=SOURCE_002_SCTP_20PCT)
 
 
 def dukkipati_gain(ev: Evidence) -> pd.DataFrame:
