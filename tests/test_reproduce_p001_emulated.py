@@ -13,7 +13,7 @@ import pytest
 from paperlib.data import load_paper
 from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import REAL_STACKS
-from paperlib.reproduce.p001 import emulated, ledger_rows, testbed
+from paperlib.reproduce.p001 import claims, emulated, ledger_rows, testbed
 from paperlib.sim import web_testbed
 
 PAPER = load_paper("001")
@@ -77,6 +77,23 @@ def test_real_stack_rows_judge_the_grids_claims_and_say_the_rest_did_not_run():
     assert by["fig8_ab_response_differ"].status == "supported"
     # 80% load did not run in the reduced grid
     assert by["fifo_queue_size_same"].emulation == "not run" and by["fifo_queue_size_same"].status == "untestable"
+
+
+def test_a_run_lost_in_a_cell_a_claim_does_not_read_costs_that_claim_no_replication():
+    runs = _fake_runs()
+    pts = emulated.points(PAPER, "reduced", BROWSERS)
+    # replication 3 of one cell the RED-vs-FIFO long-latency claim does not read (FIFO-60, short) lost its timing
+    gone = (runs["config"] == "FIFO-60") & (runs["latency"] == "short") & (runs["rep"] == 3)
+    em = Emulated("reduced", pts, runs[~gone], lost=runs[gone].assign(fidelity_kept=False))
+    assert emulated.paired_reps(em)["rep"].nunique() == 9  # the whole grid's pairing drops replication 3
+    cells = emulated.claim_cells(em, claims.CLAIMS.functions["red_better_long_latency"].reading, PAPER)
+    assert cells == {("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long")}
+    assert emulated.paired_reps(em, cells)["rep"].nunique() == 10
+    by = {r.claim_id: r for r in emulated.real_stack_rows(PAPER, em)}
+    # decided on all 10 replications (the decision rule needs 10), as with no run lost
+    assert by["red_better_long_latency"].status == "supported" and by["red_better_long_latency"].n == "10"
+    # the claim reading FIFO-60 at short latency keeps 9: fewer than the rule's 10, so not decided
+    assert by["fifo_98_longer_larger_queue"].n == "9" and by["fifo_98_longer_larger_queue"].status == "inconclusive"
 
 
 def test_real_stack_rows_of_lost_runs_and_of_no_run():

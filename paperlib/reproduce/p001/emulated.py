@@ -240,12 +240,27 @@ class CellEvidence(claims.Evidence):
         return value
 
 
-def paired_reps(em: Emulated) -> pd.DataFrame:
-    """Return the kept runs of the replications whose every run in the grid kept its timing (paired margins)."""
+def paired_reps(em: Emulated, cells: set | None = None) -> pd.DataFrame:
+    """Return the kept runs of the replications whose every run in ``cells`` ((config, load, latency) triples;
+    None: the whole grid) kept its timing: a claim's margins pair the cells it compares within one replication
+    (common random numbers), so a run lost in a cell the claim does not read costs it nothing."""
     if not len(em.runs):
         return em.runs
-    lost = set(em.lost["rep"]) if len(em.lost) else set()
-    return em.runs[~em.runs["rep"].isin(lost)]
+    lost = em.lost if cells is None or not len(em.lost) else em.lost[
+        [(r["config"], r["load"], r["latency"]) in cells for r in em.lost.to_dict("records")]]
+    return em.runs[~em.runs["rep"].isin(set(lost["rep"]) if len(lost) else set())]
+
+
+def claim_cells(em: Emulated, reading, paper: Paper) -> set | None:
+    """Return the cells ``reading`` reads in the grid (probed on every run, kept and lost), or None when the grid
+    lacks one of them."""
+    try:
+        probe = CellEvidence.from_sweep(pd.concat([f for f in (em.runs, em.lost) if len(f)], ignore_index=True),
+                                        paper)
+        reading(probe)
+    except KeyError:
+        return None
+    return set(probe.touched)
 
 
 def fifo_98_queue_short(r: claims.Evidence) -> Reading:
@@ -269,7 +284,8 @@ def _judge(reading, evidence: claims.Evidence):
 def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = None) -> list[Row]:
     """Return one row per claim of ``claims.csv`` judged on the real stacks (column :data:`REAL_STACKS`).
 
-    A claim whose cells all ran is judged by the decision rule on the paired replications (:func:`paired_reps`):
+    A claim whose cells all ran is judged by the decision rule on the replications whose runs in its cells all kept
+    their timing (:func:`paired_reps` of :func:`claim_cells`):
     ``supported``, ``refuted``, ``inconclusive`` (with the replications that would decide it) or ``untestable``
     (fewer than 2); ``fidelity_lost`` when runs of its cells lost their timing and fewer than 2 replications are
     left; a claim whose cells did not run says why (:func:`paperlib.emulation.ledger_rows.not_run_row`). Each
@@ -277,8 +293,18 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
     """
     ns3 = ns3 or {}
     cells = paper.claims.cells
-    runs = paired_reps(em)
-    evidence = (CellEvidence.from_sweep(runs, paper) if len(runs) and runs["rep"].nunique() >= 1 else None)
+    ran = bool(len(em.runs))
+    by_lost_reps: dict[frozenset, CellEvidence | None] = {}  # the evidence of each set of replications left out
+
+    def evidence_for(reading) -> CellEvidence | None:
+        """The paired evidence of the replications whose runs in the cells ``reading`` reads all kept their timing."""
+        touched = claim_cells(em, reading, paper)
+        runs = paired_reps(em, touched) if touched is not None else em.runs.iloc[0:0]
+        key = frozenset(set(em.runs["rep"]) - set(runs["rep"]))
+        if key not in by_lost_reps:
+            by_lost_reps[key] = CellEvidence.from_sweep(runs, paper) if len(runs) else None
+        return by_lost_reps[key]
+
     out = []
     for _, c in cells.iterrows():
         source, cid, printed = c["location"].split(";")[0], c["id"], str(c["printed"])
@@ -289,9 +315,9 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
             continue
         reading, scope = claims.CLAIMS.functions[cid].reading, ""
         found = None
-        if evidence is not None:
+        if ran:
             for candidate, what in ((reading, ""), PARTIAL.get(cid, (None, ""))):
-                if candidate is None:
+                if candidate is None or (evidence := evidence_for(candidate)) is None:
                     continue
                 try:
                     found, decision, touched, note = _judge(candidate, evidence)
@@ -359,14 +385,9 @@ def fidelity_words(fid: dict) -> str:
 
 def _lost_in_claim_cells(em: Emulated, reading, paper: Paper) -> int:
     """Return how many lost runs sit in cells of the grid (a claim with no kept replication left)."""
-    if not len(em.lost):
+    keys = claim_cells(em, reading, paper) if len(em.lost) else None
+    if keys is None:
         return 0
-    try:
-        probe = CellEvidence.from_sweep(pd.concat([em.runs, em.lost], ignore_index=True), paper)
-        reading(probe)
-    except KeyError:
-        return 0
-    keys = set(probe.touched)
     return int(sum((r["config"], r["load"], r["latency"]) in keys for r in em.lost.to_dict("records")))
 
 
