@@ -96,6 +96,48 @@ def test_a_run_lost_in_a_cell_a_claim_does_not_read_costs_that_claim_no_replicat
     assert by["fifo_98_longer_larger_queue"].n == "9" and by["fifo_98_longer_larger_queue"].status == "inconclusive"
 
 
+def test_replications_with_a_lost_run_are_replaced_by_new_ones_up_to_the_cap():
+    pts = emulated.points(PAPER, "reduced", BROWSERS)
+    runs = _fake_runs()
+    assert emulated.replacement_points(PAPER, "reduced", BROWSERS, None, runs) == []  # nothing lost, nothing added
+    lost_in = lambda reps: runs.assign(fidelity_kept=~runs["rep"].isin(reps) | (runs["config"] != "FIFO-60"))  # noqa: E731
+    one = emulated.replacement_points(PAPER, "reduced", BROWSERS, None, lost_in({3}))
+    # one replication lost a run: one new replication (rep 10) over the plan's 8 cells, with its own workload seeds
+    assert len(one) == len(emulated.REDUCED_CELLS) and {p["rep"] for p in one} == {emulated.REDUCED_REPS}
+    assert {(p["config"], p["load"], p["latency"]) for p in one} == set(emulated.REDUCED_CELLS)
+    assert not {p["workload_seed"] for p in one} & {p["workload_seed"] for p in pts}
+    # the same point as a plan of 11 replications would hold (so the cache and the seeds agree with such a plan)
+    eleven = [p for p in emulated.points(PAPER, "reduced", BROWSERS, reps=11) if p["rep"] == 10]
+    assert one == eleven
+    # five replications lost runs: the cap
+    many = emulated.replacement_points(PAPER, "reduced", BROWSERS, None, lost_in({0, 1, 2, 3, 4}))
+    assert {p["rep"] for p in many} == set(range(10, 10 + emulated.MAX_REPLACEMENTS))
+
+
+def test_run_adds_the_replacements_and_judges_on_them(monkeypatch, tmp_path):
+    calls = []
+
+    def fake_run(points, **kw):  # FIFO-60 short of replication 3 loses its timing; every other run keeps it
+        calls.append(len(points))
+        frame = pd.DataFrame([r for r in _fake_runs().to_dict("records")] + [
+            {**r, "rep": r["rep"] + 10} for r in _fake_runs().to_dict("records") if r["rep"] == 0])
+        frame = frame.merge(pd.DataFrame(points)[["config", "load", "latency", "rep"]])
+        gone = (frame["config"] == "FIFO-60") & (frame["latency"] == "short") & (frame["rep"] == 3)
+        return frame.assign(fidelity_kept=~gone)
+
+    monkeypatch.setattr(emulated.experiments, "run", fake_run)
+    monkeypatch.setattr(emulated.web_testbed_real, "unavailable_reason", lambda: None)
+    monkeypatch.setattr("paperlib.emulation.notebook.not_run_reason", lambda profile: None)
+    em = emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS)
+    assert calls == [80, 88]  # the plan, then the plan (from the cache) and one new replication of its 8 cells
+    assert len(em.lost) == 1 and len(em.runs) == 87
+    by = {r.claim_id: r for r in emulated.real_stack_rows(PAPER, em)}
+    # the queue-size claim reads FIFO-60 short: replication 3 out, replication 10 in: still 10, decided
+    assert by["fifo_98_longer_larger_queue"].n == "10" and by["fifo_98_longer_larger_queue"].status == "supported"
+    # a claim whose cells lost nothing has all 11
+    assert by["red_better_long_latency"].n == "11"
+
+
 def test_real_stack_rows_of_lost_runs_and_of_no_run():
     pts = emulated.points(PAPER, "reduced", BROWSERS)
     lost = _fake_runs(kept=False)

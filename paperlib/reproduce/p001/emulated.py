@@ -67,6 +67,9 @@ LINKS = 2
 #: Wall time of a run beyond its ``sim_time_s`` (namespaces, emulator, programs' start and exit), for the plan's
 #: cost; ``make bench`` measures a short run's.
 SETUP_S = 1.5
+#: The most replications added to replace replications with a run that lost its timing on every try (a sequential
+#: rule fixed before any run: it reads which runs lost their timing, never a result; :func:`replacement_points`).
+MAX_REPLACEMENTS = 2
 
 
 def real_profile(prof: Profile, profile: str) -> Profile:
@@ -77,19 +80,37 @@ def real_profile(prof: Profile, profile: str) -> Profile:
     return prof
 
 
-def points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None) -> list[dict]:
+def points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None,
+           reps: int | None = None) -> list[dict]:
     """Return the real-stack sweep points of ``profile`` ("reduced", "full" or "off": none) on the ns-3 profile
-    ``prof`` (default: scaled) with the calibration's ``browsers`` per load."""
+    ``prof`` (default: scaled) with the calibration's ``browsers`` per load; ``reps`` replications (default the
+    profile's)."""
     experiments.check_profile(profile)
     if profile == "off":
         return []
     run = real_profile(prof or testbed.PROFILES["scaled"], profile)
     if profile == "full":
-        return testbed.experiment_points(paper, run, browsers)
+        return testbed.experiment_points(paper, run, browsers, reps=reps)
     cells = set(REDUCED_CELLS)
     configs = list(dict.fromkeys(c for c, _, _ in REDUCED_CELLS))
-    return [p for p in testbed.experiment_points(paper, run, browsers, configs=configs)
+    return [p for p in testbed.experiment_points(paper, run, browsers, configs=configs, reps=reps)
             if (p["config"], p["load"], p["latency"]) in cells]
+
+
+def replacement_points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None,
+                       runs: pd.DataFrame) -> list[dict]:
+    """Return the points of the replications that replace those with a run that lost its timing on every try
+    (``runs``' ``fidelity_kept`` false): as many new replications as such replications, at most
+    :data:`MAX_REPLACEMENTS`, each over every cell of the plan (its workload seeds new, as any replication's), so
+    a claim still finds the decision rule's replications whose runs in its cells all kept their timing."""
+    if not len(runs) or "fidelity_kept" not in runs.columns:
+        return []
+    planned = int(runs["rep"].max()) + 1
+    lost = runs.loc[~runs["fidelity_kept"].astype(bool), "rep"].nunique()
+    extra = min(int(lost), MAX_REPLACEMENTS)
+    if not extra:
+        return []
+    return [p for p in points(paper, profile, browsers, prof, reps=planned + extra) if p["rep"] >= planned]
 
 
 def plan_hours(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None,
@@ -198,7 +219,8 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
     """Run the real-stack plan of ``profile`` through :func:`paperlib.emulation.experiments.run` (or say why not)
     and write ``emulation_runs.csv`` (:func:`run_table`) into ``out``; return the runs split by their fidelity.
     ``browsers`` (load -> browsers, the calibration line's) and ``prof`` as for :func:`points`;
-    ``scheduler_links`` testbeds at a time (default :data:`LINKS`).
+    ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a run that lost its timing
+    on every try are replaced by new ones (:func:`replacement_points`, at most :data:`MAX_REPLACEMENTS`).
 
     Nothing runs with ``profile`` "off" or when the machine cannot (:func:`paperlib.emulation.notebook.not_run_reason`
     and :func:`paperlib.emulation.web_testbed_real.unavailable_reason`, checked before any point). ``lock``: the
@@ -216,10 +238,18 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
     sources = [web_testbed_real.build.HERE / "linkemu.c"]
     if web_testbed_real.web_load is not None and hasattr(web_testbed_real.web_load, "SOURCE"):
         sources.append(Path(web_testbed_real.web_load.SOURCE))
-    with emulation_turn(lock):
-        runs = experiments.run(pts, n_links=scheduler_links or LINKS, desc=f"{PAPER} real stacks ({profile})",
-                               point_fn=web_testbed_real.run_point,
+
+    def sweep(points_: list[dict], stage: str = "") -> pd.DataFrame:
+        return experiments.run(points_, n_links=scheduler_links or LINKS,
+                               desc=f"{PAPER} real stacks ({profile}{stage})", point_fn=web_testbed_real.run_point,
                                depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
+
+    with emulation_turn(lock):
+        runs = sweep(pts)
+        extra = replacement_points(paper, profile, browsers, prof, runs)
+        if extra:  # the plan's runs again from the cache, and the replacements
+            pts = pts + extra
+            runs = sweep(pts, ", replacing replications that lost their timing")
     runs = with_rtt(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", run_table(runs))
     kept, lost = split_kept(runs)
