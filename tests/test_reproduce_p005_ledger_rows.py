@@ -160,3 +160,49 @@ def test_the_other_rows_do_not_change_with_the_implementation_rows(paper):
         mp.setattr(ledger_rows, "implementation_rows", lambda _: [])
         without = ledger_rows.ledger_rows(paper, real_stacks=fake)
     assert got[:len(without)] == without and len(got) == len(without) + 4
+
+
+def _without_h3_loss_free(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the Python h3 cells without loss down to one run whose capture was read (as when aioquic's
+    runs lose their timing there)."""
+    out = table.copy()
+    lost = (out.protocol == "h3") & (out.loss == 0)
+    out.loc[lost, ["n", "wire_n"]] = 1
+    return out
+
+
+def test_the_handshake_cells_take_the_c_implementation_only_where_the_python_stack_has_too_few_runs():
+    python = _without_h3_loss_free(_table(3.0, 2.7))
+    c = _table(3.0, 2.7, wire=(2.01, 1.004))
+    c = c[(c.loss == 0) & (c.iw_segments == 10)]
+    got = emulated.handshake_cells(python, c)
+    by = got.set_index(["protocol", "iw_segments"])
+    # h2 keeps its Python cells (both windows); h3 has no Python cell with two runs: the C cell at IW10 stands in,
+    # IW3 (no C run) stays out; lossy cells never count
+    assert sorted(by.index) == [("h2", 3), ("h2", 10), ("h3", 10)] and (got.loss == 0).all()
+    assert list(by.implementation) == ["python", "python", "c"]
+    assert by.loc[("h3", 10), "protocol_rtts_mean"] == pytest.approx(1.004)
+    # where the Python cell has its runs, it is the one counted, whatever the C program measured
+    assert list(emulated.handshake_cells(_table(3.0, 2.7), c).implementation.unique()) == ["python"]
+
+
+def test_a_handshake_the_python_stack_could_not_keep_is_counted_on_the_c_implementation(paper):
+    fake = Emulated("reduced", [], pd.DataFrame())
+    c = _table(3.0, 2.7, wire=(2.01, 1.004))
+    c = c[(c.loss == 0) & (c.iw_segments == 10)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(emulated, "summary", lambda _paper, _real: _without_h3_loss_free(_table(3.0, 2.7)))
+        mp.setattr(emulated, "c_summary", lambda _real: c)
+        got = ledger_rows.ledger_rows(paper, real_stacks=fake)
+    by = {(r.source, r.row, r.column): r for r in got}
+    quic = by[("data/005/handshake_rtts.csv", "QUIC (new connection, 1-RTT handshake)", "rtts")]
+    # the C cell's 1.004 +/- 0.02 (1 at the printed precision): the printed 1 inside the interval, and the row
+    # says whose runs it counts
+    assert quic.status == "measured_within_ci" and float(quic.regenerated) == pytest.approx(1.0)
+    assert "mean of 5 repetitions 1.004 round trips" in quic.reason
+    assert "counted on ngtcp2's runs" in quic.reason and emulated.HANDSHAKE_RULE in quic.reason
+    saving = next(r for r in got if r.row.startswith("HTTP/3 over QUIC sends its request")
+                  and r.column == emulated_rows.REAL_STACKS)
+    # h2 - h3 over the one cell both have (IW10): 2.0 (Python h2) - 1.004 (ngtcp2) = 0.996, inside [0.5, 1.5)
+    assert saving.status == "supported" and float(saving.regenerated) == pytest.approx(0.996)
+    assert "h3 at IW10: the C implementation's runs" in saving.reason

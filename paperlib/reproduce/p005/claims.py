@@ -115,13 +115,17 @@ class Evidence:
     ``real_stacks`` (:func:`paperlib.reproduce.p005.emulated.summary`'s table: one row per protocol, rate_bps,
     rtt_s, loss, iw_segments with ``n``, ``plt_mean_s``, ``plt_half_s``, ``handshake_rtts_mean``,
     ``handshake_rtts_half``, ``protocol_rtts_mean``, ``protocol_rtts_half``, ``wire_n``, ...) switches every
-    claim to its judgement on the real stacks.
+    claim to its judgement on the real stacks. ``handshakes``
+    (:func:`paperlib.reproduce.p005.emulated.handshake_cells`: the loss-free cells of the Python stacks, or of
+    the C implementation where the Python stack's cell lost its timing, with ``implementation``) is what the
+    handshake question counts on; without it, ``real_stacks``.
     """
 
     paper: Paper
     conv: Convention
     point: OperatingPoint
     real_stacks: pd.DataFrame | None = None
+    handshakes: pd.DataFrame | None = None
 
     @property
     def keywords(self) -> dict[str, object]:
@@ -329,7 +333,9 @@ def quic_handshake_saving(ev: Evidence) -> Verdict:
     h2 minus h3 over the loss-free cells both ran (the count assumes no loss: :data:`LOSS_FREE`), with its
     interval: supported inside :data:`ONE_RTT_BAND`, refuted wholly outside. The reason gives beside it the
     client's own clock (``handshake_rtts``: connect to the request leaving the application) and the
-    applications' processing on the handshake's path (``processing_rtts``), as what they are."""
+    applications' processing on the handshake's path (``processing_rtts``), as what they are. The cells are
+    ``ev.handshakes`` where given (a cell the Python stack could not keep is the C implementation's, named in the
+    reason), else ``ev.real_stacks``."""
     t = link_times(ev)
     h = t.groupby("protocol").handshake_rtts.first()
     model = float(h["h2"] - h["h3"])
@@ -337,7 +343,8 @@ def quic_handshake_saving(ev: Evidence) -> Verdict:
         return Verdict("supported" if ONE_RTT_BAND[0] <= model < ONE_RTT_BAND[1] else "refuted",
                        f"RFC message flows (data/005/handshake_rtts.csv): TCP + TLS 1.3 {h['h2']:g} round trips, "
                        f"QUIC {h['h3']:g}: saving {model:g}", regenerated=model)
-    table = ev.real_stacks[(ev.real_stacks.n >= 2) & (ev.real_stacks.loss == LOSS_FREE)]
+    cells = ev.real_stacks if ev.handshakes is None else ev.handshakes
+    table = cells[(cells.n >= 2) & (cells.loss == LOSS_FREE)]
     if "wire_n" in table.columns:
         table = table[table.wire_n >= 2]
     else:
@@ -361,13 +368,27 @@ def quic_handshake_saving(ev: Evidence) -> Verdict:
     needed, note = emulated_rows.to_decide(status, mean, half, reps, emulated_rows.nearest(mean, ONE_RTT_BAND))
     return Verdict(status, f"{emulated_rows.MARK} handshake round trips counted on the wire (both devices' "
                    f"captures, the applications' processing and the link's serialisation taken out), without loss, "
-                   f"h2 - h3 over {len(both)} cells: {mean:.2f} +/- {half:.2f} (95% CI); the RFC count {model:g} "
+                   f"h2 - h3 over {len(both)} cells{_implementations_note(a, b)}: {mean:.2f} +/- {half:.2f} (95% CI); "
+                   f"the RFC count {model:g} "
                    f"({mean - model:+.2f}){note}. Beside it, not judged: the wire from first packet to request packet "
                    f"h2 {a.wire_rtts_mean.mean():.2f}, h3 {b.wire_rtts_mean.mean():.2f} round trips, of which the "
                    f"applications' processing h2 {a.processing_rtts_mean.mean():.2f}, h3 "
                    f"{b.processing_rtts_mean.mean():.2f}; the clients' own clocks (connect to request) give "
                    f"h2 - h3 = {clock:.2f} +/- {clock_half:.2f}", regenerated=mean, column=REAL_STACKS,
                    replications_to_decide=needed)
+
+
+def _implementations_note(*tables: pd.DataFrame) -> str:
+    """Return " (h3 at IW10: the C implementation's runs, ...)" for the cells of ``tables`` that a C implementation
+    answers (column ``implementation`` of :func:`paperlib.reproduce.p005.emulated.handshake_cells`), else ""."""
+    parts = []
+    for t in tables:
+        if "implementation" not in t.columns:
+            continue
+        c = t[t.implementation == "c"].reset_index()
+        parts += [f"{r.protocol} at IW{int(r.iw_segments)}" for r in c.itertuples()]
+    return (f" ({', '.join(parts)}: the C implementation's runs, the Python stack's cell having fewer than two runs "
+            "that kept their timing)") if parts else ""
 
 
 def _blocking(ev: Evidence, b: str) -> Verdict:
@@ -480,11 +501,13 @@ def _mean_response(ev: Evidence) -> tuple[float, str]:
 
 
 def _real_relative(ev: Evidence) -> tuple[float, float, int] | None:
-    """Return the real stacks' mean over the losses both ran of (h2 - h3)/h2 of the mean object time at IW10 (the
-    papers' mean response time, the model's figure in :func:`_mean_response`), its half-width and the losses."""
+    """Return the real stacks' mean over :data:`LOSSES` of (h2 - h3)/h2 of the mean object time at IW10 (the
+    papers' mean response time, the model's figure in :func:`_mean_response`), its half-width and the losses; None
+    unless both ran every loss of :data:`LOSSES` at least twice (a cell whose runs lost their timing leaves the
+    question unjudged, rather than judged on fewer losses than the model's average: another question)."""
     a, b = _stacks(ev.real_stacks, "h2", IW_REAL[1]), _stacks(ev.real_stacks, "h3", IW_REAL[1])
-    both = a.index.intersection(b.index)
-    if not len(both):
+    both = [loss for loss in LOSSES if loss in a.index and loss in b.index]
+    if len(both) < len(LOSSES):
         return None
     mean, half = emulated_rows.mean_difference(a.loc[both].object_mean_s, a.loc[both].object_half_s,
                                                b.loc[both].object_mean_s, b.loc[both].object_half_s,
@@ -503,7 +526,7 @@ def h3_less_than_h2_000(ev: Evidence) -> Verdict:
                        regenerated=100 * rel, source=SOURCE_000_SCTP_LESS)
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10", ev.real_stacks, source=SOURCE_000_SCTP_LESS)
+        return _not_run(f"h2 or h3 at IW10 at a loss of {list(LOSSES)}", ev.real_stacks, source=SOURCE_000_SCTP_LESS)
     mean, half, n = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
@@ -525,7 +548,7 @@ def h3_less_20pct_002(ev: Evidence) -> Verdict:
                        source=SOURCE_002_SCTP_20PCT)
     got = _real_relative(ev)
     if got is None:
-        return _not_run("h2 or h3 at IW10", ev.real_stacks, source=SOURCE_002_SCTP_20PCT)
+        return _not_run(f"h2 or h3 at IW10 at a loss of {list(LOSSES)}", ev.real_stacks, source=SOURCE_002_SCTP_20PCT)
     mean, half, n = got
     status = emulated_rows.band_verdict(100 * (mean - half), 100 * (mean + half), *band)
     return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "

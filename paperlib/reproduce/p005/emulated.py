@@ -114,6 +114,9 @@ SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", 
 IMPLEMENTATIONS = ("python", "c")
 #: The C implementation of each protocol that has one (:data:`paperlib.emulation.c_stacks.PROGRAMS`).
 C_IMPLEMENTATION = {"h2": "nghttp2", "h3": "ngtcp2"}
+#: Which runs the handshake measurements read (:func:`handshake_cells`), in words for the ledger and the docs.
+HANDSHAKE_RULE = ("per loss-free cell, the Python stack's runs that kept their timing and whose captures were read "
+                  "when there are at least two, else the C implementation's of the same cell")
 #: The link of the C points: the questions' link (the reduced grid's one rate and round trip, also in the full grid).
 C_LINK = {"rate_bps": GRIDS["reduced"][0][0], "rtt_s": GRIDS["reduced"][1][0]}
 #: The measures :func:`implementation_summary` compares (the wire's two over the runs whose captures were read) ->
@@ -765,7 +768,11 @@ def summary(paper, real_stacks) -> pd.DataFrame:
     trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
     repetitions whose captures were read. Empty when nothing ran. The Python stacks' runs only (those without an
     ``implementation`` or with "python"); :func:`implementation_summary` sets the C programs beside them."""
-    runs = python_runs(_runs(real_stacks))
+    return _cells_summary(python_runs(_runs(real_stacks)))
+
+
+def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
+    """Return :func:`summary`'s table of ``runs`` (whichever implementation ran them)."""
     if runs is None or not len(runs):
         return pd.DataFrame(columns=SUMMARY_COLUMNS)
     flights = {}
@@ -799,6 +806,39 @@ def summary(paper, real_stacks) -> pd.DataFrame:
     out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)
     out["protocol"] = out["protocol"].astype(str)
     return out
+
+
+def c_summary(real_stacks) -> pd.DataFrame:
+    """Return :func:`summary`'s table of the C implementations' runs (:data:`C_IMPLEMENTATION`; empty without)."""
+    runs = _runs(real_stacks)
+    if runs is None or not len(runs):
+        return pd.DataFrame(columns=SUMMARY_COLUMNS)
+    return _cells_summary(runs[_implementations(runs) == "c"])
+
+
+def handshake_cells(python: pd.DataFrame, c: pd.DataFrame) -> pd.DataFrame:
+    """Return the loss-free cells the handshake measurements read (the handshake rows and the question
+    ``quic_handshake_saving``) by :data:`HANDSHAKE_RULE`, fixed before any run: :func:`summary`'s columns and
+    ``implementation``, one row per (protocol, rate_bps, rtt_s, iw_segments) with at least two runs that kept their
+    timing and whose captures were read (``wire_n``) -- the Python stack's (``python``, :func:`summary`) where it
+    has them, else the C implementation's of the same cell (``c``, :func:`c_summary`) where that has them.
+
+    The handshake is a fact of the protocol's message flow, counted on the wire without the applications'
+    processing. A CPU-bound Python stack (aioquic needs over a CPU-second per side for the page without loss) can
+    lose its timing on a whole cell on two cores where the C program, with a tenth of its CPU, keeps it; the rows
+    comparing the two implementations (:func:`implementation_summary`) say whether they agree where both kept it.
+    """
+    def usable(t: pd.DataFrame, name: str) -> pd.DataFrame:
+        t = t if len(t) else pd.DataFrame(columns=SUMMARY_COLUMNS)
+        t = t[(t.loss == 0) & (t.n >= 2) & (t.wire_n >= 2)] if "wire_n" in t.columns else t.iloc[0:0]
+        return t.assign(implementation=name)
+
+    py, cc = usable(python, "python"), usable(c, "c")
+    key = ["protocol", "rate_bps", "rtt_s", "iw_segments"]
+    have = {tuple(k) for k in py[key].itertuples(index=False)}
+    fallback = cc[[tuple(k) not in have for k in cc[key].itertuples(index=False)]]
+    table = pd.concat([py, fallback], ignore_index=True) if len(fallback) else py
+    return table.sort_values(_KEY, kind="stable").reset_index(drop=True)
 
 
 def implementation_summary(real_stacks) -> pd.DataFrame:

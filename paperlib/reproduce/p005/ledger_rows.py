@@ -115,8 +115,10 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     summary = (emulated.summary(paper, real_stacks) if real_stacks.runs is not None
                else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
     summary.attrs["lost_runs"] = 0 if real_stacks.lost is None else len(real_stacks.lost)
-    measured = measured_rows(rows, conv, summary, real_stacks)
-    judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary))
+    handshakes = emulated.handshake_cells(summary, emulated.c_summary(both) if both.runs is not None
+                                          else pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
+    measured = measured_rows(rows, conv, summary, real_stacks, handshakes=handshakes, both=both)
+    judged = CLAIMS.rows(paper, Evidence(paper, conv, point, real_stacks=summary, handshakes=handshakes))
     return (emulated_rows.replace(rows, measured) + dukkipati_on_real_stacks(rows, summary, real_stacks)
             + emulated_rows.with_run_fidelity(emulated_rows.claims_not_run(
                 [r for r in judged if r.column == emulated_rows.REAL_STACKS], real_stacks.not_run), real_stacks)
@@ -236,15 +238,18 @@ def _text_use(ident: str) -> str:
     }.get(ident, "an anchor of data/005 the package takes as given")
 
 
-def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
-                  real_stacks: Emulated) -> dict[tuple[str, str, str], Row]:
+def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame, real_stacks: Emulated, *,
+                  handshakes: pd.DataFrame | None = None,
+                  both: Emulated | None = None) -> dict[tuple[str, str, str], Row]:
     """Return the measured anchors of ``rows`` scored against the real stacks, by (source, row, column).
 
     Handshakes: the family's ``protocol_rtts_mean`` (counted on the wire,
-    :func:`paperlib.emulation.capture.wire_handshake`) over its loss-free cells with at least two runs whose
-    captures were read (their mean and the mean of their half-widths in quadrature,
+    :func:`paperlib.emulation.capture.wire_handshake`) over its loss-free cells with at least two runs that kept
+    their timing and whose captures were read (their mean and the mean of their half-widths in quadrature,
     :func:`emulated_rows.mean_difference` against 0), the client-clock figure and the processing beside it in
-    the reason; first flights: the
+    the reason. The cells are ``handshakes`` (:func:`paperlib.reproduce.p005.emulated.handshake_cells`: a cell
+    the Python stack could not keep is the C implementation's of ``both``, the runs of both, and the row says so);
+    without them, the Python stacks' ``summary``. First flights: the
     family's ``first_flight_packets`` at IW10 (every repetition's count, its half-width 0 when they agree).
     A cell not run says why.
     """
@@ -262,21 +267,25 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
                or f"{protocol} has no cell run at least twice (with both devices' captures read)")
         out[(old.source, old.row, old.column)] = emulated_rows.real_stack_cell(old, 0, fid, why, None)
 
+    hs_cells = ran if handshakes is None else handshakes
     for old in rows:
         if old.source == _source("handshake_rtts") and old.status == "not_regenerable":
             family = MEASURED_HANDSHAKES[next(s for s, label in handshake.STACKS.items() if label == old.row)]
-            cells = ran[(ran.protocol == family) & (ran.loss == claims.LOSS_FREE)]
+            cells = hs_cells[(hs_cells.protocol == family) & (hs_cells.loss == claims.LOSS_FREE)]
             cells = cells[cells.wire_n >= 2] if "wire_n" in cells.columns else cells.iloc[0:0]
             fid = real_stacks.cell_fidelity(protocol=family, loss=claims.LOSS_FREE) if real_stacks.not_run is None \
                 else None
             if not len(cells):
                 skip(old, family, fid)
                 continue
+            instead = ""
+            if both is not None and "implementation" in cells.columns and (cells.implementation == "c").any():
+                fid, instead = _c_stands_in(family, cells, real_stacks, both)
             zeros = [0.0] * len(cells)
             mean, half = emulated_rows.mean_difference(cells.protocol_rtts_mean, cells.protocol_rtts_half, zeros,
                                                        zeros)
             put(old, mean, half, int(cells.wire_n.sum()),
-                f"{_stack(cells)}; the loss-free cells only (the count assumes no loss); counted on the wire "
+                f"{_stack(cells)}{instead}; the loss-free cells only (the count assumes no loss); counted on the wire "
                 "(both devices' captures): the client's first packet to its first packet that can carry the "
                 "request, less the applications' processing and the link's serialisation "
                 f"(paperlib.emulation.capture.wire_handshake; docs/real-stacks-005.md); beside it, the wire "
@@ -292,6 +301,20 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame,
                 continue
             out[(old.source, old.row, old.column)] = window_checked_row(old, cells)
     return out
+
+
+def _c_stands_in(family: str, cells: pd.DataFrame, real_stacks: Emulated, both: Emulated) -> tuple[dict | None, str]:
+    """Return the fidelity of the C implementation's loss-free runs of ``family`` and the clause saying why its
+    cells (the rows of ``cells`` with implementation "c") stand in for the Python stack's
+    (:data:`paperlib.reproduce.p005.emulated.HANDSHAKE_RULE`)."""
+    from paperlib.reproduce.p005 import emulated
+
+    program = emulated.C_IMPLEMENTATION[family]
+    python = real_stacks.cell_fidelity(protocol=family, loss=claims.LOSS_FREE) or {"runs": 0, "runs_kept": 0}
+    windows = ", ".join(f"IW{int(iw)}" for iw in cells.iw_segments[cells.implementation == "c"])
+    return (both.cell_fidelity(protocol=family, loss=claims.LOSS_FREE, implementation="c"),
+            f"; at {windows} counted on {program}'s runs ({emulated.HANDSHAKE_RULE}): {python['runs_kept']} of the "
+            f"Python stack's {python['runs']} loss-free runs kept their timing, so the fidelity below is {program}'s")
 
 
 def window_checked_row(old: Row, cells: pd.DataFrame) -> Row:
