@@ -86,7 +86,8 @@ def test_a_run_lost_in_a_cell_a_claim_does_not_read_costs_that_claim_no_replicat
     gone = (runs["config"] == "FIFO-60") & (runs["latency"] == "short") & (runs["rep"] == 3)
     em = Emulated("reduced", pts, runs[~gone], lost=runs[gone].assign(fidelity_kept=False))
     assert emulated.paired_reps(em)["rep"].nunique() == 9  # the whole grid's pairing drops replication 3
-    cells = emulated.claim_cells(em, claims.CLAIMS.functions["red_better_long_latency"].reading, PAPER)
+    reading = claims.CLAIMS.functions["red_better_long_latency"].reading
+    cells = emulated.claim_cells(emulated.grid_probe(em, PAPER), reading)
     assert cells == {("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long")}
     assert emulated.paired_reps(em, cells)["rep"].nunique() == 10
     by = {r.claim_id: r for r in emulated.real_stack_rows(PAPER, em)}

@@ -27,8 +27,9 @@ Profiles.
 
 A claim is judged on the real stacks with the package's decision rule (:mod:`paperlib.reproduce.p001.decision_rule`:
 a margin per replication, its 95 % t-interval, paired by the common random numbers) when every cell it reads ran;
-a replication counts when every run of the grid at it kept its timing (the margins compare configurations
-replication by replication). The queue-size claim at 98 % reads short and long latency; the reduced grid runs only
+a replication counts when every run at it in the cells the claim reads kept its timing (the margins compare
+configurations replication by replication), and a run that lost its timing is replaced by a fresh one, at most
+:data:`MAX_REPLACEMENTS`. The queue-size claim at 98 % reads short and long latency; the reduced grid runs only
 short, and judges it there (:func:`fifo_98_queue_short`, said in the row). Its rows sit beside the ns-3 ones in
 column :data:`paperlib.ledger.REAL_STACKS` (:func:`real_stack_rows`).
 """
@@ -281,16 +282,24 @@ def paired_reps(em: Emulated, cells: set | None = None) -> pd.DataFrame:
     return em.runs[~em.runs["rep"].isin(set(lost["rep"]) if len(lost) else set())]
 
 
-def claim_cells(em: Emulated, reading, paper: Paper) -> set | None:
-    """Return the cells ``reading`` reads in the grid (probed on every run, kept and lost), or None when the grid
-    lacks one of them."""
+def grid_probe(em: Emulated, paper: Paper) -> CellEvidence | None:
+    """Return the evidence of every run of the grid, kept and lost (None when nothing ran): what
+    :func:`claim_cells` probes a claim's reading on, built once per ledger."""
+    frames = [f for f in (em.runs, em.lost) if f is not None and len(f)]
+    return CellEvidence.from_sweep(pd.concat(frames, ignore_index=True), paper) if frames else None
+
+
+def claim_cells(probe: CellEvidence | None, reading) -> set | None:
+    """Return the cells ``reading`` reads in the grid of ``probe`` (:func:`grid_probe`), or None when the grid lacks
+    one of them (or nothing ran)."""
+    if probe is None:
+        return None
+    fresh = probe.fresh()
     try:
-        probe = CellEvidence.from_sweep(pd.concat([f for f in (em.runs, em.lost) if len(f)], ignore_index=True),
-                                        paper)
-        reading(probe)
+        reading(fresh)
     except KeyError:
         return None
-    return set(probe.touched)
+    return set(fresh.touched)
 
 
 def fifo_98_queue_short(r: claims.Evidence) -> Reading:
@@ -324,11 +333,12 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
     ns3 = ns3 or {}
     cells = paper.claims.cells
     ran = bool(len(em.runs))
+    probe = grid_probe(em, paper) if ran or len(em.lost) else None
     by_lost_reps: dict[frozenset, CellEvidence | None] = {}  # the evidence of each set of replications left out
 
     def evidence_for(reading) -> CellEvidence | None:
         """The paired evidence of the replications whose runs in the cells ``reading`` reads all kept their timing."""
-        touched = claim_cells(em, reading, paper)
+        touched = claim_cells(probe, reading)
         runs = paired_reps(em, touched) if touched is not None else em.runs.iloc[0:0]
         key = frozenset(set(em.runs["rep"]) - set(runs["rep"]))
         if key not in by_lost_reps:
@@ -356,7 +366,7 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                 except KeyError:
                     continue
         if found is None:
-            lost_here = max(_lost_in_claim_cells(em, candidate, paper) for candidate in
+            lost_here = max(_lost_in_cells(em, claim_cells(probe, candidate)) for candidate in
                             (reading, PARTIAL.get(cid, (reading, ""))[0]))
             if lost_here:
                 out.append(claim_row(PAPER, source, cid, printed, None, "fidelity_lost",
@@ -413,10 +423,9 @@ def fidelity_words(fid: dict) -> str:
                                                f"; generator issue lateness p99 at most {late * 1e3:.2f} ms")
 
 
-def _lost_in_claim_cells(em: Emulated, reading, paper: Paper) -> int:
-    """Return how many lost runs sit in cells of the grid (a claim with no kept replication left)."""
-    keys = claim_cells(em, reading, paper) if len(em.lost) else None
-    if keys is None:
+def _lost_in_cells(em: Emulated, keys: set | None) -> int:
+    """Return how many lost runs sit in the cells ``keys`` (:func:`claim_cells`; None: none)."""
+    if keys is None or not len(em.lost):
         return 0
     return int(sum((r["config"], r["load"], r["latency"]) in keys for r in em.lost.to_dict("records")))
 
