@@ -4,7 +4,9 @@
 reproduce`` run: its ledger, each paper's key figures and its real-stack table, and ``RUN.json`` (machine,
 commit, schedule). ``make reproduce`` ends with ``python -m paperlib.reference compare``, which prints
 
-* the rows whose status changed (paper, source, row, column, reference status -> this run's status),
+* the rows whose status changed (paper, source, row, column, reference status -> this run's status), apart
+  those where one of the two is ``fidelity_lost`` (that run's real-stack runs lost their timing: it says what the
+  machine did, not what the stacks do),
 * the real-stack cells whose 95% intervals do not overlap,
 * the rows (and real-stack cells) present in one run and not the other, and the papers run with other
   parameters than the reference's,
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from paperlib import ledger
 from paperlib.atomic import atomic_write_csv
 from paperlib.validate import ParameterError
 
@@ -50,6 +53,7 @@ DIFF_COLUMNS = ("kind", *KEY, "reference", "run")
 #: Every kind of difference, in the order they are printed, with what it means.
 KINDS: dict[str, str] = {
     "status": "status changed",
+    "timing": "status changed where one run's runs lost their timing (fidelity_lost: the machine, not a finding)",
     "interval": "rows whose 95% intervals (low, high) do not overlap",
     "cell": "real-stack cells whose 95% intervals do not overlap",
     "only_reference": "rows only in the reference",
@@ -217,7 +221,8 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
         (status_ref, *bounds_ref), (status_run, *bounds_run) = ref[key], now[key]
         same = status_ref == status_run
         if not same:
-            records.append({"kind": "status", **where, "reference": status_ref, "run": status_run})
+            kind = "timing" if ledger.FIDELITY_LOST in (status_ref, status_run) else "status"
+            records.append({"kind": kind, **where, "reference": status_ref, "run": status_run})
         if bounds:
             a, b = [_number(x) for x in bounds_ref], [_number(x) for x in bounds_run]
             if not any(math.isnan(x) for x in (*a, *b)) and not overlap(*a, *b):

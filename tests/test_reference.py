@@ -100,8 +100,8 @@ def test_comparison_properties(a, b):
     assert ab.total == len(set(a["row"]) | set(b["row"]))
     count = (lambda c, kind: int((c.differences["kind"] == kind).sum()))
     assert count(ab, "only_reference") == count(ba, "only_run") == len(set(a["row"]) - set(b["row"]))
-    # every row of both either agrees or changed status
-    assert ab.agree + count(ab, "status") == len(set(a["row"]) & set(b["row"]))
+    # every row of both either agrees or changed status (by a finding, or by one run's lost timing)
+    assert ab.agree + count(ab, "status") + count(ab, "timing") == len(set(a["row"]) & set(b["row"]))
 
 
 def test_bad_ledgers_are_named():
@@ -209,3 +209,16 @@ def test_nan_half_widths_are_not_intervals():
     # a mean without a half-width (one repetition) is not a measured cell
     got = compare_cells("004", SPEC, table([("x", 1.0, math.nan)]), table([("x", 1.0, math.nan)]))
     assert (got.agree, got.total, len(got.differences)) == (0, 0, 0)
+
+
+def test_a_status_changed_by_lost_timing_is_listed_apart():
+    ref = frame([("a", "supported"), ("b", "supported"), ("c", "fidelity_lost")])
+    run = frame([("a", "refuted"), ("b", "fidelity_lost"), ("c", "supported")])
+    got = compare_ledgers(ref, run)
+    # a changed its verdict; b and c changed because one run's runs lost their timing: none of the three agrees
+    assert (got.agree, got.total) == (0, 3)
+    assert kinds(got) == [("status", "a"), ("timing", "b"), ("timing", "c")]
+    out = reference.lines(got, reference.Comparison(reference._diffs([]), 0, 0))
+    assert out[0] == "  status changed (1):" and out[2].startswith("  status changed where one run's runs lost")
+    assert out[3:5] == ["    004 s / b / c: supported -> fidelity_lost",
+                        "    004 s / c / c: fidelity_lost -> supported"]

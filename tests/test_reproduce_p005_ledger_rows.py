@@ -206,3 +206,29 @@ def test_a_handshake_the_python_stack_could_not_keep_is_counted_on_the_c_impleme
     # h2 - h3 over the one cell both have (IW10): 2.0 (Python h2) - 1.004 (ngtcp2) = 0.996, inside [0.5, 1.5)
     assert saving.status == "supported" and float(saving.regenerated) == pytest.approx(0.996)
     assert "h3 at IW10: the C implementation's runs" in saving.reason
+
+
+def test_a_first_flight_whose_capture_run_lost_its_timing_says_so(paper):
+    # h3's capture run (the first repetition without loss, IW10) lost its timing on every try: the summary has no
+    # first flight for h3, and the row is fidelity_lost with that run's record, not "not run"
+    record = {"worst_lateness_p99_s": 1e-4, "app_wait_s": 0.3, "app_wait_transfer_s": 0.25,
+              "transfer_start_s": 0.0, "transfer_end_s": 2.25, "cpu_pressure_fraction": 0.05}
+    lost = pd.DataFrame([{"protocol": "h3", "rate_bps": 10e6, "rtt_s": 0.05, "loss": 0.0, "iw_segments": 10, "rep": 0,
+                          "capture": True, "fidelity": record, "fidelity_kept": False, "fidelity_tries": 3}])
+    kept = lost.assign(protocol="h2", fidelity_kept=True, fidelity_tries=1)
+    em = Emulated("reduced", [], kept, lost=lost)
+
+    def no_h3_flight(_paper, _real):
+        table = _table(3.0, 2.7)
+        table.loc[table.protocol == "h3", "first_flight_packets"] = None
+        return table
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(emulated, "summary", no_h3_flight)
+        mp.setattr(emulated, "c_summary", lambda _real: pd.DataFrame(columns=emulated.SUMMARY_COLUMNS))
+        got = ledger_rows.ledger_rows(paper, real_stacks=em)
+    flight = next(r for r in got if (r.source, r.row, r.column) == ("data/005/initial_windows.csv", "QUIC",
+                                                                     "first flight (packets)"))
+    assert flight.status == "fidelity_lost" and "0 of 1 runs kept their timing" in flight.reason
+    tcp = next(r for r in got if (r.row, r.column) == ("TCP", "first flight (packets)"))
+    assert tcp.status == "input"

@@ -297,7 +297,11 @@ def measured_rows(rows: list[Row], conv: Convention, summary: pd.DataFrame, real
             cells = ran[(ran.protocol == family) & (ran.iw_segments == IW_NEW) & (ran.loss == claims.LOSS_FREE)
                         & ran.first_flight_packets.notna()]
             if not len(cells):
-                skip(old, family, None)
+                # the first flight is read on the capture run (points' ``capture``): if it lost its timing, say so
+                checked = real_stacks.runs is not None and "capture" in real_stacks.runs.columns
+                fid = (real_stacks.cell_fidelity(protocol=family, loss=claims.LOSS_FREE, iw_segments=IW_NEW,
+                                                 capture=True) if real_stacks.not_run is None and checked else None)
+                skip(old, family, fid)
                 continue
             out[(old.source, old.row, old.column)] = window_checked_row(old, cells)
     return out
