@@ -496,3 +496,10 @@ def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_
     # a second call reads the cache: the same times
     again = emulated.summary(PAPER_005, emulated.run("005", "reduced", tmp_path, scheduler_links=1))
     assert again.plt_mean_s.tolist() == s.plt_mean_s.tolist()
+
+
+def test_the_captures_are_read_up_to_the_page_loaded():
+    # the teardown after the page (here a packet at 2.5 s) can be in one capture alone: it is not read
+    packets = [(1.0, b"a"), (2.0, b"b"), (2.5, b"fin")]
+    assert emulated.until(packets, 2.0) == [(1.0, b"a"), (2.0, b"b")]
+    assert emulated.until([], 2.0) == []

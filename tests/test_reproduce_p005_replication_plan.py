@@ -66,3 +66,39 @@ def test_a_family_that_did_not_run_gets_no_plan(ev):
 def test_the_table_has_one_row_per_question(ev):
     plans = replication_plan.plans(ev, pilot())
     assert list(replication_plan.table(plans)["question"]) == [q.claim_id for q in plans]
+
+
+def test_a_pilot_that_kept_fewer_runs_still_plans_the_pilot_s_size(ev):
+    # two of the pilot's five runs kept their timing in every cell, with a tight interval: the power calculation
+    # alone would stop at 2 (its floor was the pilot's n); the plan's floor is the pilot's planned 5
+    plans = replication_plan.plans(ev, pilot(half=1e-6, n=2))
+    assert plans and all(q.pilot_n == 2 and q.plan.n == replications.PILOT for q in plans)
+
+
+def test_more_points_count_the_runs_that_kept_their_timing():
+    from paperlib.reproduce.p005 import emulated
+
+    link = dict(rate_bps=claims.LINK["rate_bps"], rtt_s=claims.LINK["rtt_s"])
+    pts = [p for p in emulated.points(None, "reduced") if emulated.implementation_of(p) == "python"]
+    h3 = ("h3", 0.0, 10)
+    # the pilot ran reps 0-4 of the cell and kept 2 of them; the plan asks 5 kept: 3 new repetitions, 5, 6 and 7,
+    # with their own link seeds and no capture check; a cell that kept its 5 gets none
+    got = emulated.more_points(pts, {h3: 5, ("h2", 0.0, 10): 5}, {h3: 2, ("h2", 0.0, 10): 5}, **link)
+    assert [(p["protocol"], p["rep"]) for p in got] == [("h3", 5), ("h3", 6), ("h3", 7)]
+    assert all(not p["capture"] and p["link_seed"] == emulated.link_seed(p["rate_bps"], p["rtt_s"], 0.0, p["rep"])
+               for p in got)
+    # once they ran (reps 5-7) and one of them lost its timing again: one more, rep 8
+    again = emulated.more_points(pts + got, {h3: 5}, {h3: 4}, **link)
+    assert [p["rep"] for p in again] == [8]
+
+
+def test_kept_replications_count_the_python_runs_at_the_link():
+    from paperlib.reproduce.p005 import emulated
+
+    link = dict(rate_bps=claims.LINK["rate_bps"], rtt_s=claims.LINK["rtt_s"])
+    kept = pd.DataFrame([dict(protocol="h3", loss=0.0, iw_segments=10, implementation=impl, **link)
+                         for impl in ("python", "python", "c")]
+                        + [dict(protocol="h3", loss=0.0, iw_segments=10, implementation="python",
+                                rate_bps=1e6, rtt_s=0.2)])
+    assert emulated.kept_replications(kept, **link) == {("h3", 0.0, 10): 2}
+    assert emulated.kept_replications(None, **link) == {}

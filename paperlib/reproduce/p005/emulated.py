@@ -379,6 +379,15 @@ def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict]
                            "pinned": settings.provenance()}
 
 
+def until(packets: list[tuple[float, bytes]], t: float) -> list[tuple[float, bytes]]:
+    """Return the captured ``packets`` (timestamp s on the wall clock, bytes) up to time ``t`` (the page loaded).
+
+    The two captures stop one after the other, 0.2 s apart (:func:`paperlib.emulation.experiments.stop_capture`),
+    so a packet of the teardown sent after the first stopped can be in the other capture alone, with nothing to
+    match it to; no wire figure reads a packet after the page."""
+    return [p for p in packets if p[0] <= t]
+
+
 def wire_figures(client_packets: list, server_packets: list, params: dict) -> dict | str:
     """Return the run's handshake and first byte counted on the wire (:func:`capture.wire_handshake` and
     :func:`capture.wire_ttfb` of both devices' captures), or why they cannot be read (the ValueError's text:
@@ -503,10 +512,11 @@ def load_page(params: dict, seed: int) -> dict:
                 conn, objects, settings = _run_sctp(tb, params, bound)
             else:
                 conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
+            loaded = time.time()  # the client has its page and has exited: what follows is the connection's teardown
         finally:
             for dump in dumps.values():
                 experiments.stop_capture(dump)
-        packets, server_packets = capture.read_pcap(pcaps["client"]), capture.read_pcap(pcaps["server"])
+        packets, server_packets = (until(capture.read_pcap(pcaps[side]), loaded) for side in ("client", "server"))
         if implementation_of(params) == "c":
             packets, server_packets = (with_quic_bit(without_teardown(x, proto)) if proto == "h3"
                                        else without_teardown(x, proto) for x in (packets, server_packets))
@@ -620,33 +630,52 @@ def run(paper, profile: str, out: Path, *, scheduler_links: int | None = None) -
     paper = paper if isinstance(paper, Paper) else load_paper(PAPER)  # the model of the plan needs the data
     ev = claims.Evidence(paper, operating_point.chosen_convention(paper), operating_point.operating_point(paper))
     plans = replication_plan.plans(ev, summary(paper, RealStacks(profile, pts, kept, lost=lost)))
-    extra = more_points(pts, replication_plan.cell_replications(plans), **claims.LINK)
-    if extra:
+    wanted = replication_plan.cell_replications(plans)
+    # the plan counts replications that kept their timing: the first stage brings each planned cell to it (the
+    # pilot's lost runs included), the second replaces once the runs the first lost; no third
+    for stage in ("replications of the plan", "replacing replications that lost their timing"):
+        extra = more_points(pts, wanted, kept_replications(kept, **claims.LINK), **claims.LINK)
+        if not extra:
+            break
         pts = pts + extra
-        runs = swept(pts, "replications of the plan")
+        runs = swept(pts, stage)
         kept, lost = emulation_notebook.split_kept(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", runs_table(runs))
     return RealStacks(profile, pts, kept, lost=lost, missing=missing, plans=plans, c_missing=c_missing)
 
 
-def more_points(pilot: list[dict], replications: dict[tuple[str, float, int], int], rate_bps: float,
-                rtt_s: float) -> list[dict]:
-    """Return the points that bring each planned cell from its pilot to its planned replications.
+def kept_replications(kept: pd.DataFrame | None, rate_bps: float, rtt_s: float) -> dict[tuple[str, float, int], int]:
+    """Return (protocol, loss, iw_segments) -> the Python stacks' runs that kept their timing there, at the link
+    (``rate_bps``, ``rtt_s``): what a plan's replications count (``kept``: the kept runs of a sweep)."""
+    runs = python_runs(kept)
+    if runs is None or not len(runs):
+        return {}
+    at = runs[np.isclose(runs.rate_bps.astype(float), rate_bps) & np.isclose(runs.rtt_s.astype(float), rtt_s)]
+    counts = at.groupby(["protocol", "loss", "iw_segments"]).size()
+    return {(str(p), float(loss), int(iw)): int(n) for (p, loss, iw), n in counts.items()}
+
+
+def more_points(pilot: list[dict], replications: dict[tuple[str, float, int], int],
+                kept: dict[tuple[str, float, int], int], rate_bps: float, rtt_s: float) -> list[dict]:
+    """Return the points that bring each planned cell to its planned replications that kept their timing.
 
     ``replications``: (protocol, loss, iw_segments) at the questions' link (``rate_bps``, ``rtt_s``) -> replications
-    (:func:`paperlib.reproduce.p005.replication_plan.cell_replications`). A new repetition ``k`` of a cell is its
-    pilot point with ``rep`` k (the Python stacks' only), its own link seed (:func:`link_seed` of the cell's rate,
-    RTT, loss and k: the same for every protocol, so cells stay paired) and no capture check.
+    (:func:`paperlib.reproduce.p005.replication_plan.cell_replications`); ``kept``: the same key -> the runs that kept
+    their timing so far (:func:`kept_replications`). A cell short of its plan gets as many new repetitions as it
+    lacks, after its last one (``pilot``: every point run so far): repetition ``k`` is its first point with ``rep``
+    k (the Python stacks' only), its own link seed (:func:`link_seed` of the cell's rate, RTT, loss and k: the same
+    for every protocol, so cells stay paired) and no capture check.
     """
     out = []
     for (proto, loss, iw), want in sorted(replications.items()):
         cell = [p for p in pilot if (p["protocol"], p["loss"], p["iw_segments"]) == (proto, loss, iw)
                 and implementation_of(p) == "python"
                 and np.isclose(p["rate_bps"], rate_bps) and np.isclose(p["rtt_s"], rtt_s)]
-        if not cell:
+        lacking = want - kept.get((proto, float(loss), int(iw)), 0)
+        if not cell or lacking <= 0:
             continue
-        base = cell[0]
-        for k in range(max(p["rep"] for p in cell) + 1, want):
+        base, first = cell[0], max(p["rep"] for p in cell) + 1
+        for k in range(first, first + lacking):
             out.append({**base, "rep": k, "link_seed": link_seed(base["rate_bps"], base["rtt_s"], loss, k),
                         "capture": False})
     return out

@@ -7,6 +7,11 @@ its distance from the question's threshold (0 for "faster", the nearest edge of 
 :func:`paperlib.replications.replications_for_power` turns both into the question's replications, and every cell
 the question reads runs that many (a cell read by several questions runs the most any of them asks).
 
+The replications are counted among the runs that kept their timing, and a plan is never below the pilot's
+:data:`paperlib.replications.PILOT` (the power calculation's floor), however many of the pilot's runs kept it:
+:func:`paperlib.reproduce.p005.emulated.more_points` brings each cell to its plan and replaces, once, the runs lost
+on the way.
+
 Questions without a power plan, with why: ``loss_model_holds`` (the model's value against the measured interval
 at each loss: no threshold of a difference, so no effect to size for) and the claims the real stacks cannot
 answer (one link). They run the pilot.
@@ -52,8 +57,10 @@ def _planned(claim_id, cells, table, mean, half, effect) -> QuestionPlan | None:
     if n < 2 or not pd.notna(half):
         return None
     spread = decide.sd_from_half_width(float(half), n)
+    # at least the pilot's planned size, however many of its runs kept their timing: a cell that kept fewer is
+    # brought back to it (paperlib.reproduce.p005.emulated.more_points counts kept runs)
     return QuestionPlan(claim_id, cells, float(mean), float(half), n,
-                        replications.replications_for_power(spread, float(effect), pilot=n))
+                        replications.replications_for_power(spread, float(effect), pilot=max(n, replications.PILOT)))
 
 
 def plans(ev: claims.Evidence, pilot: pd.DataFrame) -> list[QuestionPlan]:
