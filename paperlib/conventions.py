@@ -55,35 +55,74 @@ def search(
 
     ``regenerate(**convention)`` returns one regenerated value per printed
     cell (NaN where the convention cannot produce a value). The rounding
-    rule of each combination is ``convention[rounding_axis]``.
+    rule of each combination is ``convention[rounding_axis]``: it says how a
+    value was printed, not what it is, so ``regenerate`` must not depend on it.
+    It is called once per combination of the other axes (with the rounding
+    axis at its first candidate) and, as a check, once with every rounding
+    candidate for the first of them: a ``regenerate`` that answers differently
+    raises. A value is scored once per rule (a grid of values, each distinct
+    value of a cell rounded once: whole grids at once, exact as
+    :func:`paperlib.rounding.matches_printed`).
 
     Returns one row per combination: the axes, ``reproduced`` (count),
     ``within_5pct`` (count of cells reproduced or within 5%), ``cells``, ``mean_abs_rel_error``,
     ``max_abs_rel_error`` and ``hits`` (a string of 0/1, one per printed cell, in order).
     """
     published = np.array([float(p) for p in printed])
-    records = []
-    for conv in combinations(axes):
-        values = np.asarray(regenerate(**conv), dtype=float)
-        if values.shape != published.shape:
-            raise ValueError(f"regenerate returned shape {values.shape}, expected {published.shape}")
-        hits = [
-            bool(np.isfinite(v)) and matches_printed(float(v), p, conv[rounding_axis])
-            for v, p in zip(values, printed, strict=True)
-        ]
+    combos = combinations(axes)
+    if not combos:
+        return pd.DataFrame(columns=[*axes, "reproduced", "within_5pct", "cells", "mean_abs_rel_error",
+                                     "max_abs_rel_error", "hits"])
+    values = _regenerated_grid(axes, combos, regenerate, published.shape, rounding_axis)
+    rules = np.array([c[rounding_axis] for c in combos], dtype=object)
+    hits = np.zeros(values.shape, dtype=bool)
+    for rule in dict.fromkeys(rules):
+        rows = rules == rule
+        for j, cell in enumerate(printed):
+            column = values[rows, j]
+            distinct, where = np.unique(column, return_inverse=True)
+            matched = np.array([bool(np.isfinite(v)) and matches_printed(float(v), cell, rule) for v in distinct])
+            hits[rows, j] = matched[where.reshape(-1)]
+    with np.errstate(invalid="ignore"):
         rel = np.abs(values - published) / np.abs(published)
-        records.append(
-            {
-                **conv,
-                "reproduced": int(sum(hits)),
-                "within_5pct": int(sum(h or bool(r <= 0.05) for h, r in zip(hits, rel, strict=True))),
-                "cells": len(printed),
-                "mean_abs_rel_error": float(np.mean(rel)) if np.isfinite(rel).all() else np.inf,
-                "max_abs_rel_error": float(np.max(rel)) if np.isfinite(rel).all() else np.inf,
-                "hits": "".join("1" if h else "0" for h in hits),
-            }
-        )
-    return pd.DataFrame.from_records(records)
+    finite = np.isfinite(rel).all(axis=1)
+    frame = pd.DataFrame.from_records(combos)
+    frame["reproduced"] = hits.sum(axis=1).astype(int)
+    frame["within_5pct"] = (hits | (rel <= 0.05)).sum(axis=1).astype(int)
+    frame["cells"] = len(printed)
+    with np.errstate(invalid="ignore"):
+        frame["mean_abs_rel_error"] = np.where(finite, np.mean(np.where(finite[:, None], rel, 0.0), axis=1), np.inf)
+        frame["max_abs_rel_error"] = np.where(finite, np.max(np.where(finite[:, None], rel, 0.0), axis=1), np.inf)
+    frame["hits"] = ["".join("1" if h else "0" for h in row) for row in hits]
+    return frame
+
+
+def _regenerated_grid(axes: Mapping[str, Sequence], combos: list[dict], regenerate: Callable[..., np.ndarray],
+                      shape: tuple[int, ...], rounding_axis: str) -> np.ndarray:
+    """Return ``regenerate``'s values of every combination (one row each), called once per combination of the axes
+    other than ``rounding_axis`` (:func:`search`)."""
+    rules = list(axes[rounding_axis]) if rounding_axis in axes else []
+
+    def call(conv: dict) -> np.ndarray:
+        values = np.asarray(regenerate(**conv), dtype=float)
+        if values.shape != shape:
+            raise ValueError(f"regenerate returned shape {values.shape}, expected {shape}")
+        return values
+
+    memo: dict[tuple, np.ndarray] = {}
+    out = np.empty((len(combos), *shape))
+    for i, conv in enumerate(combos):
+        key = tuple(_native(v) for k, v in conv.items() if k != rounding_axis)
+        if key not in memo:
+            memo[key] = call({**conv, rounding_axis: rules[0]} if rules else conv)
+            if len(memo) == 1:
+                for rule in rules[1:]:
+                    other = call({**conv, rounding_axis: rule})
+                    if not np.array_equal(other, memo[key], equal_nan=True):
+                        raise ValueError(f"regenerate depends on the rounding axis {rounding_axis!r} ({conv}): "
+                                         f"it must say how a value was printed, not what it is")
+        out[i] = memo[key]
+    return out
 
 
 def choose(results: pd.DataFrame, axes: Mapping[str, Sequence], *, primary: str = "reproduced") -> dict:

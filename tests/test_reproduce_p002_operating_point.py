@@ -93,3 +93,18 @@ def test_the_convention_is_a_frozen_dataclass_that_prints_as_the_mapping(paper):
     assert conv.replace(kilo=1000).kilo == 1000 and conv.kilo == 1024
     with pytest.raises(ValueError, match="unknown switches \\['kb'\\]"):
         operating_point.Convention.from_choice({**conv.as_dict(), "kb": 1000})
+
+
+def test_the_search_evaluates_the_model_once_per_reading_and_each_cell_as_the_convention_alone(paper, search):
+    # 64 readings of the algorithm (2^6 switches), each over the stacked grid of 2 KB x 2 PI x 3 IT = 12 inputs
+    points = operating_point.operating_points(paper)
+    inputs, grid = operating_point._input_grid(points, operating_point.CONVENTION_AXES)
+    assert len(inputs) == 12 and len(grid) == 12 * len(points)
+    rng = np.random.default_rng(2)
+    for i in rng.choice(len(search), size=12, replace=False):
+        conv = operating_point.Convention.from_choice(search.iloc[i][list(operating_point.CONVENTION_AXES)].to_dict())
+        alone = operating_point.regenerate(points, conv)
+        stacked = operating_point._regenerate_inputs(inputs, grid, conv)[(conv.kilo, conv.pipeline_depth,
+                                                                           conv.it_rtts)]
+        # bit for bit: the grid's rows do not interact
+        assert np.array_equal(stacked, np.concatenate([alone["tcp_s"].to_numpy(), alone["sctp_s"].to_numpy()]))

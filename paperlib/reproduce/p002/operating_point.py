@@ -144,6 +144,38 @@ def printed_model_cells(paper: Paper) -> list[tuple[str, str, str, str]]:
     return out
 
 
+#: The switches of the model's algorithm (one model evaluation each in the search) and those that only change its
+#: inputs (evaluated together, as columns of one grid). ``rounding`` is neither: how a value was printed.
+_READING_KEYS = ("log_mode", "sctp_total", "final_chunk", "a_mode", "n_mode", "post_loss_slow_start")
+_INPUT_KEYS = ("kilo", "pipeline_depth", "it_rtts")
+
+
+def _input_grid(points: list[Point], axes: dict[str, list]) -> tuple[list[tuple], pd.DataFrame]:
+    """Return every combination of ``axes``' :data:`_INPUT_KEYS` and the model's inputs at ``points`` under each,
+    stacked (a block of ``len(points)`` rows per combination, in its order; PI and IT as per-point columns)."""
+    inputs = conventions.combinations({k: axes[k] for k in _INPUT_KEYS})
+    frames = []
+    for combo in inputs:
+        frame = model_points(points, combo["kilo"])
+        frame["pipeline_depth"] = combo["pipeline_depth"]
+        frame["it_s"] = combo["it_rtts"] * frame["rtt_s"]
+        frames.append(frame)
+    return [tuple(combo.values()) for combo in inputs], pd.concat(frames, ignore_index=True)
+
+
+def _regenerate_inputs(inputs: list[tuple], grid: pd.DataFrame, conv: Convention) -> dict[tuple, np.ndarray]:
+    """Return :func:`regenerate`'s 16 cells (TCP then SCTP, in point order) for every combination of ``inputs``
+    (:func:`_input_grid`) under ``conv``'s other switches: ``(kilo, pipeline_depth, it_rtts)`` -> cells.
+
+    One evaluation of the model over the stacked grid; each block is the value :func:`regenerate` gives for its
+    convention alone.
+    """
+    times = model_reading.response_times(grid, conv)
+    tcp, sctp = times["tcp_s"].to_numpy(), times["sctp_s"].to_numpy()
+    n = len(grid) // len(inputs)
+    return {key: np.concatenate([tcp[i * n:(i + 1) * n], sctp[i * n:(i + 1) * n]]) for i, key in enumerate(inputs)}
+
+
 def convention_search(paper: Paper) -> pd.DataFrame:
     """Return every combination of :data:`CONVENTION_AXES` scored on the 16 printed model cells, best first."""
     return _search(paper, CONVENTION_AXES)
@@ -161,10 +193,17 @@ def _search(paper: Paper, axes: dict[str, list]) -> pd.DataFrame:
         raise ValueError(f"paper 002: {len(cells)} printed model cells for {len(points)} printed columns, "
                          f"expected a TCP and an SCTP cell per column (data/002/table2.csv, table3.csv)")
 
+    inputs, grid = _input_grid(points, axes)
+    memo: dict[tuple, dict[tuple, np.ndarray]] = {}
+
     def regen(**switches):
-        """The 16 regenerated model cells under one combination: TCP then SCTP, in point order."""
-        r = regenerate(points, Convention(**switches))
-        return np.concatenate([r["tcp_s"].to_numpy(), r["sctp_s"].to_numpy()])
+        """The 16 regenerated model cells under one combination: TCP then SCTP, in point order (the model evaluated
+        once per reading of its algorithm, over every KB, PI and IT of the search: :func:`_regenerate_inputs`)."""
+        conv = Convention(**switches)
+        key = tuple(getattr(conv, k) for k in _READING_KEYS)
+        if key not in memo:
+            memo[key] = _regenerate_inputs(inputs, grid, conv)
+        return memo[key][tuple(getattr(conv, k) for k in _INPUT_KEYS)]
 
     results = conventions.search(axes, regen, [c[3] for c in cells])
     return conventions.rank(results, axes, primary=RANK_BY)
