@@ -89,7 +89,8 @@ def test_the_scores_are_those_of_each_cell_scored_alone(values):
     axes = {"row": list(range(len(values))), "rounding": ["half_up", "truncate"]}
     res = conventions.search(axes, lambda row, rounding: np.array(values[row]), printed)
     for r in res.itertuples():
-        hits = [bool(np.isfinite(v)) and matches_printed(v, p, r.rounding) for v, p in zip(values[r.row], printed, strict=True)]
+        hits = [bool(np.isfinite(v)) and matches_printed(v, p, r.rounding)
+                for v, p in zip(values[r.row], printed, strict=True)]
         assert r.hits == "".join("1" if h else "0" for h in hits)
         rel = np.abs(np.array(values[r.row]) - [2.46, 4.7, -3.0]) / [2.46, 4.7, 3.0]
         assert r.within_5pct == sum(h or bool(x <= 0.05) for h, x in zip(hits, rel, strict=True))
