@@ -11,8 +11,8 @@ HTML stays the same bytes for the same inputs.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
-from importlib import resources
 from pathlib import Path
 
 PACKAGE = "jupyter_server_mathjax"
@@ -41,12 +41,12 @@ MathJax.Hub.Register.StartupHook("End", function () { document.documentElement.d
 
 def mathjax_root() -> Path:
     """Return the folder of the installed MathJax; raise naming the package to install if it is missing."""
-    try:
-        root = resources.files(PACKAGE) / "static"
-    except ModuleNotFoundError as err:
+    # found, not imported: importing the package starts jupyter_server's imports (seconds)
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
         raise RuntimeError(f"the report needs MathJax from the Python package {PACKAGE.replace('_', '-')} "
-                           "(requirements.lock; make venv installs it)") from err
-    root = Path(str(root))
+                           "(requirements.lock; make venv installs it)")
+    root = Path(spec.submodule_search_locations[0]) / "static"
     if not (root / "MathJax.js").is_file():
         raise RuntimeError(f"{root}: no MathJax.js in the installed {PACKAGE}")
     return root
