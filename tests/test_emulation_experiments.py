@@ -40,3 +40,17 @@ def test_profiles_and_grids():
     assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW[pts[0]["paper"]]}
 
 
+
+
+def test_captures_stop_together(monkeypatch):
+    # two stand-in captures (sleep 30): one 0.2 s pause for both, then both terminated (one after the other paused
+    # 0.2 s before each, so a run's two captures ended 0.2 s apart)
+    import subprocess
+
+    pauses, sleep = [], experiments.time.sleep
+    monkeypatch.setattr(experiments.time, "sleep", lambda s: (pauses.append(s), sleep(s)))
+    dumps = [subprocess.Popen(["sleep", "30"]) for _ in range(2)]
+    experiments.stop_captures(iter(dumps))
+    # (Popen.wait polls with sleeps of its own, of at most 0.05 s)
+    assert [s for s in pauses if s >= 0.1] == [0.2]
+    assert all(d.returncode is not None for d in dumps)

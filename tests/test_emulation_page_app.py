@@ -221,8 +221,7 @@ def _run(protocol: str, sizes: list[int], iw: int, pcap: Path | None, server_pca
         client = tb.popen("client", py + ["client", *common, "--objects", ",".join(map(str, sizes)),
                                           "--timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = client.communicate(timeout=30)
-        for dump in dumps:
-            experiments.stop_capture(dump)
+        experiments.stop_captures(dumps)
         assert client.returncode == 0, err
     return (settings, [json.loads(x) for x in out.splitlines()], capture.read_pcap(pcap) if pcap else None,
             capture.read_pcap(server_pcap) if server_pcap else None)

@@ -125,9 +125,18 @@ def start_capture(tb: Testbed, pcap: Path, side: str = "client", snap_bytes: int
 
 def stop_capture(dump: subprocess.Popen) -> None:
     """Stop a capture of :func:`start_capture` (after 0.2 s, so the last packets are written)."""
+    stop_captures([dump])
+
+
+def stop_captures(dumps) -> None:
+    """Stop captures of :func:`start_capture` together: 0.2 s for the last packets to be written, then each is
+    terminated at once and waited for (so the captures of a run's two sides end within moments of each other)."""
+    dumps = list(dumps)
     time.sleep(0.2)
-    dump.terminate()
-    dump.wait(timeout=10)
+    for dump in dumps:
+        dump.terminate()
+    for dump in dumps:
+        dump.wait(timeout=10)
 
 
 def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:

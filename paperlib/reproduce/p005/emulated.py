@@ -514,8 +514,7 @@ def load_page(params: dict, seed: int) -> dict:
                 conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
             loaded = time.time()  # the client has its page and has exited: what follows is the connection's teardown
         finally:
-            for dump in dumps.values():
-                experiments.stop_capture(dump)
+            experiments.stop_captures(dumps.values())
         packets, server_packets = (until(capture.read_pcap(pcaps[side]), loaded) for side in ("client", "server"))
         if implementation_of(params) == "c":
             packets, server_packets = (with_quic_bit(without_teardown(x, proto)) if proto == "h3"
