@@ -473,7 +473,7 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
     expected = expected_seconds(paper, command, times_dir)
     with exclusive(exclusive_name, locks_dir):
         log.parent.mkdir(parents=True, exist_ok=True)
-        print(start_line(paper, label, log, expected), file=out, flush=True)
+        _print([start_line(paper, label, log, expected)], out)
         started = time.time()
         lines = SweepLines(paper, every_s, started)
         t0 = time.monotonic()
@@ -506,9 +506,9 @@ def run(paper: str, command: list[str], log: Path, *, label: str | None = None, 
         write_record(paper, command, seconds, returncode == 0, started, times_dir,
                      cpu_seconds=children_cpu_seconds() - cpu0, sweeps=sweeps)
         # still holding the lock: the next run's start line comes after this end line
-        print(end_line(paper, seconds, expected, returncode), file=out, flush=True)
+        _print([end_line(paper, seconds, expected, returncode)], out)
         if returncode != 0:
-            print(f"    last lines of {_shown(log)}:\n{log_tail(log)}", end="", file=out, flush=True)
+            _write(f"    last lines of {_shown(log)}:\n{log_tail(log)}", out)
     return returncode
 
 
@@ -521,8 +521,20 @@ def _own_session(proc: subprocess.Popen) -> bool:
 
 
 def _print(lines: list[str], out) -> None:
+    """Print ``lines`` to ``out``, each with its newline in one write (:func:`_write`)."""
     for line in lines:
-        print(line, file=out, flush=True)
+        _write(line + "\n", out)
+
+
+def _write(text: str, out) -> None:
+    """Write ``text`` to ``out`` in one call and flush it.
+
+    ``print`` writes a line and its newline in two calls; with unbuffered output (``PYTHONUNBUFFERED``, ``python
+    -u``) they are two writes to the terminal, and the papers a ``make -j`` runs side by side share it: another
+    paper's line could land between them. One write of a short line to a pipe or terminal is not split.
+    """
+    out.write(text)
+    out.flush()
 
 
 def _wait(proc: subprocess.Popen, poll=None) -> int:

@@ -43,6 +43,34 @@ def test_the_terminal_gets_two_lines_and_the_log_everything(tmp_path):
     assert "to stdout" in log and "to stderr" in log and "to stdout" not in out
 
 
+class _Writes(io.StringIO):
+    """A terminal that records each write: with unbuffered output (PYTHONUNBUFFERED) each is a write of its own."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def write(self, text):
+        self.calls.append(text)
+        return super().write(text)
+
+
+def test_each_line_reaches_the_terminal_in_one_write(tmp_path):
+    # papers run side by side (make -j) share the terminal: a line and its newline written apart let another paper's
+    # line in between ("[900] start ... 900.log[901] start ...", then an empty line)
+    out = _Writes()
+    script = "import sys\nfor i in range(30): print('line', i)\nsys.exit(4)"
+    code = run("007", [PY, "-c", script], tmp_path / "logs" / "007.log", times_dir=tmp_path / "times",
+               locks_dir=tmp_path / "locks", out=out, every_s=0.0)
+    assert code == 4
+    lines = [c for c in out.calls if not c.startswith("    last lines of ")]
+    assert [c[:13] for c in lines] == ["[007] start  ", "[007] FAILED "]
+    assert all(c.endswith("\n") and c.count("\n") == 1 for c in lines), out.calls
+    # the log's tail too, in one write that ends its last line
+    tail = [c for c in out.calls if c.startswith("    last lines of ")]
+    assert len(tail) == 1 and tail[0].endswith("line 29\n")
+
+
 def test_the_expected_time_is_the_last_successful_run_of_the_same_command(tmp_path):
     command = [PY, "-c", "pass"]
     _run(tmp_path, command)
