@@ -128,9 +128,14 @@ def regenerate(points: list[Point], conv: Convention) -> pd.DataFrame:
 
     Paper: 002, Table I with the algorithm; IT = ``conv.it_rtts`` round trips.
     """
-    frame = model_points(points, conv.kilo)
-    frame["it_s"] = conv.it_rtts * frame["rtt_s"]
-    return model_reading.response_times(frame, conv)
+    return model_reading.response_times(_model_inputs(points, conv.kilo, conv.it_rtts), conv)
+
+
+def _model_inputs(points: list[Point], kilo: int, it_rtts: int) -> pd.DataFrame:
+    """Return :func:`model_points` under ``kilo`` with the initial-transfer time IT = ``it_rtts`` round trips."""
+    frame = model_points(points, kilo)
+    frame["it_s"] = it_rtts * frame["rtt_s"]
+    return frame
 
 
 def printed_model_cells(paper: Paper) -> list[tuple[str, str, str, str]]:
@@ -156,9 +161,8 @@ def _input_grid(points: list[Point], axes: dict[str, list]) -> tuple[list[tuple]
     inputs = conventions.combinations({k: axes[k] for k in _INPUT_KEYS})
     frames = []
     for combo in inputs:
-        frame = model_points(points, combo["kilo"])
+        frame = _model_inputs(points, combo["kilo"], combo["it_rtts"])
         frame["pipeline_depth"] = combo["pipeline_depth"]
-        frame["it_s"] = combo["it_rtts"] * frame["rtt_s"]
         frames.append(frame)
     return [tuple(combo.values()) for combo in inputs], pd.concat(frames, ignore_index=True)
 
