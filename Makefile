@@ -197,9 +197,12 @@ lab: $(KERNEL_SPEC) ## open JupyterLab at notebooks/ with the project's kernel (
 	@echo "Start with notebooks/tutorial.ipynb. Explorers: notebooks/explorers.ipynb. Extending the package: docs/extending.md."
 	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) --MultiKernelManager.default_kernel_name=$(KERNEL) --ContentsManager.preferred_dir=notebooks .
 
-validate: $(STAMP) ## check reference/ and README against the code and ledger; re-execute figures/executed/*.ipynb with nbval
+# The README shows the reference run's verdicts, so it is checked against reference/ledger.csv; this machine's run is
+# compared with the reference by make reproduce's closing comparison (python -m paperlib.reference compare).
+validate: $(STAMP) ## check reference/ and README against the code; refuse a quick ledger; re-execute figures/executed/*.ipynb with nbval
 	$(PY) -m paperlib.reference_run check --reference $(REFERENCE)
-	$(PY) -m paperlib.verdicts --ledger figures/ledger.csv --check README.md
+	$(PY) -m paperlib.verdicts --ledger $(REFERENCE)/ledger.csv --check README.md
+	$(PY) -m paperlib.profiles full-scale figures/ledger.csv
 	$(PY) tools/nbval_run.py --executed
 
 nbval-fixtures: $(STAMP) ## regenerate tests/nbval/*.ipynb, the small runs make test checks with nbval (~2 min)

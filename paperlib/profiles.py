@@ -9,8 +9,9 @@ sets :data:`ENV` to the profile's name in the kernel's environment; :class:`pape
 the ledger column ``profile``; empty for a run at the notebooks' own scale).
 
 A quick run's statuses are not the reference's: its sweeps are too short and its replications too few to decide
-what a full run decides, and no real stack runs. ``python -m paperlib.verdicts`` (``make validate``) refuses a
-ledger that holds quick rows, and the ledger summary says how many it holds (:func:`quick_rows`).
+what a full run decides, and no real stack runs. ``python -m paperlib.profiles full-scale LEDGER`` (``make
+validate``) and ``python -m paperlib.verdicts`` refuse a ledger that holds quick rows, and the ledger summary says
+how many it holds (:func:`quick_rows`).
 
 A paper with ns-3 sweeps declares the small values the nbval fixtures use (``tests/nbval/parameters.yml``), with
 the ns-3 sweeps run in the kernel (``scheduler`` ``"synchronous"``: a local Dask cluster's start-up and its workers'
@@ -95,3 +96,29 @@ def quick_note(frame: pd.DataFrame, ledger: str) -> str | None:
     return (f"{ledger}: {n} of {len(frame)} rows come from the quick profile (make reproduce PROFILE=quick: "
             "reduced scale, no real stacks); their statuses are not the reference's. A full make reproduce "
             "replaces them.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``full-scale LEDGER``: exit 1 with :func:`quick_note` when ``LEDGER`` holds rows of the quick profile."""
+    import argparse
+
+    from paperlib import ledger as ledger_file
+
+    parser = argparse.ArgumentParser(prog="python -m paperlib.profiles", description=main.__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    full = sub.add_parser("full-scale", help="exit 1 when the ledger holds rows of the quick profile")
+    full.add_argument("ledger", type=Path)
+    args = parser.parse_args(argv)
+    if not args.ledger.exists():
+        print(f"{args.ledger}: no ledger (run make reproduce first)")
+        return 1
+    note = quick_note(ledger_file.read(args.ledger), str(args.ledger))
+    if note:
+        print(note)
+        return 1
+    print(f"{args.ledger}: every row at the notebooks' own scale (no quick-profile row)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -110,6 +110,20 @@ def test_validate_refuses_a_quick_ledger(tmp_path, capsys, action):
     assert readme.read_text() == "no results block\n"  # --write wrote nothing
 
 
+def test_make_validate_refuses_a_quick_ledger_and_checks_the_readme_against_the_reference(tmp_path, capsys):
+    assert profiles.main(["full-scale", str(_ledger(tmp_path, "quick"))]) == 1
+    assert "3 of 3 rows come from the quick profile" in capsys.readouterr().out
+    assert profiles.main(["full-scale", str(_ledger(tmp_path, ""))]) == 0
+    assert profiles.main(["full-scale", str(tmp_path / "none.csv")]) == 1
+    assert "no ledger" in capsys.readouterr().out
+    # the README shows the reference run's verdicts: make validate checks it against reference/ledger.csv, and this
+    # machine's run only for the quick profile (its differences from the reference are the closing comparison's)
+    recipe = (REPO / "Makefile").read_text().split("\nvalidate:", 1)[1].split("\n\n", 1)[0]
+    assert "paperlib.verdicts --ledger $(REFERENCE)/ledger.csv --check README.md" in recipe
+    assert "paperlib.profiles full-scale figures/ledger.csv" in recipe
+    assert "--ledger figures/ledger.csv" not in recipe
+
+
 def test_the_closing_summary_says_when_the_ledger_is_the_quick_profiles(tmp_path):
     text = run_summary.summary(["004"], None, _ledger(tmp_path, "quick"), times_dir=tmp_path / "times")
     assert "3 of 3 rows come from the quick profile" in text
