@@ -382,9 +382,9 @@ def _run_sctp(tb: Testbed, params: dict, bound: float) -> tuple[dict, list[dict]
 def until(packets: list[tuple[float, bytes]], t: float) -> list[tuple[float, bytes]]:
     """Return the captured ``packets`` (timestamp s on the wall clock, bytes) up to time ``t`` (the page loaded).
 
-    The two captures stop one after the other, 0.2 s apart (:func:`paperlib.emulation.experiments.stop_capture`),
-    so a packet of the teardown sent after the first stopped can be in the other capture alone, with nothing to
-    match it to; no wire figure reads a packet after the page."""
+    The two captures stop together (:func:`paperlib.emulation.experiments.stop_captures`), but not at one instant:
+    a packet of the teardown sent as the first stopped can be in the other capture alone, with nothing to match it
+    to; no wire figure reads a packet after the page."""
     return [p for p in packets if p[0] <= t]
 
 
