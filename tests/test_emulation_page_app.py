@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from paperlib.emulation import capture, experiments, netns, page_app
 from paperlib.emulation.netns import Link, Testbed
 from paperlib.emulation.tcp_settings import TcpSettings
+from paperlib.reproduce.p005 import emulated
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
@@ -221,10 +223,13 @@ def _run(protocol: str, sizes: list[int], iw: int, pcap: Path | None, server_pca
         client = tb.popen("client", py + ["client", *common, "--objects", ",".join(map(str, sizes)),
                                           "--timeout", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = client.communicate(timeout=30)
+        loaded = time.time()  # the page is in: what the captures hold after it is the teardown
         experiments.stop_captures(dumps)
         assert client.returncode == 0, err
-    return (settings, [json.loads(x) for x in out.splitlines()], capture.read_pcap(pcap) if pcap else None,
-            capture.read_pcap(server_pcap) if server_pcap else None)
+    # read up to the page loaded, as paper 005's runs are (emulated.until: a teardown packet can sit in one capture)
+    return (settings, [json.loads(x) for x in out.splitlines()],
+            emulated.until(capture.read_pcap(pcap), loaded) if pcap else None,
+            emulated.until(capture.read_pcap(server_pcap), loaded) if server_pcap else None)
 
 
 #: The wire kind of each page protocol (:data:`paperlib.emulation.capture.WIRE_KINDS`).
