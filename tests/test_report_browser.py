@@ -6,15 +6,18 @@ row per row of the ledger CSV, and filtering by a status (select, or ?status= in
 exactly that status's rows. MathJax (the site's own copy) typesets every page: no ``$...$`` is left as
 source. Every paper page with ledger rows opens with its verdict in a few sentences, and the index's results
 table is the one the ledger gives. In a 1300-pixel-wide window no table runs past the page's right edge.
-Skipped, with the reason, where no Chromium is installed (CI installs Debian's chromium: .ci/run). About a
-minute and a half (the site is built from tests/report_helpers.py's tree).
+Each page is loaded and typeset once (``visits``) and every check reads that visit. Skipped, with the reason,
+where no Chromium is installed (CI installs Debian's chromium: .ci/run). About 40 s on 2 cores, half of it
+building the site (from tests/report_helpers.py's tree).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -61,10 +64,12 @@ class _Ids(HTMLParser):
                 self.ids.add(v)
 
 
-def ids_of(path: Path) -> set[str]:
+@functools.cache
+def ids_of(path: Path) -> frozenset[str]:
+    """Return the ids and names of ``path``'s elements (read once per file: many links point into one page)."""
     parser = _Ids()
     parser.feed(path.read_text(encoding="utf-8"))
-    return parser.ids
+    return frozenset(parser.ids)
 
 
 @pytest.fixture(scope="module")
@@ -73,40 +78,82 @@ def site(small_site):
     return small_site
 
 
+#: The window every page is checked in: the width at which no table may run past the right edge.
+WINDOW = (1300, 900)
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    b = Browser(tmp_path_factory.mktemp("chromium-profile"), window_size=WINDOW)
     yield b
     b.close()
 
 
-def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
+@dataclass(frozen=True)
+class Visit:
+    """What one page of the report shows once loaded and typeset (read by the tests below)."""
+
+    problems: list[str]  # console errors, exceptions, failed loads, network fetches: while loading and typesetting
+    broken_images: list[str]
+    images: int
+    links: list[str]
+    raw_math: list[str]  # text that still holds TeX source after MathJax finished
+    math_errors: int
+    math: int  # MathML elements, as typeset
+    after_title: str | None  # the id of the element after the page's h1
+    verdict: str | None  # the text of #verdict without its math
+    overflow: list[str]  # what runs past the right edge of a WINDOW-wide window
+
+
+@pytest.fixture(scope="module")
+def visits(site, browser) -> dict[str, Visit]:
+    """Every page of the report, visited once: loaded, typeset by MathJax, then read (page name -> :class:`Visit`).
+
+    One visit per page serves every check below (each page is loaded and typeset once, not once per check).
+    """
     _, out = site
-    pages = sorted(out.glob("*.html"))
+    seen = {}
+    for page in sorted(out.glob("*.html")):
+        events = wait_for_mathjax(browser, page)
+        seen[page.name] = Visit(
+            problems=problems(events),
+            broken_images=browser.eval("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
+                                       ".map(i => i.getAttribute('src'))"),
+            images=browser.eval("document.images.length"),
+            links=browser.eval("Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"),
+            raw_math=browser.eval(RAW_MATH),
+            math_errors=browser.eval("document.querySelectorAll('.MathJax_Error, .MathJax_Preview:not(:empty)')"
+                                     ".length"),
+            math=browser.eval("document.querySelectorAll('math').length"),
+            after_title=browser.eval("(h => h && h.nextElementSibling ? h.nextElementSibling.id : null)"
+                                     "(document.querySelector('main h1'))"),
+            verdict=browser.eval("(v => v ? (c => { c.querySelectorAll('.math, script').forEach(e => e.remove());"
+                                 " return c.textContent.split(/\\s+/).filter(Boolean).join(' '); })(v.cloneNode(true))"
+                                 " : null)(document.getElementById('verdict'))"),
+            overflow=browser.eval(OVERFLOW))
+    return seen
+
+
+def test_every_page_loads_cleanly_with_its_images_and_links(visits):
     # the index, the ledger, the explorers, two docs pages and one page per paper
-    assert len(pages) == 5 + len(PAPERS)
-    for page in pages:
-        events = browser.load(page.as_uri())
-        assert problems(events) == [], page.name
-        broken = browser.eval("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0))"
-                              ".map(i => i.getAttribute('src'))")
-        assert broken == [], f"{page.name}: broken images {broken}"
-        n_images = browser.eval("document.images.length")
+    assert len(visits) == 5 + len(PAPERS)
+    for name, visit in visits.items():
+        assert visit.problems == [], name
+        assert visit.broken_images == [], f"{name}: broken images {visit.broken_images}"
         # the small figures/ tree (report_helpers.small_figures) has figures for papers 000 and 004 only
-        assert n_images > 0 or page.name in ("ledger.html", "paper-001.html", "paper-002.html",
-                                             "paper-003.html", "paper-005.html") or page.name.startswith("doc-"), \
-            page.name
-        for href in browser.eval("Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"):
+        assert visit.images > 0 or name in ("ledger.html", "paper-001.html", "paper-002.html",
+                                            "paper-003.html", "paper-005.html") or name.startswith("doc-"), name
+        for href in visit.links:
             parts = urlsplit(href)
             if parts.scheme != "file":
                 continue  # links to the papers' publishers etc.: not fetched, not part of the site
             target = Path(unquote(parts.path))
-            assert target.is_file(), f"{page.name}: broken link {href}"
+            assert target.is_file(), f"{name}: broken link {href}"
             if parts.fragment:
                 # HTML's rule: an element whose id is the fragment as written, else as percent-decoded
                 # (nbconvert writes heading ids percent-encoded)
                 ids = ids_of(target)
-                assert parts.fragment in ids or unquote(parts.fragment) in ids, f"{page.name}: no anchor for {href}"
+                assert parts.fragment in ids or unquote(parts.fragment) in ids, f"{name}: no anchor for {href}"
 
 
 def _visible(browser) -> list[str]:
@@ -152,14 +199,16 @@ def test_status_colours_are_applied(site, browser):
         assert re.match(rf"rgba\({r}, {g}, {b}, 0\.1\d*\)", css), (status, css)
 
 
-def wait_for_mathjax(browser, page: Path) -> None:
-    """Load ``page`` and wait until MathJax has typeset it (its startup's "End" hook marks the document)."""
-    assert problems(browser.load(page.as_uri())) == [], page.name
+def wait_for_mathjax(browser, page: Path) -> list[dict]:
+    """Load ``page`` and wait until MathJax has typeset it (its startup's "End" hook marks the document); return the
+    page's events, from its navigation to the end of the typesetting."""
+    events = browser.load(page.as_uri())
     deadline = time.monotonic() + 120
     while browser.eval("document.documentElement.dataset.mathjax || ''") != "done":
         if time.monotonic() > deadline:
             raise TimeoutError(f"{page.name}: MathJax did not finish in 120 s")
         time.sleep(0.2)
+    return events  # the browser adds the events that arrive while it waits
 
 
 # Text nodes outside code, scripts and MathJax's own output that still hold TeX source: a $...$ pair,
@@ -176,14 +225,11 @@ RAW_MATH = r"""(() => {
 })()"""
 
 
-def test_math_is_typeset_offline_on_every_page(site, browser):
-    _, out = site
-    typeset = {}
-    for page in sorted(out.glob("*.html")):
-        wait_for_mathjax(browser, page)
-        assert browser.eval(RAW_MATH) == [], page.name
-        assert browser.eval("document.querySelectorAll('.MathJax_Error, .MathJax_Preview:not(:empty)').length") == 0
-        typeset[page.name] = browser.eval("document.querySelectorAll('math').length")  # MathML, as typeset
+def test_math_is_typeset_offline_on_every_page(visits):
+    for name, visit in visits.items():
+        assert visit.raw_math == [], name
+        assert visit.math_errors == 0, name
+    typeset = {name: visit.math for name, visit in visits.items()}  # MathML, as typeset
     # the doc's inline and displayed formulas, the notebooks' prose (both papers with a notebook page), the verdicts
     assert typeset["doc-guide.html"] == 2
     assert typeset["paper-000.html"] > 10 and typeset["paper-004.html"] > 10
@@ -198,22 +244,20 @@ def _text_without_math(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 
-def test_every_paper_page_opens_with_its_verdict(site, browser):
+def test_every_paper_page_opens_with_its_verdict(site, visits):
     from report_helpers import verdicts_module
 
     from paperlib import ledger
     from paperlib.report.markdown import to_html
 
-    figures, out = site
+    figures, _ = site
     verdicts = verdicts_module().paper_verdicts(ledger.read(figures / "ledger.csv"))
     assert verdicts
     for v in verdicts:
-        wait_for_mathjax(browser, out / f"paper-{v.paper}.html")
+        visit = visits[f"paper-{v.paper}.html"]
         # the first element after the title is the verdict, and it says what the paragraph says
-        assert browser.eval("document.querySelector('main h1').nextElementSibling.id") == "verdict"
-        shown = browser.eval("(() => { const c = document.getElementById('verdict').cloneNode(true);"
-                             " c.querySelectorAll('.math, script').forEach(e => e.remove());"
-                             " return c.textContent.split(/\\s+/).filter(Boolean).join(' '); })()")
+        assert visit.after_title == "verdict", v.paper
+        shown = visit.verdict
         # it opens with the verdict in a few sentences, then the details (the numbers in full, why, the ledger)
         opening = _text_without_math(to_html(v.opening()))
         details = _text_without_math(to_html(v.details()))
@@ -265,13 +309,7 @@ OVERFLOW = r"""(() => {
 })()"""
 
 
-def test_no_table_runs_past_the_right_edge_of_a_1300_pixel_window(site, tmp_path):
-    _, out = site
-    (tmp_path / "chromium-1300").mkdir()
-    wide = Browser(tmp_path / "chromium-1300", window_size=(1300, 900))
-    try:
-        for page in sorted(out.glob("*.html")):
-            assert problems(wide.load(page.as_uri())) == [], page.name
-            assert wide.eval(OVERFLOW) == [], page.name
-    finally:
-        wide.close()
+def test_no_table_runs_past_the_right_edge_of_a_1300_pixel_window(visits):
+    assert WINDOW[0] == 1300
+    for name, visit in visits.items():
+        assert visit.overflow == [], name
