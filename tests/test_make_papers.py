@@ -50,10 +50,13 @@ def test_a_data_folder_without_a_notebook_or_a_notebook_without_data_is_no_paper
 
 @pytest.mark.parametrize("name", MAKE_PARAMETERS)
 def test_the_makefile_sees_the_parameters_each_notebook_declares(name):
-    for paper in _show("$(PAPERS)").split():
+    # one make for every paper: "NNN=yes" where the Makefile sees the parameter declared, "NNN=" where not
+    seen = dict(word.split("=") for word in _show(f"$(foreach p,$(PAPERS),$(p)=$(call declares,$(p),{name}))").split())
+    assert seen
+    for paper, answer in seen.items():
         (notebook,) = (REPO / "notebooks").glob(f"{paper}_*.ipynb")
         declared = name in notebook_parameters(notebook)
-        assert _show(f"$(call declares,{paper},{name})") == ("yes" if declared else ""), (paper, name)
+        assert answer == ("yes" if declared else ""), (paper, name)
 
 
 def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
@@ -92,9 +95,14 @@ def test_the_quick_profile_runs_every_paper_with_its_parameters_and_without_the_
 
 
 def test_every_paper_depends_on_the_quick_stamp_and_only_quick_passes_the_profile():
-    for paper in _show("$(PAPERS)").split():
-        assert _show("$(QUICK_STAMP)") in _show(f"$(call paper_stamps,{paper})").split(), paper
-        assert "--profile" not in _show(f"$(call paper_args,{paper})"), paper
+    # one make: the quick stamp, then per paper its stamps and its arguments, each between two markers
+    shown = _show("$(QUICK_STAMP)$(foreach p,$(PAPERS), @@ $(p) @@ $(call paper_stamps,$(p)) @@ "
+                  "$(call paper_args,$(p)))").split(" @@ ")
+    quick, per_paper = shown[0].strip(), shown[1:]
+    assert quick and len(per_paper) == 3 * len(_show("$(PAPERS)").split())
+    for paper, stamps, args in zip(per_paper[0::3], per_paper[1::3], per_paper[2::3], strict=True):
+        assert quick in stamps.split(), paper
+        assert "--profile" not in args, paper
     assert _show("$(EMULATION)") == "reduced" and _show("$(RUN_TIMES)") == ".cache/run-times"
 
 
