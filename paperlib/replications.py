@@ -13,6 +13,11 @@ The rule (:data:`RULE`), fixed before any run and the same for every paper:
 4. when even :data:`CAP` replications do not reach that power, the question runs :data:`CAP` and its ledger row
    gives the ``n`` the rule asks for (``Plan.n_needed``).
 
+The same rule sizes a published measurement measured again on the real stacks (a ledger cell scored by
+:func:`paperlib.ledger.measured_status`, :data:`MEASURED_RULE`): there the effect is a difference of
+:data:`paperlib.ledger.CLOSE` (5%) of the printed value, the smallest the ledger tells apart from the print
+(``measured_close``), each cell is planned alone (:func:`measured_plan`), and the cap is :data:`MEASURED_CAP`.
+
 The rule reads the pilot's spread, never its mean: extending a cell cannot chase a verdict. Re-estimating the size
 from the variance of an internal pilot leaves the test's level practically unchanged (Wittes and Brittain,
 "The role of internal pilot studies in increasing the efficiency of clinical trials", Statistics in Medicine 9,
@@ -49,7 +54,8 @@ class Plan:
     n: int
     n_needed: float  # may exceed the cap; inf when the model predicts no effect
     spread: float  # standard deviation of one replication's quantity (from the pilot)
-    effect: float  # the model's predicted distance from the threshold
+    effect: float  # the distance the test is sized for: the model's predicted distance from the threshold
+    effect_is: str = "the model's effect"  # what ``effect`` is, in words (:meth:`describe`)
 
     @property
     def capped(self) -> bool:
@@ -58,7 +64,7 @@ class Plan:
 
     def describe(self) -> str:
         """Return the plan in words for a ledger reason."""
-        text = (f"{self.n} replications for power {POWER:.0%} at the model's effect {self.effect:.3g} "
+        text = (f"{self.n} replications for power {POWER:.0%} at {self.effect_is} {self.effect:.3g} "
                 f"(pilot spread {self.spread:.3g})")
         if self.capped:
             need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
@@ -105,3 +111,38 @@ def replications_for_power(spread: float, effect: float, *, pilot: int = PILOT, 
             lo = mid
     needed = hi
     return Plan(min(needed, cap), float(needed), float(spread), float(effect))
+
+
+#: The most replications a published measurement measured again may run (unless its grid's pilot has more: the full
+#: profile runs 10): the budget of the reduced grid, the count of paper 004's own testbed ("10 runs").
+MEASURED_CAP = 10
+#: The rule for a published measurement measured again, in one sentence (the notebooks of papers 000, 002, 004).
+MEASURED_RULE = (f"every published measurement measured again runs a pilot of {PILOT} replications; the cell then runs "
+                 f"the smallest number of replications (at most {MEASURED_CAP}) at which a two-sided "
+                 f"{ALPHA:.0%}-level t-test has power {POWER:.0%} against a difference of 5% of the printed value, at "
+                 f"the spread the pilot measured; a cell that would need more runs {MEASURED_CAP} and says how many it "
+                 f"would need")
+
+
+def measured_plan(values, printed: float, *, pilot: int = PILOT, cap: int = MEASURED_CAP) -> Plan:
+    """Return the :class:`Plan` of a published measurement measured again, from its pilot's ``values``.
+
+    ``values``: one measurement per pilot replication that kept its timing (at least 2); ``printed``: the published
+    value the cell is scored against. The effect is :data:`paperlib.ledger.CLOSE` times ``|printed|`` (a difference
+    of 5%, the smallest the ledger tells from the print), the spread the pilot's sample standard deviation; the plan
+    is never below ``pilot`` nor the pilot's own size, and at most ``cap`` unless the pilot has more
+    (:func:`replications_for_power`). Raises :class:`ParameterError` with fewer than two
+    values, a value that is not finite, or a ``printed`` that is not a finite number other than 0.
+    """
+    from paperlib.ledger import CLOSE
+
+    x = [float(v) for v in values]
+    if len(x) < 2 or not all(math.isfinite(v) for v in x):
+        raise ParameterError(f"values must be at least two finite measurements, got {values!r}")
+    if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
+        raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
+    mean = sum(x) / len(x)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
+    plan = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=max(pilot, len(x)), cap=max(cap,
+                                  pilot, len(x)))
+    return Plan(plan.n, plan.n_needed, plan.spread, plan.effect, effect_is="a 5% difference from the print")

@@ -216,13 +216,17 @@ def pytest_configure_node(node):
 
 
 def pytest_collection_modifyitems(config, items):
-    """On an xdist worker: the modules that hold an `exclusive` test first, then those that hold a slow test, then
-    the others, each in file order but for its `exclusive` tests, which run first in their module.
+    """On an xdist worker: the modules that hold an `exclusive` test first (those that also hold a slow test last
+    among them), then those that hold a slow test, then the others, each in file order but for its `exclusive`
+    tests, which run first in their module.
 
     Why the exclusive ones first: an exclusive test waits until the other worker's current test has finished, and
     the other worker waits while it runs. At the start of the run both workers are in such modules, so an
     exclusive test waits for another exclusive test or a short one; after a slow module had started, it could wait
-    minutes (paper notebooks re-executed by nbval) with a core idle.
+    minutes (paper notebooks re-executed by nbval) with a core idle. For the same reason a module's long tests
+    that need not run alone belong in a module without exclusive tests (tests/test_bench.py and
+    tests/test_bench_emulated.py), and an exclusive module with a slow test (the Dask cluster's) comes last of
+    them, when the other worker has few exclusive tests left to hold up.
     """
     if _lock_path(config) is None:
         return
@@ -235,7 +239,8 @@ def pytest_collection_modifyitems(config, items):
             slow.add(module)
         if item.get_closest_marker("exclusive"):
             exclusive.add(module)
-    order = {module: (module not in exclusive, module not in slow, place) for module, place in first.items()}
+    order = {module: (module not in exclusive, (module in slow) if module in exclusive else (module not in slow), place)
+             for module, place in first.items()}
     # stable: a module keeps its own order, its exclusive tests moved to its front
     items.sort(key=lambda item: (order[item.nodeid.split("::", 1)[0]], item.get_closest_marker("exclusive") is None))
 

@@ -1,75 +1,16 @@
 """Every script `make bench` runs, run at a tiny size: it exits 0 and prints its result lines (so none can rot).
 
-The scripts are those the Makefile's bench recipe lists (``make -n bench``); each has its tiny arguments below,
-and a script added to the recipe without them fails the first test. The model, explorer and emulator scripts take
-a few seconds each; the ns-3 ones import ns-3 and compile its C++ in every process they start (bench_testbed
-starts five: itself, a fresh process and the workers of a 1- and a 2-worker cluster), so they are marked slow.
-bench_emulation needs root, TUN and network namespaces, and is skipped without them as the emulation tests are.
+The scripts are those the Makefile's bench recipe lists (``make -n bench``); each has its tiny arguments in
+tests/bench_tiny.py, and a script added to the recipe without them fails the first test. The model and explorer
+scripts take a few seconds each; the ns-3 ones import ns-3 and compile its C++ in every process they start
+(bench_testbed starts five: itself, a fresh process and the workers of a 1- and a 2-worker cluster), so they are
+marked slow. The scripts that time real stacks on the wall clock (bench_emulation, bench_fidelity) run in
+tests/test_bench_emulated.py, alone under pytest -n.
 """
-
-import re
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-from paperlib.emulation import netns
-
-REPO = Path(__file__).resolve().parent.parent
-EMULATION = netns.unavailable_reason()
-NS3 = [pytest.mark.ns3, pytest.mark.slow]
-#: the emulator's benches time real stacks on the wall clock: skipped without a testbed, alone under pytest -n
-EMULATED = [pytest.mark.skipif(EMULATION is not None, reason=f"emulated testbed unavailable: {EMULATION}"),
-            pytest.mark.exclusive]
-
-#: script -> (its tiny arguments, the lines (regular expressions) its output must hold, marks)
-TINY = {
-    "bench_models.py": (["--points", "2000", "--repeats", "1"],
-                        [r"^004 slow-start latency \(Eq. 5\), 1,600 grid points", r"^  ratio loop/model: ",
-                         r"^002 response time .*, 200 points", r"^  ratio loop/grid: ",
-                         r"^000 mean waiting time \(Eq. 4\), 4 \(m, n\) points", r"^  ratio schedule/closed form: ",
-                         r"^Models against their floors .* 2,000 random points",
-                         r"^  004 slow-start latency, Eq. \(5\) +model .* ratio +[0-9.]+x \((within|ABOVE)"], []),
-    "bench_testbed.py": (["--sim-time", "2", "--warmup", "0.5", "--points", "2"],
-                         [r"^001 testbed, FIFO-120, 90% of 10 Mbit/s, .* 2 s simulated",
-                          r"^  before \(fresh process per run, start-up included\): [0-9.]+ simulated s per wall s",
-                          r"^  after  \(warm worker of one shared cluster\): +[0-9.]+ simulated s per wall s",
-                          r"^001 sweep of 2 points on warmed clusters: 1 worker [0-9.]+ s, 2 workers [0-9.]+ s, "
-                          r"speed-up"], NS3),
-    "bench_ns3_speed.py": (["--sim-time", "1", "--warmup", "0.25"],
-                           [r"^ns-3 import, CPU s of a fresh process: the package's 9 modules [0-9.]+, every module "
-                            r"\(the wheel's loader\) [0-9.]+: ratio [0-9.]+x",
-                            r"^ns-3 speed, 001 testbed .* 1 s simulated\): [0-9,]+ packets through the bottleneck",
-                            r"^  floor \(bare ns-3: 20 BulkSend flows", r"^  testbed / floor: [0-9.]+"], NS3),
-    "bench_budget.py": (["--cache", "{tmp}", "--times", "{tmp}", "--profiles", "scaled", "--sample-seconds", "0.5",
-                         "1"],
-                        [r"^cold run floor: ", r"^  no run records", r"^cold run per paper: ",
-                         r"^001's warm-up: ", r"^001 PROFILE=scaled: .* costs about [0-9.]+ \+ [0-9.]+ CPU s per "
-                         r"simulated second, measured; \d+ runs: [0-9.]+ core-hours"], NS3),
-    "bench_explore.py": (["--moves", "1", "--explorers", "004"],
-                         [r"^explorers: one redraw", r"^  004 against rate +moving \w+ +model +[0-9.]+ ms +redraw "
-                          r"median +[0-9.]+ ms", r"^  slowest median redraw: [0-9.]+ ms .* 4 explorer axes"], []),
-    "bench_emulation.py": (["--rates", "1e6"],
-                           [r"^ *rate_bps +arrived", r"^ *1e\+06 ", r"^emulator: (highest accurate rate|not accurate)"],
-                           EMULATED),
-    "bench_fidelity.py": (["--runs", "1", "--families", "h2", "--objects", "4", "--conditions", "idle"],
-                          [r"^fidelity of paper 005's page loads", r"^  h2 \(python\) +idle +kept [01]/1 +lateness p99",
-                           r"^  h2 \(c\) +idle +kept [01]/1", r"^one testbed at a time"],
-                          EMULATED),
-    "bench_001_real.py": (["--run-seconds", "0"],
-                          [r"^001 real stacks, profile reduced: 80 runs, 0\.48 machine-hours",
-                           r"^001 real stacks, profile full: 600 runs, [0-9.]+ machine-hours",
-                           r"^001 short real run: skipped"], []),
-}
-
-
-def bench_scripts() -> list[str]:
-    """Return the scripts the Makefile's bench recipe runs, in its order (``make -n bench``, the venv as built)."""
-    dry = subprocess.run(["make", "-n", "-s", "--no-print-directory", "-f", str(REPO / "Makefile"),
-                          "-o", ".venv/.installed", "bench"], cwd=REPO, capture_output=True, text=True, check=True)
-    return re.findall(r"\bbench/(\w+\.py)\b", dry.stdout)
+from bench_tiny import EMULATED, TINY, bench_scripts, run_tiny
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
@@ -79,12 +20,7 @@ def test_every_script_make_bench_runs_has_a_tiny_run_here():
     assert sorted(scripts) == sorted(TINY)
 
 
-@pytest.mark.parametrize("script", [pytest.param(name, marks=marks) for name, (_, _, marks) in TINY.items()])
+@pytest.mark.parametrize("script", [pytest.param(name, marks=marks) for name, (_, _, marks) in TINY.items()
+                                    if marks is not EMULATED])
 def test_a_bench_script_runs_at_a_tiny_size_and_prints_its_results(script, tmp_path):
-    args, expected, _ = TINY[script]
-    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    proc = subprocess.run([sys.executable, str(REPO / "bench" / script), *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=900)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    for pattern in expected:
-        assert re.search(pattern, proc.stdout, re.MULTILINE), (pattern, proc.stdout)
+    run_tiny(script, tmp_path)

@@ -64,3 +64,45 @@ def test_the_plan_is_the_smallest_n_with_the_power(spread, effect):
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ParameterError, match=name):
         replications.replications_for_power(**kwargs)
+
+
+# --- a published measurement measured again: the effect is 5% of the print -----------------------------------------
+
+def test_a_measured_cell_is_sized_for_five_percent_of_its_print():
+    # pilot (9, 10, 11, 10, 10): sd = sqrt(2 / 4) = 0.7071; printed 20, so the effect is 1.0: the plan is that of
+    # replications_for_power(0.7071, 1.0), and it says what it is sized for
+    plan = replications.measured_plan([9.0, 10.0, 11.0, 10.0, 10.0], 20.0)
+    assert math.isclose(plan.spread, math.sqrt(0.5)) and math.isclose(plan.effect, 1.0)
+    assert plan.n == replications.replications_for_power(math.sqrt(0.5), 1.0).n
+    assert "a 5% difference from the print" in plan.describe()
+    # identical runs need only the pilot; a negative print is sized by its size
+    assert replications.measured_plan([3.0, 3.0], 4.0).n == replications.PILOT
+    assert replications.measured_plan([9.0, 10.0, 11.0, 10.0, 10.0], -20.0).n == plan.n
+
+
+def test_a_measured_cell_never_plans_below_its_pilot_or_above_the_cap_but_says_what_it_needs():
+    # a pilot of 7 runs (more than PILOT) is never planned below 7; two wildly different runs cap at MEASURED_CAP;
+    # a pilot larger than the cap (the full grid's 10 against a smaller cap) is the plan
+    assert replications.measured_plan([1.0] * 6 + [1.0001], 100.0).n == 7
+    wide = replications.measured_plan([10.0, 20.0], 15.0)
+    assert wide.n == replications.MEASURED_CAP == 10 and wide.capped and wide.n_needed > 10
+    assert replications.measured_plan([10.0, 20.0] * 6, 15.0, cap=8).n == 12
+
+
+@given(st.lists(st.floats(0.1, 100.0), min_size=2, max_size=12), st.floats(0.5, 200.0))
+def test_a_measured_plan_is_the_power_rule_at_five_percent(values, printed):
+    plan = replications.measured_plan(values, printed)
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    rule = replications.replications_for_power(sd, 0.05 * printed, pilot=max(replications.PILOT, len(values)),
+                                               cap=max(replications.MEASURED_CAP, len(values)))
+    assert (plan.n, plan.n_needed) == (rule.n, rule.n_needed)
+    assert max(replications.PILOT, len(values)) <= plan.n <= max(replications.MEASURED_CAP, len(values))
+
+
+@pytest.mark.parametrize("values, printed, name", [([1.0], 2.0, "values"), ([1.0, float("nan")], 2.0, "values"),
+                                                   ([1.0, 2.0], 0.0, "printed"), ([1.0, 2.0], float("inf"), "printed"),
+                                                   ([1.0, 2.0], True, "printed")])
+def test_a_measured_plan_names_its_bad_input(values, printed, name):
+    with pytest.raises(ParameterError, match=name):
+        replications.measured_plan(values, printed)

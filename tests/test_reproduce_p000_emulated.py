@@ -6,15 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paperlib import replications
 from paperlib.emulation import experiments
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.reproduce.p000 import claims, emulated, operating_point
 
 
 def test_grid(paper):
     n_proto = len(experiments.protocols())
     assert emulated.points(paper, "off") == []
-    # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced), 3 repetitions
-    assert len(emulated.points(paper, "reduced")) == 7 * 2 * 3 * n_proto
+    # 000: 9 blocks, "4 Kbps" read as 40 Kbps -> 7 distinct points, m in {1, 5} (reduced), the pilot's 5 repetitions
+    assert len(emulated.points(paper, "reduced")) == 7 * 2 * replications.PILOT * n_proto == 7 * 2 * 5 * n_proto
     assert emulated.users_of("full") == [5, 10, 20, 30]
     # 13.5 KB with KB = 1000 (the chosen convention) and MSS 536 B
     assert {(p["object_bytes"], p["mss_bytes"]) for p in emulated.points(paper, "reduced")} == {(13_500, 536)}
@@ -36,6 +38,33 @@ def test_waiting_is_mean_turnaround_minus_single_user_time():
     assert (mean, n, alone) == (pytest.approx(7.0), 2, pytest.approx(5.0)) and half > 0
     # not run: nan, 0 repetitions
     assert emulated.waiting(reps, "sctp", 2, Point)[2] == 0
+
+
+def test_a_cell_is_planned_on_its_waiting_time_per_replication_and_extends_both_kinds_of_runs(paper):
+    # Table 3's block at 256 ms (p = 1 %), m = 5, TCP: single-user runs 4, 4, 4, 4, 4 s, m = 5 runs 10, 12, 10, 10,
+    # 10 s (turnarounds from the common start at 0): waiting time per replication 6, 8, 6, 6, 6 s (sd 0.894 s)
+    pts = operating_point.operating_points(paper)
+    (cell,) = [c for c in operating_point.printed_cells(paper, ["T_{tcp}"])
+               if c.table == "table3" and c.m == 5 and np.isclose(pts[c.point].rtt_s, 0.256)]
+    pt = pts[cell.point]
+    where = {"protocol": "tcp", "rate_bps": pt.rate_bps, "rtt_s": pt.rtt_s, "loss": pt.p, "t0": 0.0}
+    runs = pd.DataFrame([{**where, "users": 1, "rep": k, "t_done": [4.0]} for k in range(5)]
+                        + [{**where, "users": 5, "rep": k, "t_done": [d] * 5}
+                           for k, d in enumerate([10, 12, 10, 10, 10])])
+    cells = [c for c in emulated.measured_cells(paper, runs) if c.values]
+    # the cells printed at this point with m = 5 (TCP), each with the five differences
+    assert cells and all(c.values == (6.0, 8.0, 6.0, 6.0, 6.0) for c in cells)
+    mine = next(c for c in cells if c.label == f"{operating_point.SOURCES['table3']}, {cell.row}, T_{{tcp}}")
+    assert mine.at == {"protocol": "tcp", "rate_bps": pt.rate_bps, "rtt_s": pt.rtt_s, "loss": pt.p, "users": (1, 5)}
+    assert mine.printed == float(cell.compare_as)
+    plans = emulation_notebook.measured_plans(cells)
+    extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), plans, runs)
+    # Table 3 prints T = 3.35 s there: 5% is 0.1675 s, about ((2.0 + 0.84) x 0.894 / 0.1675)^2 = 230 replications
+    # by normal quantiles (226 by t quantiles): capped at 10, and the plan says so
+    plan = next(p for p in plans if p.label == mine.label)
+    assert (plan.printed, plan.plan.n, plan.plan.n_needed) == (3.35, replications.MEASURED_CAP, 226.0)
+    # both kinds of runs of the cell get the same new repetitions, 5 to 9
+    assert sorted((p["users"], p["rep"]) for p in extra) == sorted((m, k) for m in (1, 5) for k in range(5, 10))
 
 
 def _table(rows):

@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
+from paperlib import replications
 from paperlib.emulation import experiments
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p002 import emulated
 
@@ -16,8 +18,8 @@ from paperlib.reproduce.p002 import emulated
 def test_points_per_profile(paper):
     assert emulated.points(paper, "off") == []
     pts = emulated.points(paper, "reduced")
-    # 7 distinct (rate, RTT, p) points (the shared one once) x protocols x 3 repetitions
-    assert len(pts) == 7 * len(experiments.protocols()) * 3
+    # 7 distinct (rate, RTT, p) points (the shared one once) x protocols x the pilot's 5 repetitions
+    assert len(pts) == 7 * len(experiments.protocols()) * replications.PILOT == 7 * len(experiments.protocols()) * 5
     # 13.5 KB under the chosen convention's KB = 1024: 13 824 B; 536 B segments, 5 objects, pipelined
     assert {(q["object_bytes"], q["mss_bytes"], q["objects"], q["mode"]) for q in pts} == {(13_824, 536, 5,
                                                                                             "pipelined")}
@@ -45,3 +47,85 @@ def test_summary_text_names_the_reason_nothing_ran(paper):
                           "rel_error": ["", ""], "emulation": ["not run by choice"] * 2})
     text = emulated.summary_text(frame, "emulation = 'off'")
     assert text.startswith("**Real stacks.** 0 of 2 published experimental cells") and "(emulation = 'off')" in text
+
+
+def _runs(values: dict[tuple[str, float, float], list[float]]) -> pd.DataFrame:
+    """Kept runs at 40 kbit/s: (protocol, rtt_s, loss) -> the response time of each repetition (starting at 0)."""
+    return pd.DataFrame([{"protocol": proto, "rate_bps": 40e3, "rtt_s": rtt, "loss": loss, "rep": k, "users": 1,
+                          "t_start": [0.0], "t_done": [v]}
+                         for (proto, rtt, loss), vs in values.items() for k, v in enumerate(vs)])
+
+
+def test_measured_cells_are_the_printed_experiments_with_their_runs(paper):
+    kept = _runs({("tcp", 0.256, 0.02): [15.84, 17.69, 16.54, 15.84, 15.84]})
+    cells = emulated.measured_cells(paper, kept)
+    # 8 printed columns (Table II: 4 values of p, Table III: 4 RTTs; the shared point twice) x 2 protocols
+    assert len(cells) == 16
+    (tcp2,) = [c for c in cells if c.label == "Table II, p = 2 %, TCP (Experimental) (Sec)"]
+    assert tcp2.printed == 19.00 and tcp2.values == (15.84, 17.69, 16.54, 15.84, 15.84)
+    assert tcp2.at == {"protocol": "tcp", "rate_bps": 40e3, "rtt_s": 0.256, "loss": 0.02}
+    assert all(c.values == () for c in cells if c is not tcp2 and c.at != tcp2.at)
+
+
+def test_a_cell_with_a_timeout_in_its_pilot_runs_to_the_cap_and_a_steady_one_stays_at_the_pilot(paper):
+    # the pilot of 5: TCP at p = 2 % with one run that drew a retransmission timeout (seconds longer), SCTP at RTT
+    # 55 ms without; sd of (15.84, 17.69, 16.54, 15.84, 15.84) = sqrt(2.612 / 4) = 0.808 s against 5% of 19.00 s =
+    # 0.95 s: the smallest n with (t(.975, n-1) + t(.8, n-1)) 0.808 / sqrt(n) <= 0.95 is 8
+    # (n = 7: (2.447 + 0.906) 0.808 / 2.646 = 1.02; n = 8: (2.365 + 0.896) 0.808 / 2.828 = 0.93)
+    kept = _runs({("tcp", 0.256, 0.02): [15.84, 17.69, 16.54, 15.84, 15.84],
+                  ("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74, 15.74]})
+    pts = emulated.points(paper, "reduced")
+    plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
+    assert len(plans) == 2  # the cells without two kept runs get no plan
+    by_label = {p.label: p for p in plans}
+    tcp2 = by_label["Table II, p = 2 %, TCP (Experimental) (Sec)"]
+    assert (tcp2.pilot_n, tcp2.plan.n) == (5, 8) and np.isclose(tcp2.plan.effect, 0.95)
+    sctp = by_label["Table III, RTT (s) = 0.055, SCTP (Experimental) (Sec)"]
+    assert sctp.plan.n == replications.PILOT  # a spread of 4.5 ms needs no more than the pilot
+    extra = emulation_notebook.more_points(pts, plans, kept)
+    # three new repetitions (5, 6, 7) of the TCP point at p = 2 %, nothing else
+    assert [(p["protocol"], p["loss"], p["rtt_s"], p["rep"]) for p in extra] == [("tcp", 0.02, 0.256, k)
+                                                                                for k in (5, 6, 7)]
+    # the new repetitions are the pilot's point but for rep (so the sweep runner gives them their own seeds)
+    base = next(p for p in pts if (p["protocol"], p["loss"], p["rtt_s"], p["rep"]) == ("tcp", 0.02, 0.256, 0))
+    assert all({**p, "rep": 0} == base for p in extra)
+
+
+def test_a_run_lost_in_the_pilot_is_replaced_by_the_extension(paper):
+    # 4 of the pilot's 5 runs kept their timing and the plan asks for the pilot's 5: one new repetition (rep 5)
+    kept = _runs({("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74]})
+    plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
+    assert [p.plan.n for p in plans] == [5]
+    extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), plans, kept)
+    assert [(p["protocol"], p["rep"]) for p in extra] == [("sctp", 5)]
+
+
+def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_path):
+    """The shared run (paperlib.emulation.notebook.run) of paper 002, its sweeps faked: a pilot, then the cells
+    the rule extends, the pilot's runs read again (the sweep cache) beside the new ones."""
+    calls = []
+
+    def response(p) -> float:  # TCP at p = 2 %: the pilot of the test above; every other cell is steady
+        if (p["protocol"], p["loss"], p["rtt_s"]) == ("tcp", 0.02, 0.256):
+            return (15.84, 17.69, 16.54, 15.84, 15.84, 15.84, 15.84, 15.84)[p["rep"]]
+        return 15.84
+
+    def fake_run(points, **kw):
+        calls.append((len(points), kw.get("desc")))
+        return pd.DataFrame([{**p, "seed": 1, "t0": 0.0, "t_start": [0.0], "t_done": [response(p)], "user": [0],
+                              "object": [0], "fidelity_kept": True} for p in points])
+
+    monkeypatch.setattr(emulation_notebook.experiments, "run", fake_run)
+    monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
+    em = emulated.run(paper, "reduced", tmp_path)
+    pilot = 7 * len(experiments.protocols()) * replications.PILOT
+    # that cell's plan is 8 replications (the test above), so three more; a spread of 0 keeps the others at the pilot
+    assert [n for n, _ in calls] == [pilot, pilot + 3]
+    assert calls[1][1].endswith("to the planned replications")
+    plan = em.plan_at(19.00, protocol="tcp", rate_bps=40e3, rtt_s=0.256, loss=0.02)
+    assert plan is not None and plan.plan.n == 8 and plan.pilot_n == 5
+    assert len(em.runs) == pilot + 3 and len(em.plans) == 16
+    table = emulated.summary(paper, em, conv=CONV)
+    assert table.set_index("column").loc["2 %", "n TCP"] == 8
+    shown = emulation_notebook.plans_table(em)
+    assert len(shown) == 16 and shown["replications"].max() == 8

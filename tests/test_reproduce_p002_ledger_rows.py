@@ -8,7 +8,7 @@ from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated
 from paperlib.models.lower_bounds import BoundViolation
-from paperlib.reproduce.p002 import findings, ledger_rows, operating_point
+from paperlib.reproduce.p002 import emulated, findings, ledger_rows, operating_point
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +191,21 @@ def test_ledger_rows_when_the_real_stacks_did_not_run(paper, search):
     # every other row is the ledger without real stacks, in the same order
     alone = ledger_rows.ledger_rows(paper, search=search)
     assert [r for r in rows[:-3] if r not in exp] == [r for r in alone if "Experimental" not in r.column]
+
+
+@pytest.mark.skipif("sctp" not in experiments.protocols(), reason="the SCTP application is not built here")
+def test_a_measured_cell_says_its_replications_and_the_rule_behind_them(paper, search):
+    from dataclasses import replace
+
+    from paperlib.emulation import notebook as emulation_notebook
+
+    real_stacks = _real_stacks(paper, lambda pt, proto: _printed(paper, pt, proto))
+    # the plans the shared run makes from these runs (3 per cell, 0.1 s apart: sd 0.1 s, far below 5% of any print)
+    plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, real_stacks.runs))
+    rows = ledger_rows.ledger_rows(paper, search=search, real_stacks=replace(real_stacks, plans=plans))
+    (tcp2,) = [r for r in _experimental(rows) if r.row == "p = 2 %" and r.column.startswith("TCP")]
+    assert ("replications by the rule (docs/ledger.md): a pilot of 3 kept runs, then 5 replications for power 80% "
+            "at a 5% difference from the print 0.95 (pilot spread 0.1)") in tcp2.reason
+    # without plans (a run made before the rule, or by hand) the reason says nothing of one
+    unplanned = [r for r in _experimental(ledger_rows.ledger_rows(paper, search=search, real_stacks=real_stacks))]
+    assert not any("replications by the rule" in r.reason for r in unplanned)

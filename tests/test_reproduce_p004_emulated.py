@@ -6,7 +6,9 @@ Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its
 import pandas as pd
 import pytest
 
+from paperlib import replications
 from paperlib.emulation import experiments, tcp_settings
+from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.notebook import Emulated
 from paperlib.reproduce.p004 import emulated
 
@@ -14,9 +16,9 @@ from paperlib.reproduce.p004 import emulated
 def test_grids(paper):
     assert emulated.points(paper, "off") == []
     n_proto = len(experiments.protocols())
-    # 5 rates x 3 repetitions per protocol (reduced), 10 in full with 5 objects each
+    # 5 rates x the pilot's 5 repetitions per protocol (reduced), 10 in full with 5 objects each
     pts = emulated.points(paper, "reduced")
-    assert len(pts) == 5 * 3 * n_proto
+    assert len(pts) == 5 * replications.PILOT * n_proto == 5 * 5 * n_proto
     assert {p["objects"] for p in emulated.points(paper, "full")} == {5}
     assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW["004"]}
     # the chosen convention's reading: one-way delay 0.1 s -> RTT 0.2 s; 50 KB = 50 000 B; MSS 1500 - 40 = 1460 B
@@ -50,3 +52,20 @@ def test_real_stacks_text_counts_cells_within_5_percent():
     text = emulated.real_stacks_text(frame, None)
     assert text.startswith("**Real stacks.** 1 of 2 published experimental cells of this paper are within 5%")
     assert "(off)" in emulated.real_stacks_text(frame, "off")
+
+
+def test_measured_cells_plan_each_rate_and_protocol_from_its_kept_runs(paper):
+    # TCP at 1 Mbps: latencies 1.0, 1.2, 1.4 s (sd 0.2 s) against the print 1.49 s: 5% is 0.0745 s, so the rule asks
+    # for about ((1.96 + 0.84) x 0.2 / 0.0745)^2 = 57 runs (t quantiles: a few more): capped at 10, and it says so
+    runs = pd.DataFrame([{"protocol": "tcp", "rate_bps": 1e6, "rep": k, "t_start": [0.0], "t_done": [lat]}
+                         for k, lat in enumerate([1.0, 1.2, 1.4])])
+    cells = emulated.measured_cells(paper, runs)
+    assert len(cells) == 5 * 2  # every rate, both protocols
+    (tcp,) = [c for c in cells if c.label == "Table II, 1 Mbps, Exp(TCP)"]
+    assert (tcp.at, tcp.printed, tcp.values) == ({"protocol": "tcp", "rate_bps": 1e6}, 1.49, (1.0, 1.2, 1.4))
+    (plan,) = emulation_notebook.measured_plans(cells)  # the cells without two runs get none
+    assert plan.plan.n == replications.MEASURED_CAP and plan.plan.capped and 55 < plan.plan.n_needed < 70
+    extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), [plan], runs)
+    # 3 kept of the 10 planned: 7 more, after the pilot's reps 0-4
+    assert [p["rep"] for p in extra] == list(range(5, 12))
+    assert {(p["protocol"], p["rate_bps"]) for p in extra} == {("tcp", 1e6)}

@@ -146,3 +146,26 @@ def test_the_exclusive_tests_come_first_then_the_module_with_a_slow_test(run):
     # module's own order)
     assert slow_worker != exclusive_worker
     assert [n for n, w, _, _ in records if w == slow_worker][:2] == ["c0", "c1"]
+
+
+def test_the_order_exclusive_modules_then_slow_ones_with_an_exclusive_module_holding_a_slow_test_last_of_its_kind():
+    """The order conftest's hook gives the items of five modules (no suite run: its function on stand-in items)."""
+    import conftest
+
+    class Item:
+        def __init__(self, nodeid: str, *marks: str):
+            self.nodeid, self.marks = nodeid, marks
+
+        def get_closest_marker(self, name):
+            return name if name in self.marks else None
+
+    class Config:
+        workerinput = {"webperf_exclusive_lock": "/nonexistent/exclusive.lock"}  # as on an xdist worker
+
+    items = [Item("a.py::t0"), Item("b.py::t0", "slow"), Item("b.py::t1", "exclusive"),  # exclusive + slow: 2nd
+             Item("c.py::t0", "slow"), Item("d.py::t0"), Item("d.py::t1", "exclusive"),  # exclusive only: 1st
+             Item("e.py::t0")]
+    conftest.pytest_collection_modifyitems(Config(), items)
+    # d (exclusive), b (exclusive and slow), c (slow), then a and e in file order; exclusive tests first in a module
+    assert [i.nodeid for i in items] == ["d.py::t1", "d.py::t0", "b.py::t1", "b.py::t0", "c.py::t0", "a.py::t0",
+                                         "e.py::t0"]

@@ -45,19 +45,22 @@ NOT_RUN_CANNOT = "the real-stack column was not run because this machine cannot 
 
 def emulated_row(old: Row, mean: float, half: float, n: int, rule: str, stack: str, unit: str = "s",
                  compare_as: str | None = None, testbed: str | None = None,
-                 fidelity: dict | None = None) -> Row:
+                 fidelity: dict | None = None, plan=None) -> Row:
     """Return ``old`` (a published experimental cell) scored against the emulated mean of ``n`` repetitions.
 
     ``half`` is the mean's 95% half-width and ``stack`` names what was measured (the stack and its settings);
     ``testbed`` the published measurement's own testbed, which is not re-run (the paper's ``stack.TESTBED``;
     None: the number is not a testbed's, e.g. an RFC's count); ``fidelity`` the cell's fidelity summary
-    (:meth:`paperlib.emulation.notebook.Emulated.cell_fidelity`), worded in the reason; the status is
-    :func:`paperlib.ledger.measured_status`'s.
+    (:meth:`paperlib.emulation.notebook.Emulated.cell_fidelity`), worded in the reason; ``plan`` the cell's
+    replications (:class:`paperlib.emulation.notebook.CellPlan`, None: the grid's repetitions, unplanned), worded in
+    the reason; the status is :func:`paperlib.ledger.measured_status`'s.
     """
     replaced = f" (the paper's testbed, {testbed}, is not re-run)" if testbed else ""
     timing = f"; fidelity: {fidelity_text(fidelity)}" if fidelity else ""
+    planned = (f"; replications by the rule (docs/ledger.md): a pilot of {plan.pilot_n} kept runs, then "
+               f"{plan.plan.describe()}" if plan is not None else "")
     reason = (f"{MARK} mean of {n} repetitions {mean:.3f} {unit}, 95% CI +/- {half:.3f} {unit}; {stack}; "
-              f"scored against this measurement on today's stacks{replaced}{timing}; before: {old.reason}")
+              f"scored against this measurement on today's stacks{replaced}{planned}{timing}; before: {old.reason}")
     return measured_row(old, mean, half, n, rule=rule, reason=reason, compare_as=compare_as)
 
 

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from paperlib import sweep
+from paperlib import replications, sweep
 from paperlib.atomic import atomic_write_csv
 from paperlib.emulation import accuracy, capture, experiments, ledger_rows, netns
 from paperlib.figures import style
@@ -40,6 +40,15 @@ class Emulated:
     runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
     not_run: str | None = None
     lost: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=RUN_COLUMNS))
+    plans: list = field(default_factory=list)  # a CellPlan per published measurement measured again
+
+    def plan_at(self, printed: float, **at) -> CellPlan | None:
+        """Return the plan of the published measurement ``printed`` at the cell ``at`` (None: none was made)."""
+        for plan in self.plans:
+            if plan.printed == printed and plan.at.keys() == at.keys() and all(
+                    _same(plan.at[k], v) for k, v in at.items()):
+                return plan
+        return None
 
     def cell_runs(self, **at) -> pd.DataFrame:
         """Return every run (kept and lost) whose parameters equal ``at`` (floats by ``np.isclose``)."""
@@ -65,6 +74,96 @@ class Emulated:
         """Return how many runs of the cell ``at`` lost their timing on every try."""
         runs = self.cell_runs(**at)
         return int(fidelity_columns(runs)["fidelity_kept"].eq(False).sum()) if len(runs) else 0
+
+
+def _same(a, b) -> bool:
+    """Return whether the parameter value ``a`` is ``b`` (floats by ``np.isclose``, others by ``==``), or one of
+    ``b`` when ``b`` is a tuple (a cell whose runs span several values of one parameter, e.g. m users and 1)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(b, tuple):
+        return any(_same(a, x) for x in b)
+    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        return bool(np.isclose(float(a), float(b)))
+    return a == b
+
+
+@dataclass(frozen=True)
+class MeasuredCell:
+    """A published measurement that the real stacks measure again: what a paper's ``measured_cells`` returns.
+
+    ``label`` names the ledger cell (source, column, row); ``at`` the sweep parameters of its runs (protocol and
+    operating point, as the paper's ``points`` write them; a tuple: any of these values, as for a difference of two
+    kinds of runs); ``printed`` the published value it is scored against; ``values`` one measurement per replication
+    whose runs kept their timing (the quantity the ledger row's mean is of).
+    """
+
+    label: str
+    at: dict
+    printed: float
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """The replications of one published measurement measured again (:func:`paperlib.replications.measured_plan`):
+    the cell (``label``, ``at``, ``printed``), the runs its pilot kept and the plan made from them."""
+
+    label: str
+    at: dict
+    printed: float
+    pilot_n: int
+    plan: replications.Plan
+
+
+def measured_plans(cells: list[MeasuredCell]) -> list[CellPlan]:
+    """Return the plan of every cell whose pilot kept at least two runs (:func:`paperlib.replications.measured_plan`:
+    the pilot's spread, a 5% difference from the print); a cell with fewer gets none (no spread to size from)."""
+    return [CellPlan(c.label, dict(c.at), float(c.printed), len(c.values),
+                     replications.measured_plan(c.values, float(c.printed)))
+            for c in cells if len(c.values) >= 2]
+
+
+def more_points(points: list[dict], plans: list[CellPlan], kept: pd.DataFrame) -> list[dict]:
+    """Return the points that bring every planned cell to its plan's replications that kept their timing.
+
+    A cell's runs are the ``points`` its ``at`` matches; they fall into groups that differ only in ``rep`` (one group
+    for most cells; two for a difference, e.g. m users and 1). A group read by several plans runs the most any of
+    them asks. A group short of it gets as many new repetitions as it lacks among ``kept`` (the runs that kept their
+    timing), after its last ``rep`` among ``points`` (the points run so far): copies of its first point with ``rep``
+    k, so new seeds (the sweep runner's seed hashes the parameters). The runs lost on the way are replaced once, in
+    this one extension: no third round.
+    """
+    groups: dict[tuple, dict[int, dict]] = {}  # group -> rep -> point
+    want: dict[tuple, int] = {}
+    named: dict[tuple, set] = {}  # group -> the parameters its plans name (what its kept runs are counted by)
+    for plan in plans:
+        cell = [p for p in points if all(k in p and _same(p[k], v) for k, v in plan.at.items())]
+        if not cell:
+            raise ValueError(f"the plan of {plan.label} (at {plan.at}) matches no point of the sweep")
+        for p in cell:
+            key = tuple(sorted((k, repr(v)) for k, v in p.items() if k != "rep"))
+            groups.setdefault(key, {})[int(p["rep"])] = p
+            want[key] = max(want.get(key, 0), plan.plan.n)
+            named.setdefault(key, set()).update(plan.at)
+    out = []
+    for key, group in groups.items():
+        base = group[min(group)]
+        have = len(Emulated("", runs=kept).cell_runs(**{k: base[k] for k in sorted(named[key])})) if len(kept) else 0
+        first = max(group) + 1
+        out.extend({**base, "rep": k} for k in range(first, first + max(0, want[key] - have)))
+    return out
+
+
+def plans_table(real_stacks: Emulated) -> pd.DataFrame:
+    """Return the plans of ``real_stacks`` as the notebook shows them: per published measurement measured again,
+    the pilot's runs and spread, the difference the test is sized for, the replications run and those the rule
+    asks for (more than run when the cap binds); empty when nothing was planned."""
+    columns = ["cell", "printed", "pilot runs", "pilot spread", "sized for", "replications", "needed by the rule"]
+    return pd.DataFrame([{"cell": p.label, "printed": p.printed, "pilot runs": p.pilot_n, "pilot spread": p.plan.spread,
+                          "sized for": p.plan.effect, "replications": p.plan.n, "needed by the rule": p.plan.n_needed}
+                         for p in real_stacks.plans], columns=columns)
 
 
 def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
@@ -149,19 +248,33 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     Nothing runs with ``profile`` "off" (the user's choice: :data:`ledger_rows.NOT_RUN_BY_CHOICE`) or when
     :func:`netns.unavailable_reason` names what this machine lacks (:data:`ledger_rows.NOT_RUN_CANNOT`),
     checked before any point starts.
+
+    A module with ``measured_cells(paper, kept)`` (a :class:`MeasuredCell` per published measurement measured
+    again, from the runs that kept their timing) has its points run as a pilot, each cell planned by
+    :data:`paperlib.replications.MEASURED_RULE` (:func:`measured_plans`) and extended to its plan
+    (:func:`more_points`); the pilot's runs come from the sweep cache the second time.
     """
     profile = experiments.check_profile(profile)
     reason = not_run_reason(profile)
     if reason:
         return Emulated(profile, not_run=reason)
     pts = module.points(paper, profile)
-    runs = experiments.run(pts, n_links=scheduler_links, desc=f"{module.PAPER} emulated ({profile})")
+    desc = f"{module.PAPER} emulated ({profile})"
+    runs = experiments.run(pts, n_links=scheduler_links, desc=desc)
+    plans = []
+    if hasattr(module, "measured_cells"):
+        kept, _ = split_kept(runs)
+        plans = measured_plans(module.measured_cells(paper, kept))
+        extra = more_points(pts, plans, kept)
+        if extra:
+            pts = [*pts, *extra]
+            runs = experiments.run(pts, n_links=scheduler_links, desc=f"{desc}, to the planned replications")
     flat = flat_runs(runs)
     for col in ("t_start", "t_done", "user", "object"):
         flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
     atomic_write_csv(Path(out) / "emulation_runs.csv", flat)
     kept, lost = split_kept(runs)
-    return Emulated(profile, pts, kept, lost=lost)
+    return Emulated(profile, pts, kept, lost=lost, plans=plans)
 
 
 def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:

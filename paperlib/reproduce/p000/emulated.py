@@ -10,8 +10,10 @@ Waiting time, as the model defines it: Eqs. (4) and (6) give T - W = n tau = E(T
 user's response time, so a user's waiting time is its turnaround time (from the common start to
 its last byte) minus the single-user response time at the same point: the mean over repetitions of
 the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
-interval of that difference. Reduced profile: m = 5, 3 repetitions;
-full: m = 5, 10, 20, 30 and 10 repetitions.
+interval of that difference. Reduced profile: m = 5, a pilot of 5 repetitions; full: m = 5, 10, 20, 30 and 10
+repetitions; then each printed experimental cell runs the replications :data:`paperlib.replications.MEASURED_RULE`
+gives it, its m users' runs and the single-user baselines alike (:func:`measured_cells`; at most 10, or the grid's
+own repetitions if more).
 
 :func:`points` is the grid :func:`run` runs (through :func:`paperlib.emulation.notebook.run`), :func:`summary`
 the emulated W per printed row; :func:`cell_rows` scores the printed experimental cells against it (for
@@ -27,11 +29,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from paperlib import replications
 from paperlib.data import Paper
 from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation import notebook as emulation_notebook
-from paperlib.emulation.notebook import Emulated, cell_fidelity
+from paperlib.emulation.notebook import Emulated, MeasuredCell, cell_fidelity
 from paperlib.ledger import Row
 from paperlib.reproduce.p000 import operating_point
 from paperlib.reproduce.p000 import stack as paper_stack
@@ -57,7 +60,7 @@ def points(paper: Paper, profile: str) -> list[dict]:
         return []
     kilo = operating_point.chosen_convention(paper).kilo
     obj = operating_point.web_object(paper)
-    reps = 3 if profile == "reduced" else 10
+    reps = replications.PILOT if profile == "reduced" else 10
     seen, out = set(), []
     for pt in operating_point.operating_points(paper):
         if experiments.operating_point_key(pt) in seen:
@@ -77,6 +80,34 @@ def run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = 
     """Run :func:`points` of ``profile`` on the real stacks (or say why not) and write ``emulation_runs.csv`` into
     ``out`` (:func:`paperlib.emulation.notebook.run`)."""
     return emulation_notebook.run(sys.modules[__name__], paper, profile, out, scheduler_links)
+
+
+def cell_at(proto: str, pt, m: int) -> dict:
+    """Return the sweep parameters of a printed cell's runs: its protocol and operating point, m users and 1 (the
+    single-user baseline its waiting time subtracts)."""
+    return dict(protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s), loss=float(pt.p), users=(1, int(m)))
+
+
+def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
+    """Return the printed experimental cells of Tables 1-3 with one waiting time per replication of their runs in
+    ``kept`` (the runs that kept their timing): the m users' mean turnaround minus the single-user response time
+    of the same repetition, where both kept their timing. Its spread is that of the Welch difference the ledger
+    row's interval is of (two independent runs per replication); :func:`paperlib.emulation.notebook.run` plans
+    the replications of both kinds of runs from it."""
+    reps = per_repetition(kept)
+    pts = operating_point.operating_points(paper)
+    out = []
+    for c in operating_point.printed_cells(paper, list(EXP_COLUMN.values())):
+        proto = "sctp" if c.column == EXP_COLUMN["sctp"] else "tcp"
+        pt = pts[c.point]
+        at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
+                  & np.isclose(reps.loss, pt.p)]
+        many = at[at.m == c.m].set_index("rep").turnaround_s
+        one = at[at.m == 1].set_index("rep").turnaround_s
+        both = sorted(set(many.index) & set(one.index))
+        out.append(MeasuredCell(f"{operating_point.SOURCES[c.table]}, {c.row}, {c.column}", cell_at(proto, pt, c.m),
+                                float(c.compare_as), tuple(float(many[k] - one[k]) for k in both)))
+    return out
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
@@ -164,13 +195,15 @@ def cell_rows(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stacks: E
         runs = real_stacks.cell_runs(**at)
         fid = cell_fidelity(runs[runs.users.isin([1, c.m])]) if "users" in runs and (runs.users == c.m).any() else None
 
-        def score(old=old, n=n, proto=proto, t=t, pt=pt, key=key, c=c, fid=fid):
+        plan = real_stacks.plan_at(float(c.compare_as), **cell_at(proto, pt, c.m))
+
+        def score(old=old, n=n, proto=proto, t=t, pt=pt, key=key, c=c, fid=fid, plan=plan):
             stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 000, {' '.join(key)}",
                                                  rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
             return emulated_rows.emulated_row(
                 old, t[f"emulated W {proto.upper()} (s)"], t[f"CI95 {proto.upper()} (s)"], n, rule,
                 f"W = mean turnaround of the m users - mean single-user response time, Welch CI (Eqs. (4), (6)); "
-                f"{stack}", compare_as=c.compare_as, testbed=paper_stack.TESTBED, fidelity=fid)
+                f"{stack}", compare_as=c.compare_as, testbed=paper_stack.TESTBED, fidelity=fid, plan=plan)
 
         new[key] = emulated_rows.real_stack_cell(old, n, fid, why, score)
     return new

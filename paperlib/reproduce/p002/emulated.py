@@ -6,7 +6,9 @@ propagation (delay RTT/2 each way); the loss ratio p drops data packets (server 
 HTTP over TCP is one persistent connection with the M requests pipelined; HTTP over SCTP one
 association with one object per stream. The response time is from ``connect`` to the last byte
 of the last object. Initial window 1 segment for both stacks (paper 002 states none; its slow-start time
-starts from one segment). Reduced profile: 3 repetitions per point and protocol; full: 10.
+starts from one segment). Reduced profile: a pilot of 5 repetitions per point and protocol (full: 10), then
+each published experimental cell runs the replications :data:`paperlib.replications.MEASURED_RULE` gives it
+(:func:`measured_cells`; at most 10, or the grid's own repetitions if more).
 
 :func:`run` runs :func:`points` (through :func:`paperlib.emulation.notebook.run`); :func:`summary` is the table
 the notebook shows and the claims judge (``claims.Evidence.real_stacks``);
@@ -21,13 +23,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from paperlib import replications
 from paperlib.data import Paper
 from paperlib.emulation import experiments, ledger_rows
 from paperlib.emulation import notebook as emulation_notebook
-from paperlib.emulation.notebook import Emulated
+from paperlib.emulation.notebook import Emulated, MeasuredCell
 from paperlib.reproduce.p002 import ns3
 from paperlib.reproduce.p002 import stack as paper_stack
-from paperlib.reproduce.p002.operating_point import Convention, chosen_convention, operating_points, regenerate
+from paperlib.reproduce.p002.operating_point import (
+    Convention,
+    chosen_convention,
+    column_label,
+    operating_points,
+    regenerate,
+)
 from paperlib.reproduce.p002.tables import SOURCES
 
 PAPER = "002"
@@ -43,7 +52,7 @@ def points(paper: Paper, profile: str) -> list[dict]:
     if profile == "off":
         return []
     kilo = chosen_convention(paper).kilo
-    reps = 3 if profile == "reduced" else 10
+    reps = replications.PILOT if profile == "reduced" else 10
     seen, out = set(), []
     for pt in operating_points(paper):
         if experiments.operating_point_key(pt) in seen:
@@ -62,6 +71,24 @@ def run(paper: Paper, profile: str, out: Path, *, scheduler_links: int | None = 
     """Run :func:`points` of ``profile`` on the real stacks (or say why not) and write ``emulation_runs.csv`` into
     ``out`` (:func:`paperlib.emulation.notebook.run`)."""
     return emulation_notebook.run(sys.modules[__name__], paper, profile, out, scheduler_links)
+
+
+def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
+    """Return every published experimental cell of Tables II and III with the response times of its runs in
+    ``kept`` (the runs that kept their timing): what :func:`paperlib.emulation.notebook.run` plans the
+    replications from. A cell printed in both tables appears once per print."""
+    reps = per_repetition(kept)
+    out = []
+    for pt in operating_points(paper):
+        cells = paper.tables[pt.table].cells.set_index("Protocol")
+        for proto in ("tcp", "sctp"):
+            at = dict(protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s), loss=float(pt.p))
+            sel = reps[(reps.protocol == proto) & np.isclose(reps.rtt_s, pt.rtt_s) & np.isclose(reps.loss, pt.p)
+                       & np.isclose(reps.rate_bps, pt.rate_bps)]
+            out.append(MeasuredCell(f"{SOURCES[pt.table]}, {column_label(pt)}, {EXP_ROW[proto]}", at,
+                                    float(cells.loc[EXP_ROW[proto], pt.column]),
+                                    tuple(float(v) for v in sel.response_s)))
+    return out
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:

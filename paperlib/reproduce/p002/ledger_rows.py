@@ -117,12 +117,14 @@ def measured_cells(paper: Paper, rows: list[Row], table: pd.DataFrame, real_stac
             at = dict(protocol=proto, rtt_s=pt.rtt_s, loss=pt.p, rate_bps=pt.rate_bps)
             fid = real_stacks.cell_fidelity(**at)
 
-            def score(old=old, n=n, proto=proto, measured=measured, at=at, fid=fid, key=key):
+            plan = real_stacks.plan_at(float(measured[f"published {proto.upper()} (s)"]), **at)
+
+            def score(old=old, n=n, proto=proto, measured=measured, at=at, fid=fid, key=key, plan=plan):
                 stack = emulated_rows.measured_stack(real_stacks.points, proto, n, f"paper 002, {' '.join(key)}",
                                                      **{k: v for k, v in at.items() if k != "protocol"})
                 return emulated_rows.emulated_row(old, measured[f"emulated {proto.upper()} (s)"],
                                                   measured[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
-                                                  testbed=paper_stack.TESTBED, fidelity=fid)
+                                                  testbed=paper_stack.TESTBED, fidelity=fid, plan=plan)
 
             new[key] = emulated_rows.real_stack_cell(
                 old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)

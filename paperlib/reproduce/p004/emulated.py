@@ -6,8 +6,10 @@ T_r = 0.1 s is the one-way delay set on the emulator (round trip 0.2 s), 50 KB =
 (MSS 1460 B), initial window x = 2 as Fig. 1 states it (for TCP and SCTP alike; the convention search's
 x = 4 is fitted to the printed model cells and is not used here), one object per connection, no loss. Each
 repetition opens a fresh connection per object and measures from ``connect`` to the object's last byte
-(the model's LT includes the set-up round trip). The reduced profile runs 3 repetitions of 1 object
-per rate and protocol; the full one the paper's 10 runs of 5 objects.
+(the model's LT includes the set-up round trip). The reduced profile runs a pilot of 5 repetitions of 1 object
+per rate and protocol, the full one the paper's 10 runs of 5 objects; then each published experimental cell runs
+the replications :data:`paperlib.replications.MEASURED_RULE` gives it (:func:`measured_cells`; at most 10, or the
+grid's own repetitions if more).
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from paperlib import replications
 from paperlib.data import Paper
 from paperlib.emulation import experiments
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation import notebook as emulation_notebook
-from paperlib.emulation.notebook import Emulated
+from paperlib.emulation.notebook import Emulated, MeasuredCell
 from paperlib.reproduce.p004 import operating_point, tables
 from paperlib.reproduce.p004 import stack as paper_stack
 
@@ -42,12 +45,28 @@ def points(paper: Paper, profile: str) -> list[dict]:
     conv = operating_point.chosen_convention(paper)
     point = operating_point.operating_point(paper)
     obj_bits, mtu_bits, rtt = operating_point.model_inputs(point, conv.rtt_meaning, conv.kilo)
-    reps, objects = (3, 1) if profile == "reduced" else (10, point.n_objects)
+    reps, objects = (replications.PILOT, 1) if profile == "reduced" else (10, point.n_objects)
     return [dict(paper=PAPER, protocol=proto, rate_bps=float(rate), rtt_s=float(rtt), loss=0.0,
                  queue_packets=QUEUE_PACKETS,
                  mss_bytes=int(mtu_bits / 8) - 40, initcwnd=INITCWND, object_bytes=int(obj_bits / 8),
                  objects=objects, users=1, mode="per_object", rep=k)
             for proto in experiments.protocols() for rate in point.rates_bps for k in range(reps)]
+
+
+def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
+    """Return Table II's experimental cells with the mean latency of each of their runs in ``kept`` (the runs that
+    kept their timing): what :func:`paperlib.emulation.notebook.run` plans the replications from."""
+    point = operating_point.operating_point(paper)
+    reps = per_repetition(kept) if len(kept) else pd.DataFrame(columns=["protocol", "rate_bps", "latency_s"])
+    cells = paper.tables["table2"].cells
+    out = []
+    for i, label in enumerate(point.rate_labels):
+        for proto in ("sctp", "tcp"):
+            sel = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), point.rates_bps[i])]
+            out.append(MeasuredCell(f"Table II, {label}, {EXP[proto]}",
+                                    dict(protocol=proto, rate_bps=float(point.rates_bps[i])),
+                                    float(cells[EXP[proto]].iloc[i]), tuple(float(v) for v in sel.latency_s)))
+    return out
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:

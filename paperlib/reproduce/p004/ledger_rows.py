@@ -143,14 +143,15 @@ def measured_cells(paper: Paper, rows: list[Row], conv: Convention, summary: pd.
             old = next(r for r in rows if r.source == "Table II" and r.row == t["BANDWIDTH"] and r.column == column)
             n = int(t[f"n {proto.upper()}"])
             fid = real_stacks.cell_fidelity(protocol=proto, rate_bps=rates[i])
+            plan = real_stacks.plan_at(float(t[column]), protocol=proto, rate_bps=float(rates[i]))
 
-            def score(old=old, n=n, proto=proto, t=t, i=i, column=column, fid=fid):
+            def score(old=old, n=n, proto=proto, t=t, i=i, column=column, fid=fid, plan=plan):
                 stack = emulated_rows.measured_stack(real_stacks.points, proto, n,
                                                      f"paper 004, Table II {t['BANDWIDTH']} {column}",
                                                      rate_bps=rates[i])
                 return emulated_rows.emulated_row(old, t[f"emulated {proto.upper()} (s)"],
                                                   t[f"CI95 {proto.upper()} (s)"], n, conv.rounding, stack,
-                                                  testbed=paper_stack.TESTBED, fidelity=fid)
+                                                  testbed=paper_stack.TESTBED, fidelity=fid, plan=plan)
 
             out[(old.source, old.row, old.column)] = emulated_rows.real_stack_cell(
                 old, n, fid, real_stacks.not_run or emulated_rows.protocol_not_run(proto), score)
