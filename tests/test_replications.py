@@ -82,10 +82,10 @@ def test_a_measured_cell_is_sized_for_five_percent_of_its_print():
 
 def test_a_measured_cell_never_plans_below_its_pilot_or_above_the_cap_but_says_what_it_needs():
     # a pilot of 7 runs (more than PILOT) is never planned below 7; two wildly different runs cap at MEASURED_CAP;
-    # a pilot larger than the cap (the full grid's 10 against a smaller cap) is the plan
+    # a pilot larger than the cap is the plan
     assert replications.measured_plan([1.0] * 6 + [1.0001], 100.0).n == 7
     wide = replications.measured_plan([10.0, 20.0], 15.0)
-    assert wide.n == replications.MEASURED_CAP == 10 and wide.capped and wide.n_needed > 10
+    assert wide.n == replications.MEASURED_CAP == replications.CAP == 20 and wide.capped and wide.n_needed > 20
     assert replications.measured_plan([10.0, 20.0] * 6, 15.0, cap=8).n == 12
 
 
