@@ -33,8 +33,8 @@ def test_profiles_and_grids():
     p002 = load_paper("002")
     n_proto = len(experiments.protocols())
     # 004's grids: tests/test_reproduce_p004_emulated.py
-    # 002: 8 printed columns, one shared (p = 1 %, RTT 0.256 s) -> 7 distinct points
-    assert len(p002_emulated.points(p002, "reduced")) == 7 * 3 * n_proto
+    # 002: 8 printed columns, one shared (p = 1 %, RTT 0.256 s) -> 7 distinct points, the pilot's 5 repetitions
+    assert len(p002_emulated.points(p002, "reduced")) == 7 * 5 * n_proto
     # 000's grid: tests/test_reproduce_p000_emulated.py
     pts = p002_emulated.points(p002, "reduced")
     assert {p["initcwnd"] for p in pts} == {tcp_settings.INITIAL_WINDOW[pts[0]["paper"]]}
