@@ -14,7 +14,8 @@ NB000 = REPO / "notebooks" / "000_multiuser_waiting.ipynb"
 
 pytestmark = pytest.mark.notebook
 
-SMALL = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous", "emulation": "off"}
+SMALL = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "ns3_users": [5], "scheduler": "synchronous",
+         "emulation": "off"}
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +34,11 @@ def test_notebook_writes_tables_figures_and_ledger(out):
                  "ns3_tables.csv", "ns3_setup_check.csv", "ns3_waiting.png"):
         assert (out / name).exists(), name
     frame = ledger.read(out / "ledger.csv")
-    # every printed cell of Tables 1-3, every claim, 2 re-judged on the testbed; with ns-3 run, one row per printed
-    # T_tcp cell (36) in its own column and the claim re-judged on ns-3
-    assert len(frame) == 144 + 11 + 2 + 36 + 1
+    # every printed cell of Tables 1-3, every claim, 2 re-judged on the testbed; with ns-3 run at m = 5 (ns3_users),
+    # one row per printed T_tcp cell with m = 5 (9 blocks) in its own column and the claim re-judged on ns-3
+    assert len(frame) == 144 + 11 + 2 + 9 + 1
     ns3 = frame[frame["column"] == "T_{tcp} (ns-3)"]
-    assert len(ns3) == 36 and set(ns3["status"]) == {"not_regenerable"}
+    assert len(ns3) == 9 and set(ns3["status"]) == {"not_regenerable"} and all(ns3["row"].str.endswith("m=5"))
     assert all("95% CI +/- " in r for r in ns3["reason"])
     assert (frame["column"] == "claim (ns-3, TCP)").sum() == 1
     assert set(frame["paper"]) == {"000"}

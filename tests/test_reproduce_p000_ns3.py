@@ -116,3 +116,14 @@ def test_points_pin_the_tcp_model():
     assert all(p["min_rto_s"] == pytest.approx(p["rtt_s"]) for p in pts)
     with pytest.raises(ParameterError, match="m_values"):
         ns3.ns3_points(paper, conv, 2, m_values=(5, 10))
+
+
+def test_the_users_of_the_ns3_check_default_to_the_tables_and_are_checked():
+    from paperlib.reproduce.p000 import ns3 as p000_ns3
+    from paperlib.validate import ParameterError
+
+    assert p000_ns3.users_of(None) == (5, 10, 20, 30)  # the printed m (1 always runs, as the baseline)
+    assert p000_ns3.users_of([10, 5]) == (5, 10)
+    for bad in ([1, 5], [5, 5], [], [0], ["x"]):
+        with pytest.raises(ParameterError, match="ns3_users"):
+            p000_ns3.users_of(bad)

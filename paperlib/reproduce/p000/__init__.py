@@ -61,4 +61,5 @@ PARAMETER_KINDS = {"m_values": "integers", "p": "number", "rtt_s": "number", "ra
                    "obj_size_bytes": "number", "mtu_bytes": "number"}
 #: The quick profile's parameters (``make reproduce PROFILE=quick``, :mod:`paperlib.profiles`): the small values
 #: the nbval fixtures use, ns-3 in the kernel.
-QUICK_PARAMETERS = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "scheduler": "synchronous"}
+QUICK_PARAMETERS = {"m_values": [1, 2, 8], "p": 0.02, "ns3_replications": 2, "ns3_users": [5],
+                    "scheduler": "synchronous"}

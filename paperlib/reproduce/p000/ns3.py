@@ -343,15 +343,30 @@ class Simulations(record.Simulations):
     setup: pd.DataFrame
 
 
+def users_of(users=None) -> tuple[int, ...]:
+    """Return the numbers of users m the ns-3 check runs besides the single user: ``users`` (whole numbers >= 2,
+    distinct), or the printed tables' 5, 10, 20, 30 when ``None``. Raises ``ParameterError`` naming ``ns3_users``."""
+    if users is None:
+        return tuple(m for m in M_VALUES if m != 1)
+    ms = [int(m) for m in validate.positive_integer("ns3_users", users).ravel()]
+    if not ms or min(ms) < 2 or len(set(ms)) != len(ms):
+        raise validate.ParameterError(f"ns3_users must be distinct whole numbers >= 2 (m = 1 always runs: the waiting "
+                                      f"time subtracts it), got {users!r}")
+    return tuple(sorted(ms))
+
+
 def run(paper: Paper, conv: Convention, *, replications: int, cache_dir, seed: int, scheduler=None,
-        n_workers=None) -> Simulations:
+        n_workers=None, users=None) -> Simulations:
     """Return the notebook's ns-3 runs, ``replications`` each, seeds from ``seed``: :func:`ns3_tables` and
-    :func:`setup_check`."""
+    :func:`setup_check`. ``users``: the numbers of users m besides 1 (:func:`users_of`; ``None``: the tables' m, so
+    every printed T_tcp cell gets its ns-3 row); the set-up check runs at the largest of them."""
     reps = int(validate.positive_integer("replications", replications))
+    ms = users_of(users)
     sweep_kw = dict(cache_dir=cache_dir, base_seed=int(seed), scheduler=scheduler, n_workers=n_workers)
-    runs = run_ns3(paper, conv, reps, **sweep_kw)
+    runs = run_ns3(paper, conv, reps, m_values=(1, *ms), **sweep_kw)
     table = ns3_tables(paper, conv, ns3_summary(runs))
-    return Simulations(replications=reps, table=table, setup=setup_check(paper, conv, reps, **sweep_kw))
+    return Simulations(replications=reps, table=table,
+                       setup=setup_check(paper, conv, reps, m_values=(1, ms[-1]), **sweep_kw))
 
 
 def summary(simulations: Simulations) -> pd.DataFrame:

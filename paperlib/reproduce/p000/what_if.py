@@ -40,12 +40,12 @@ MAX_M_VALUES = 10_000
 
 
 def check(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=None, mtu_bytes=None,
-          ns3_replications=0) -> Parameters:
+          ns3_replications=0, ns3_users=None) -> Parameters:
     """Return the notebook's what-if parameters validated (``None`` kept: the paper's value).
 
     The values are ``m_values`` (an array, or None), ``p``, ``rtt_s``, ``rate_bps``, ``obj_size_bytes``
-    and ``mtu_bytes``; ``ns3_replications`` (0: no ns-3 check) must be a whole number >= 0; it is checked,
-    not returned.
+    and ``mtu_bytes``; ``ns3_replications`` (0: no ns-3 check) must be a whole number >= 0 and ``ns3_users`` None or
+    distinct whole numbers >= 2 (:func:`paperlib.reproduce.p000.ns3.users_of`); they are checked, not returned.
     Raises :class:`paperlib.validate.ParameterError` naming the bad parameter.
     """
     def one(name, value, check):
@@ -53,6 +53,9 @@ def check(*, m_values=None, p=None, rtt_s=None, rate_bps=None, obj_size_bytes=No
 
     if ns3_replications != 0:
         validate.positive_integer("ns3_replications", ns3_replications)
+    from paperlib.reproduce.p000.ns3 import users_of
+
+    users_of(ns3_users)
     ms = None
     if m_values is not None:
         ms = np.atleast_1d(validate.positive_integer("m_values", m_values))
