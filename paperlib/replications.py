@@ -27,7 +27,7 @@ from the variance of an internal pilot leaves the test's level practically uncha
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scipy import stats
 
@@ -147,4 +147,4 @@ def measured_plan(values, printed: float, *, pilot: int = PILOT, cap: int = MEAS
     spread = math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
     plan = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=max(pilot, len(x)), cap=max(cap,
                                   pilot, len(x)))
-    return Plan(plan.n, plan.n_needed, plan.spread, plan.effect, effect_is="a 5% difference from the print")
+    return replace(plan, effect_is="a 5% difference from the print")

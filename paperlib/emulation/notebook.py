@@ -261,19 +261,19 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     pts = module.points(paper, profile)
     desc = f"{module.PAPER} emulated ({profile})"
     runs = experiments.run(pts, n_links=scheduler_links, desc=desc)
+    kept, lost = split_kept(runs)
     plans = []
     if hasattr(module, "measured_cells"):
-        kept, _ = split_kept(runs)
         plans = measured_plans(module.measured_cells(paper, kept))
         extra = more_points(pts, plans, kept)
         if extra:
             pts = [*pts, *extra]
             runs = experiments.run(pts, n_links=scheduler_links, desc=f"{desc}, to the planned replications")
+            kept, lost = split_kept(runs)
     flat = flat_runs(runs)
     for col in ("t_start", "t_done", "user", "object"):
         flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
     atomic_write_csv(Path(out) / "emulation_runs.csv", flat)
-    kept, lost = split_kept(runs)
     return Emulated(profile, pts, kept, lost=lost, plans=plans)
 
 

@@ -100,8 +100,7 @@ def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
     for c in operating_point.printed_cells(paper, list(EXP_COLUMN.values())):
         proto = "sctp" if c.column == EXP_COLUMN["sctp"] else "tcp"
         pt = pts[c.point]
-        at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
-                  & np.isclose(reps.loss, pt.p)]
+        at = at_point(reps, proto, pt)
         many = at[at.m == c.m].set_index("rep").turnaround_s
         one = at[at.m == 1].set_index("rep").turnaround_s
         both = sorted(set(many.index) & set(one.index))
@@ -122,13 +121,18 @@ def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["protocol", "rate_bps", "rtt_s", "loss", "m", "rep", "turnaround_s"])
 
 
+def at_point(reps: pd.DataFrame, proto: str, pt) -> pd.DataFrame:
+    """Return the rows of :func:`per_repetition`'s ``reps`` of protocol ``proto`` at operating point ``pt``."""
+    return reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
+                & np.isclose(reps.loss, pt.p)]
+
+
 def waiting(reps: pd.DataFrame, proto: str, m: int, pt) -> tuple[float, float, int, float]:
     """Return the emulated waiting time at point ``pt`` with its interval, its repetitions and the single-user mean.
 
     W = mean turnaround (m users) - mean single-user response time, with its Welch 95% CI half-width.
     """
-    at = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps, pt.rate_bps) & np.isclose(reps.rtt_s, pt.rtt_s)
-              & np.isclose(reps.loss, pt.p)]
+    at = at_point(reps, proto, pt)
     many, one = at[at.m == m].turnaround_s, at[at.m == 1].turnaround_s
     if len(many) == 0 or len(one) == 0:
         return float("nan"), float("nan"), 0, float("nan")

@@ -83,12 +83,17 @@ def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
         cells = paper.tables[pt.table].cells.set_index("Protocol")
         for proto in ("tcp", "sctp"):
             at = dict(protocol=proto, rate_bps=float(pt.rate_bps), rtt_s=float(pt.rtt_s), loss=float(pt.p))
-            sel = reps[(reps.protocol == proto) & np.isclose(reps.rtt_s, pt.rtt_s) & np.isclose(reps.loss, pt.p)
-                       & np.isclose(reps.rate_bps, pt.rate_bps)]
+            sel = at_point(reps, proto, pt)
             out.append(MeasuredCell(f"{SOURCES[pt.table]}, {column_label(pt)}, {EXP_ROW[proto]}", at,
                                     float(cells.loc[EXP_ROW[proto], pt.column]),
                                     tuple(float(v) for v in sel.response_s)))
     return out
+
+
+def at_point(reps: pd.DataFrame, proto: str, pt) -> pd.DataFrame:
+    """Return the rows of :func:`per_repetition`'s ``reps`` of protocol ``proto`` at operating point ``pt``."""
+    return reps[(reps.protocol == proto) & np.isclose(reps.rtt_s, pt.rtt_s) & np.isclose(reps.loss, pt.p)
+                & np.isclose(reps.rate_bps, pt.rate_bps)]
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
@@ -119,8 +124,7 @@ def summary(paper: Paper, real_stacks: Emulated, *, simulations: ns3.Simulations
         cells = paper.tables[pt.table].cells.set_index("Protocol")
         row = {"table": SOURCES[pt.table], "column": pt.column, "p": pt.p, "rtt_s": pt.rtt_s}
         for proto in ("tcp", "sctp"):
-            sel = reps[(reps.protocol == proto) & np.isclose(reps.rtt_s, pt.rtt_s) & np.isclose(reps.loss, pt.p)
-                       & np.isclose(reps.rate_bps, pt.rate_bps)]
+            sel = at_point(reps, proto, pt)
             mean, half, n = experiments.mean_ci(sel.response_s)
             row |= {f"published {proto.upper()} (s)": float(cells.loc[EXP_ROW[proto], pt.column]),
                     f"emulated {proto.upper()} (s)": mean, f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n}

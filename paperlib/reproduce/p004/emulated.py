@@ -62,11 +62,16 @@ def measured_cells(paper: Paper, kept: pd.DataFrame) -> list[MeasuredCell]:
     out = []
     for i, label in enumerate(point.rate_labels):
         for proto in ("sctp", "tcp"):
-            sel = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), point.rates_bps[i])]
+            sel = at_rate(reps, proto, point.rates_bps[i])
             out.append(MeasuredCell(f"Table II, {label}, {EXP[proto]}",
                                     dict(protocol=proto, rate_bps=float(point.rates_bps[i])),
                                     float(cells[EXP[proto]].iloc[i]), tuple(float(v) for v in sel.latency_s)))
     return out
+
+
+def at_rate(reps: pd.DataFrame, proto: str, rate_bps: float) -> pd.DataFrame:
+    """Return the rows of :func:`per_repetition`'s ``reps`` of protocol ``proto`` at link rate ``rate_bps``."""
+    return reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), rate_bps)]
 
 
 def per_repetition(runs: pd.DataFrame) -> pd.DataFrame:
@@ -97,7 +102,7 @@ def summary(paper: Paper, real_stacks: Emulated) -> pd.DataFrame:
     for i, label in enumerate(point.rate_labels):
         row = {"BANDWIDTH": label}
         for proto in ("sctp", "tcp"):
-            sel = reps[(reps.protocol == proto) & np.isclose(reps.rate_bps.astype(float), point.rates_bps[i])]
+            sel = at_rate(reps, proto, point.rates_bps[i])
             mean, half, n = experiments.mean_ci(sel.latency_s)
             row |= {EXP[proto]: float(cells[EXP[proto]].iloc[i]), f"emulated {proto.upper()} (s)": mean,
                     f"CI95 {proto.upper()} (s)": half, f"n {proto.upper()}": n,
