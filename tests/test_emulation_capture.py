@@ -341,6 +341,18 @@ def test_malformed_captures_name_what_is_missing():
         capture.wire_handshake(client, server, RTT, "tcp", RATE)
 
 
+def test_alike_packets_queued_back_to_back_are_matched_in_order():
+    # Two identical pure ACKs (no timestamps: same bytes) leave at 1.000 and 1.001 s and wait in the link's queue, so
+    # both arrive (1.030, 1.031) more than the one-way delay (25 ms) after the second left. Each arrival could come
+    # from either copy by the one-way rule; the first must be the first copy, or the second arrival has none left.
+    ack, src = _seg(C, S, 1, ACK), bytes(int(x) for x in C.split("."))
+    sent = capture._direction([(1.000, ack), (1.001, ack)], [(1.030, ack), (1.031, ack)], src, RATE, RTT / 2)
+    assert [p.arr for p in sent] == [1.030, 1.031]
+    # one copy received, the other lost: the rule still matches it to the last copy that left a one-way delay before
+    sent = capture._direction([(1.000, ack), (1.300, ack)], [(1.326, ack)], src, RATE, RTT / 2)
+    assert [p.arr for p in sent] == [None, 1.326]
+
+
 def test_an_extra_exchange_counts_a_round_trip():
     # A HelloRetryRequest (RFC 8446 section 4.1.4): the server answers C3 with a 140-B HRR and the client sends
     # a second ClientHello before the server's flight.

@@ -54,3 +54,56 @@ def test_captures_stop_together(monkeypatch):
     # (Popen.wait polls with sleeps of its own, of at most 0.05 s)
     assert [s for s in pauses if s >= 0.1] == [0.2]
     assert all(d.returncode is not None for d in dumps)
+
+
+# A stand-in for tcpdump: on SIGUSR1 it prints its counts as tcpdump does ("info") and goes on; it has been handed
+# 42 packets and writes 10 more of them at each ask (a capture lagging behind the run), or none ("stuck").
+_LAGGING_CAPTURE = r"""
+import signal, sys, time
+captured, step = 2, int(sys.argv[1])
+def info(*_):
+    global captured
+    captured = min(42, captured + step)
+    print(f"tcpdump: {captured} packets captured, 42 packets received by filter, 0 packets dropped by kernel",
+          file=sys.stderr, flush=True)
+signal.signal(signal.SIGUSR1, info)
+print("tcpdump: listening on tun0", file=sys.stderr, flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def _lagging_capture(step):
+    import subprocess
+    import sys
+
+    dump = subprocess.Popen([sys.executable, "-c", _LAGGING_CAPTURE, str(step)], stderr=subprocess.PIPE, text=True)
+    assert "listening" in dump.stderr.readline()
+    return dump
+
+
+def test_a_lagging_capture_is_stopped_once_it_has_written_what_it_was_handed():
+    # the first ask finds 12 of 42 written (2 + 10), then 22, 32, 42: stopped at the fourth ask, complete
+    dumps = [_lagging_capture(10), _lagging_capture(40)]
+    counts = experiments.stop_captures(dumps)
+    assert counts == [experiments.CaptureCounts(captured=42, received=42, dropped=0, complete=True)] * 2
+    assert all(d.returncode is not None for d in dumps)
+    assert experiments.incomplete_captures(dict(zip(("client", "server"), counts, strict=True))) is None
+
+
+def test_a_capture_that_cannot_keep_up_says_so(monkeypatch):
+    # never more than 2 of 42 written: after DRAIN_S the counts say incomplete, and the run's wire reading says which
+    # capture and how many packets
+    monkeypatch.setattr(experiments, "DRAIN_S", 0.5)
+    stuck, fine = _lagging_capture(0), _lagging_capture(40)
+    counts = experiments.stop_captures([stuck, fine])
+    assert counts[0] == experiments.CaptureCounts(captured=2, received=42, dropped=0, complete=False)
+    assert counts[1].complete
+    why = experiments.incomplete_captures({"client": counts[0], "server": counts[1]})
+    assert why.startswith("the client's capture wrote 2 of the 42 packets it was handed, 0 dropped by the kernel")
+    assert "server" not in why
+
+
+def test_a_capture_whose_packets_the_kernel_dropped_is_incomplete():
+    full = experiments.CaptureCounts(captured=40, received=42, dropped=2, complete=False)
+    assert "2 dropped by the kernel" in experiments.incomplete_captures({"server": full, "client": None})

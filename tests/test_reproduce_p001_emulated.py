@@ -206,14 +206,16 @@ def test_the_emulation_turn_gives_an_idle_kernels_group_the_normal_weight_and_ta
 
     if run_progress.group_nice() is None:
         pytest.skip("no scheduler autogroups here (/proc/self/autogroup)")
+    # the imports at normal priority, then idle as make reproduce runs a kernel (importing at SCHED_IDLE, the child
+    # starved beside a busy worker)
     script = ("import os; from paperlib import run_progress as r; from paperlib.reproduce.p001 import emulated\n"
+              "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n"
               "r.lowest_group_when_idle(); print(r.group_nice(), os.sched_getscheduler(0))\n"
               "with emulated.emulation_turn('test_p001_group_turn'):\n"
               "    print(r.group_nice(), os.sched_getscheduler(0))\n"
               "print(r.group_nice(), os.sched_getscheduler(0))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         start_new_session=True,
-                         preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0)))
+                         start_new_session=True)
     low, idle = run_progress.LOWEST_NICE, os.SCHED_IDLE
     assert out.stdout.split("\n")[:3] == [f"{low} {idle}", f"0 {os.SCHED_OTHER}", f"{low} {idle}"]
 
@@ -230,14 +232,17 @@ def test_the_emulation_turn_leaves_the_idle_cgroup_for_the_turn_and_returns_to_i
     folder = run_progress.make_idle_cgroup()
     if folder is None:
         pytest.skip("no idle cpu cgroup here")
-    script = ("from paperlib import run_progress as r; from paperlib.reproduce.p001 import emulated\n"
+    # the imports at normal weight, then into the idle cgroup (importing in it, the child starved beside a busy
+    # worker for a minute)
+    script = ("import sys; from pathlib import Path\n"
+              "from paperlib import run_progress as r; from paperlib.reproduce.p001 import emulated\n"
+              "r.join_cgroup(Path(sys.argv[1]))\n"
               "print(r.idle_cgroup_of_self())\n"
               "with emulated.emulation_turn('test_p001_cgroup_turn'):\n"
               "    print(r.idle_cgroup_of_self())\n"
               "print(r.idle_cgroup_of_self())\n")
     try:
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                             preexec_fn=lambda: run_progress.join_cgroup(folder))
+        out = subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True, text=True, check=True)
     finally:
         run_progress.remove_cgroup(folder)
     assert out.stdout.split("\n")[:3] == [str(folder), "None", str(folder)]

@@ -393,6 +393,29 @@ class _Packet:
         self.dep, self.arr, self.ip, self.link_done = dep, arr, ip, None
 
 
+def _alike(sent_ip: bytes, got_ip: bytes) -> bool:
+    """Return whether a received packet's captured bytes are a sent packet's (as far as both captures hold)."""
+    return sent_ip[:len(got_ip)] == got_ip[:len(sent_ip)]
+
+
+def _latest_matches(sent: list[_Packet], got: list[tuple[float, bytes]]) -> list[int]:
+    """Return, for each received packet, the index of the last sent packet it can be matched to while every later
+    received packet still finds a later sent one alike (matched from the last received packet backwards, each to
+    the last alike sent packet before the previous match). Raises ValueError naming a received packet that no sent
+    packet can match in order (the captures are not of one run, or the sender's capture missed packets).
+    """
+    latest, j = [0] * len(got), len(sent) - 1
+    for k in range(len(got) - 1, -1, -1):
+        t, ip = got[k]
+        while j >= 0 and not _alike(sent[j].ip, ip):
+            j -= 1
+        if j < 0:
+            raise ValueError(f"a packet received at {t:.6f} s has no sent packet to match in the sender's capture "
+                             "(the captures are not of one run, or the sender's capture missed packets)")
+        latest[k], j = j, j - 1
+    return latest
+
+
 def _direction(sender: list[tuple[float, bytes]], receiver: list[tuple[float, bytes]], src: bytes,
                rate_bps: float, one_way_s: float) -> list[_Packet]:
     """Return one direction's packets with their arrivals matched and the link's serialisation modelled.
@@ -401,23 +424,22 @@ def _direction(sender: list[tuple[float, bytes]], receiver: list[tuple[float, by
     sender's in the same order less those lost: each received packet is matched to a later sent one than the
     previous match with the same captured bytes; where several are alike (a retransmission without TCP
     timestamps repeats its bytes), to the last one that left at least ``one_way_s`` (the link's delay, which no
-    packet beats) before the arrival, else the first. Then, for the packets that arrived, the emulator's model (loss
+    packet beats) before the arrival, else the first; but never one so late that a later received packet would be
+    left without a match (:func:`_latest_matches`). Then, for the packets that arrived, the emulator's model (loss
     applied on entry, so a lost packet takes no link time; a drop-tail queue; serialisation of the IP packet at
     ``rate_bps``): ``link_done = max(dep, previous link_done) + 8 * IP length / rate_bps``; arrival - link_done is
     then the measured propagation (the link's delay and the emulator's lateness).
     """
     sent = [_Packet(t, None, ip) for t, ip in sender if ip[12:16] == src]
     got = [(t, ip) for t, ip in receiver if ip[12:16] == src]
+    latest = _latest_matches(sent, got)
     i = 0
-    for t, ip in got:
+    for (t, ip), last in zip(got, latest, strict=True):
         alike, j = [], i
-        while j < len(sent) and (sent[j].dep <= t or not alike):  # sent before it arrived (else the first alike)
-            if sent[j].ip[:len(ip)] == ip[:len(sent[j].ip)]:
+        while j <= last and (sent[j].dep <= t or not alike):  # sent before it arrived (else the first alike)
+            if _alike(sent[j].ip, ip):
                 alike.append(j)
             j += 1
-        if not alike:
-            raise ValueError(f"a packet received at {t:.6f} s has no sent packet to match in the sender's capture "
-                             "(the captures are not of one run, or the sender's capture missed packets)")
         early = [j for j in alike if sent[j].dep <= t - one_way_s]
         j = early[-1] if early else alike[0]
         sent[j].arr = t

@@ -12,10 +12,14 @@ otherwise the Python stand-in :mod:`paperlib.emulation.standin_app` (TCP only).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import signal
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -123,20 +127,100 @@ def start_capture(tb: Testbed, pcap: Path, side: str = "client", snap_bytes: int
     return dump
 
 
-def stop_capture(dump: subprocess.Popen) -> None:
-    """Stop a capture of :func:`start_capture` (after 0.2 s, so the last packets are written)."""
-    stop_captures([dump])
+def stop_capture(dump: subprocess.Popen) -> CaptureCounts | None:
+    """Stop a capture of :func:`start_capture` as :func:`stop_captures` does; return its counts."""
+    return stop_captures([dump])[0]
 
 
-def stop_captures(dumps) -> None:
-    """Stop captures of :func:`start_capture` together: 0.2 s for the last packets to be written, then each is
-    terminated at once and waited for (so the captures of a run's two sides end within moments of each other)."""
+@dataclass(frozen=True)
+class CaptureCounts:
+    """What tcpdump counted of one capture when the run's packets were in (its "info" line, SIGUSR1).
+
+    ``received``: packets the kernel handed to the capture (``packets received by filter``); ``captured``: those
+    tcpdump had written; ``dropped``: those the kernel dropped because the capture's buffer was full.
+    ``complete``: every packet handed to it before the first count had been written, and none dropped.
+    """
+
+    captured: int
+    received: int
+    dropped: int
+    complete: bool
+
+    def describe(self) -> str:
+        """Return the counts as a clause: "wrote 40 of the 42 packets it was handed, 0 dropped by the kernel"."""
+        return (f"wrote {self.captured} of the {self.received} packets it was handed, {self.dropped} dropped by "
+                "the kernel")
+
+
+_COUNTS = re.compile(r"(\d+) packets? captured\W+(\d+) packets? received by filter\W+(\d+) packets? dropped by kernel")
+#: how long :func:`stop_captures` waits for a capture to write what the kernel handed it
+DRAIN_S = 3.0
+
+
+def _read_available(stream, timeout_s: float) -> str:
+    """Return what ``stream`` (a pipe) holds now or within ``timeout_s`` ("" at end of file or time-out)."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], timeout_s)
+    return os.read(stream.fileno(), 65536).decode(errors="replace") if ready else ""
+
+
+def _counts(dump: subprocess.Popen, deadline: float) -> tuple[int, int, int] | None:
+    """Ask a running tcpdump for its counts (SIGUSR1: it prints them and goes on); return (captured, received,
+    dropped), or None if it gave none before ``deadline`` (time.monotonic())."""
+    with contextlib.suppress(ProcessLookupError):
+        dump.send_signal(signal.SIGUSR1)
+    text = ""
+    while time.monotonic() < deadline:
+        chunk = _read_available(dump.stderr, max(0.0, min(0.2, deadline - time.monotonic())))
+        text += chunk
+        found = _COUNTS.findall(text)
+        if found:
+            return tuple(int(x) for x in found[-1])
+        if chunk == "" and dump.poll() is not None:
+            return None
+    return None
+
+
+def stop_captures(dumps) -> list[CaptureCounts | None]:
+    """Stop captures of :func:`start_capture` together, once each has written what it was handed; return each
+    one's :class:`CaptureCounts` (None for a process that gives none, such as a stand-in without a stderr pipe).
+
+    0.2 s for the last packets to reach the devices; then each tcpdump is asked for its counts until it has written
+    every packet the kernel had handed it at the first ask (at most :data:`DRAIN_S`): a capture that lags behind the
+    run (a busy machine) is not cut short by the stop, and one that cannot catch up says so (``complete`` False)
+    instead of leaving a packet in one device's capture alone. Then each is terminated and waited for, so the
+    captures of a run's two sides end within moments of each other.
+    """
     dumps = list(dumps)
     time.sleep(0.2)
+    counts = []
+    for dump in dumps:
+        if dump.stderr is None:
+            counts.append(None)
+            continue
+        deadline = time.monotonic() + DRAIN_S
+        first = _counts(dump, deadline)
+        now = first
+        while now is not None and now[0] < first[1] and now[2] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = _counts(dump, deadline) or now
+        counts.append(None if now is None else
+                      CaptureCounts(captured=now[0], received=now[1], dropped=now[2],
+                                    complete=now[0] >= first[1] and now[2] == 0))
     for dump in dumps:
         dump.terminate()
     for dump in dumps:
         dump.wait(timeout=10)
+    return counts
+
+
+def incomplete_captures(counts: dict[str, CaptureCounts | None]) -> str | None:
+    """Return why the wire cannot be read from a run's captures (``counts`` by side, from :func:`stop_captures`), or
+    None if every capture wrote what it was handed."""
+    missed = [f"the {side}'s capture {c.describe()}" for side, c in counts.items() if c is not None and not c.complete]
+    return ("; ".join(missed) + " (a capture that cannot keep up with the run: its packets cannot be matched)"
+            if missed else None)
 
 
 def _standin_runs(tb: Testbed, params: dict, bound_s: float) -> list[dict]:

@@ -46,6 +46,7 @@ is not used.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import inspect
@@ -514,7 +515,7 @@ def load_page(params: dict, seed: int) -> dict:
                 conn, objects, settings = _run_http(tb, params, bound, Path(tmp))
             loaded = time.time()  # the client has its page and has exited: what follows is the connection's teardown
         finally:
-            experiments.stop_captures(dumps.values())
+            counts = dict(zip(dumps, experiments.stop_captures(dumps.values()), strict=True))
         packets, server_packets = (until(capture.read_pcap(pcaps[side]), loaded) for side in ("client", "server"))
         if implementation_of(params) == "c":
             packets, server_packets = (with_quic_bit(without_teardown(x, proto)) if proto == "h3"
@@ -525,9 +526,11 @@ def load_page(params: dict, seed: int) -> dict:
                                       conn["realtime_first_request"])
             flight = {**ff, "iw_checked": capture.iw_checked(ff, iw, 1 if proto == "sctp" else 0),
                       "captured_packets": len(packets)}
-        wire, wire_error = wire_figures(packets, server_packets, params), None
-        if isinstance(wire, str):
-            wire, wire_error = None, wire
+        wire, wire_error = None, experiments.incomplete_captures(counts)
+        if wire_error is None:
+            wire = wire_figures(packets, server_packets, params)
+            if isinstance(wire, str):
+                wire, wire_error = None, wire
         # the TCP client's receive buffer limit (flow control must not bind): recorded, not set
         provenance = {**tb.provenance(), "client_tcp_rmem": tb.sysctl_values("client", ["net.ipv4.tcp_rmem"])}
     link_stats = tb.link_stats  # the emulator's counters, read at teardown
@@ -548,7 +551,8 @@ def load_page(params: dict, seed: int) -> dict:
         "wire_error": wire_error,
         "link_stats": link_stats,
         "fidelity": tb.fidelity.to_dict(),
-        "provenance": {**provenance, "application_settings": settings},
+        "provenance": {**provenance, "application_settings": settings,
+                       "captures": {side: None if c is None else dataclasses.asdict(c) for side, c in counts.items()}},
         "wall_s": time.monotonic() - started,
     }
 
