@@ -145,16 +145,18 @@ def write(sk: Skeleton, root: Path = REPO) -> list[Path]:
     old = params.read_text(encoding="utf-8")
     new = nbval_entry(old, sk.notebook)
     written: list[Path] = []
+    made: list[Path] = []  # the folders made for the files, removed with them
     try:
         for path, text in zip(targets, sk.files.values(), strict=True):
+            made += [d for d in (path.parent, *path.parent.parents) if not d.exists()]
             path.parent.mkdir(parents=True, exist_ok=True)
             written.append(atomic_write_text(path, text))
         atomic_write_text(params, new)
     except BaseException:
         for path in written:
             path.unlink(missing_ok=True)
-        for folder in sorted({p.parent for p in written}, key=lambda p: len(p.parts), reverse=True):
-            if folder != root and not any(folder.iterdir()):
+        for folder in sorted(set(made), key=lambda p: len(p.parts), reverse=True):
+            if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
         raise
     return [*written, params]
