@@ -55,7 +55,8 @@ def test_a_bad_title_is_refused_naming_the_parameter(title):
 def test_every_template_renders_to_files_that_parse_and_fit_the_line_length():
     sk = new_paper.skeleton("900", LONGEST_NAME, LONGEST_TITLE)
     assert sorted(sk.files) == sorted(
-        ["data/900/datapackage.json", "data/900/text_values.csv", "data/900/claims.csv", "docs/papers/900.md",
+        ["data/900/datapackage.json", "data/900/example_table.csv", "data/900/text_values.csv",
+         "data/900/claims.csv", "docs/papers/900.md",
          f"notebooks/900_{LONGEST_NAME}.ipynb", f"paperlib/models/{LONGEST_NAME}.py",
          f"tests/test_models_{LONGEST_NAME}.py",
          *(f"paperlib/reproduce/p900/{m}.py" for m in ("__init__", *new_paper_modules())),
@@ -187,7 +188,7 @@ def test_a_throwaway_paper_runs_through_the_pipeline(tmp_path):
     assert in_copy(copy, "-c", conformance).stdout.strip() == "[]"
     # the tests that go over every paper, and the skeleton's own (a module's failure prints its output here)
     in_copy(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_layout.py", "tests/test_owner.py",
-            "tests/test_user_docs.py", "tests/test_report_notebooks.py", "tests/test_notebook_parameters.py",
+            "tests/test_data.py", "tests/test_user_docs.py", "tests/test_report_notebooks.py", "tests/test_notebook_parameters.py",
             "tests/test_ledger_coverage.py::test_every_text_result_has_a_row_or_a_reason[900]",
             "tests/test_reference.py::test_every_paper_declares_key_figures_its_run_writes[900]",
             "tests/test_models_throwaway.py", *sorted(f"tests/{p.name}" for p in

@@ -4,8 +4,9 @@ The skeleton is every file a paper has (docs/extending.md, "Adding a paper"), ea
 beside this module (``templates/``, a tree shaped like the repository whose paths and texts hold ``{paper}``,
 ``{name}`` and ``{{paper}}``, ``{{name}}``, ``{{title}}``, ``{{title_doc}}``, the title wrapped for a docstring):
 
-* ``data/<id>/``: ``datapackage.json``, ``text_values.csv`` with one example input and ``claims.csv`` with one
-  example claim (no published number: every example row says PLACEHOLDER);
+* ``data/<id>/``: ``datapackage.json``, ``example_table.csv`` (a printed table's schema: a label and an input
+  column), ``text_values.csv`` with one example input and ``claims.csv`` with one example claim (no published number:
+  every example says PLACEHOLDER);
 * ``paperlib/models/<name>.py``: a placeholder model that returns its input;
 * ``paperlib/reproduce/p<id>/``: every named part of a paper package, answering :mod:`paperlib.reproduce.protocol`;
 * ``tests/test_models_<name>.py`` and ``tests/test_reproduce_p<id>_<module>.py``, one per module;
