@@ -188,7 +188,8 @@ def test_a_throwaway_paper_runs_through_the_pipeline(tmp_path):
     assert in_copy(copy, "-c", conformance).stdout.strip() == "[]"
     # the tests that go over every paper, and the skeleton's own (a module's failure prints its output here)
     in_copy(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_layout.py", "tests/test_owner.py",
-            "tests/test_data.py", "tests/test_user_docs.py", "tests/test_report_notebooks.py", "tests/test_notebook_parameters.py",
+            "tests/test_data.py", "tests/test_user_docs.py", "tests/test_report_notebooks.py",
+            "tests/test_notebook_parameters.py",
             "tests/test_ledger_coverage.py::test_every_text_result_has_a_row_or_a_reason[900]",
             "tests/test_reference.py::test_every_paper_declares_key_figures_its_run_writes[900]",
             "tests/test_models_throwaway.py", *sorted(f"tests/{p.name}" for p in
