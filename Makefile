@@ -42,7 +42,7 @@ EMULATION_STAMP := .cache/emulation-profile
 PREREQS = tools/prereqs.sh --install --python "$(PYTHON)" --venv "$(VENV)" --emulation "$(EMULATION)" --browser "$(BROWSER_TEST)" --for
 
 .DEFAULT_GOAL := help
-.PHONY: help prereqs prereqs-reproduce reproduce reproduce-outputs reference test bench lab venv lock clean clean-venv validate nbval-fixtures report FORCE
+.PHONY: help prereqs prereqs-reproduce reproduce reproduce-outputs reference test bench lab venv lock clean clean-venv validate nbval-fixtures report new-paper FORCE
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -219,6 +219,11 @@ figures/report/index.html: $(REPORT_INPUTS) $(PAPERLIB) $(STAMP)
 
 report: figures/report/index.html ## build the HTML report figures/report/ from what figures/ holds (run make reproduce first)
 	@echo "open figures/report/index.html"
+
+# A new paper's skeleton (paperlib/new_paper/): data with an example input and claim, a placeholder model, the paper's
+# package, its tests, notebook, docs page and nbval fixture, all passing make test as written (docs/extending.md).
+new-paper: $(STAMP) ## write a new paper's skeleton: make new-paper ID=006 NAME=short_name TITLE="The paper's title"
+	@$(PY) -m paperlib.new_paper "$(ID)" --name "$(NAME)" --title "$(TITLE)"
 
 lock: ## re-resolve requirements.in into requirements.lock (in a scratch venv)
 	@tmp=$$(mktemp -d) && "$(PYTHON)" -m venv $$tmp/v && $$tmp/v/bin/pip install --quiet -r requirements.in \

@@ -70,7 +70,10 @@ def test_every_paper_loads():
     assert "005" in PAPERS and pending_ids() == ()
     for paper in papers.values():
         assert len(paper.text_values.cells) > 0
-        assert any(t.columns("result") for n, t in paper.tables.items() if n not in ("text_values", "claims"))
+        # something to check: a printed table's result column, a result stated in the text, or a claim (a new
+        # paper's skeleton, python -m paperlib.new_paper, has an example claim and no published number)
+        printed = any(t.columns("result") for n, t in paper.tables.items() if n not in ("text_values", "claims"))
+        assert printed or (paper.text_values.cells["role"] == "result").any() or len(paper.claims.cells) > 0
 
 
 def test_table_ii_of_004_is_as_printed():
