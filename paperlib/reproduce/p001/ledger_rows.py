@@ -170,21 +170,29 @@ def not_run_rows(paper: Paper, why: str, *, calibration: bool = True) -> list[Ro
 
 
 def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations: Simulations | None = None,
-                real_stacks: Emulated | None = None) -> list[Row]:
+                real_stacks: Emulated | None = None, real_calibration: Emulated | None = None) -> list[Row]:
     """Return every ledger row of paper 001: Table 3, the calibration line, the text's numbers and the claims.
 
     ``search``: :func:`~paperlib.reproduce.p001.operating_point.convention_search`'s frame (``None``: searched
     here). ``simulations``: the notebook's ns-3 runs; without them (or without every queue configuration:
     ``summary``/``evidence`` None) the rows that need them say they were not run (:func:`not_run_rows`).
-    ``real_stacks``: the real-stack runs (:func:`paperlib.reproduce.p001.emulated.run`), whose claim rows
-    (:func:`paperlib.reproduce.p001.emulated.real_stack_rows`, column ``emulated (real stacks)``) follow the ns-3
-    ones, each quoting the ns-3 verdict beside it; ``None``: no real-stack rows.
+    ``real_calibration``: the real stacks' calibration runs (:func:`paperlib.reproduce.p001.emulated.calibration_run`),
+    whose slope and intercept rows (:func:`paperlib.reproduce.p001.emulated.calibration_rows`, column
+    ``emulated (real stacks)``) follow the ns-3 rows, quoting the ns-3 line beside them; ``real_stacks``: the
+    real-stack runs (:func:`paperlib.reproduce.p001.emulated.run`), whose claim rows
+    (:func:`paperlib.reproduce.p001.emulated.real_stack_rows`, the same column) follow, each quoting the ns-3
+    verdict beside it; ``None``: no such rows.
     """
     out = _ns3_rows(paper, search, simulations)
-    if real_stacks is None:
+    if real_stacks is None and real_calibration is None:
         return out
     from paperlib.reproduce.p001 import emulated
 
+    if real_calibration is not None:
+        out = out + emulated.calibration_rows(paper, real_calibration,
+                                              simulations.coefficients if simulations is not None else None)
+    if real_stacks is None:
+        return out
     ns3 = {r.claim_id: r.status for r in out if r.claim_id and r.evidence == "ns-3"}
     return out + emulated.real_stack_rows(paper, real_stacks, ns3)
 
