@@ -143,18 +143,28 @@ def test_calibration_run_fits_the_kept_runs_and_says_why_not(monkeypatch, tmp_pa
     assert (len(em.runs), len(em.lost)) == (6, 2) and (tmp_path / "emulation_calibration_runs.csv").exists()
     assert emulated.calibration_fit(em).nobs == 6  # the lost runs are not fitted
     assert emulated.calibration_sentence(em).endswith("6 kept their timing, 2 lost it (docs/fidelity.md)")
+    # emulated.run runs it after the experiments, in the same turn, and keeps it in its record
+    monkeypatch.setattr(emulated, "replacement_points", lambda *a, **k: [])  # the fake sweep answers any points
+    real = emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS)
+    assert isinstance(real, emulated.RealStacks) and len(real.calibration.runs) == 6
     monkeypatch.setattr("paperlib.emulation.notebook.not_run_reason", lambda profile: OFF)
     assert emulated.calibration_run(PAPER, "off", tmp_path).not_run == OFF
+    off = emulated.run(PAPER, "off", tmp_path, browsers=BROWSERS)
+    assert off.not_run == off.calibration.not_run == OFF
 
 
 def test_the_ledger_puts_the_calibration_rows_before_the_real_stack_claims():
-    off = Emulated("off", not_run=OFF)
-    rows = ledger_rows.ledger_rows(PAPER, real_stacks=off, real_calibration=off)
+    rows = ledger_rows.ledger_rows(PAPER, real_stacks=emulated.RealStacks("off", not_run=OFF,
+                                                                          calibration=Emulated("off", not_run=OFF)))
     # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, the real stacks' calibration (2) and claims (35)
     assert len(rows) == 4 + 2 + 8 + 35 + 2 + 35
     assert [(r.row, r.column) for r in rows[49:51]] == [("slope", REAL_STACKS), ("intercept", REAL_STACKS)]
     frame = ledger.to_frame(rows, _stamp())  # the keys stay unique beside ns-3's (row "y = ...", column "slope")
     assert len(frame) == len(rows)
+    # the calibration's own runs, judged: the rows of the known line come from the record's calibration
+    judged = ledger_rows.ledger_rows(PAPER, real_stacks=emulated.RealStacks("reduced",
+                                                                            calibration=_em(_cal_runs(0.1, 5.0))))
+    assert {r.row: r.status for r in judged[49:51]} == {"slope": "measured_differs", "intercept": "measured_differs"}
 
 
 def _stamp():

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -245,20 +245,40 @@ def sweep(points_: list[dict], desc: str, scheduler_links: int | None = None) ->
                            depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
 
 
+@dataclass
+class RealStacks(Emulated):
+    """The real-stack runs of paper 001: the experiments' (:class:`~paperlib.emulation.notebook.Emulated`'s fields)
+    and ``calibration``, the calibration testbed's runs (:func:`calibration_run`; None: not part of this record)."""
+
+    calibration: Emulated | None = None
+
+
+def calibration_of(real_stacks: Emulated) -> Emulated | None:
+    """Return the calibration runs of ``real_stacks``: its ``calibration`` (a :class:`RealStacks`), or, for a plain
+    record that says why nothing ran, that reason; None when it holds no calibration."""
+    cal = getattr(real_stacks, "calibration", None)
+    if cal is None and real_stacks.not_run:
+        return Emulated(real_stacks.profile, not_run=real_stacks.not_run)
+    return cal
+
+
 def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], prof: Profile | None = None,
-        base_seed: int = 0, scheduler_links: int | None = None, lock: str | None = None) -> Emulated:
-    """Run the real-stack plan of ``profile`` through :func:`sweep` (or say why not) and write
-    ``emulation_runs.csv`` (:func:`run_table`) into ``out``; return the runs split by their fidelity.
-    ``browsers`` (load -> browsers, the calibration line's), ``prof`` and ``base_seed`` (the ns-3 sweeps') as for
-    :func:`points`; ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a run that lost
-    its timing on every try are replaced by new ones (:func:`replacement_points`, at most :data:`MAX_REPLACEMENTS`).
+        base_seed: int = 0, latency_reading: str = testbed.LATENCY_READING, scheduler_links: int | None = None,
+        lock: str | None = None) -> RealStacks:
+    """Run the real-stack plan of ``profile`` and its calibration (:func:`calibration_run`) through :func:`sweep`
+    (or say why not), write ``emulation_runs.csv`` (:func:`run_table`) into ``out``, and return the runs split by
+    their fidelity with the calibration's. ``browsers`` (load -> browsers, the calibration line's), ``prof`` and
+    ``base_seed`` (the ns-3 sweeps') as for :func:`points`; ``latency_reading`` the calibration's (Table 2's reading,
+    as the ns-3 calibration's); ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a
+    run that lost its timing on every try are replaced by new ones (:func:`replacement_points`, at most
+    :data:`MAX_REPLACEMENTS`).
 
     Nothing runs with ``profile`` "off" or when the machine cannot (:func:`not_run`, checked before any point).
-    ``lock``: the lock held around the sweep (:func:`emulation_turn`).
+    ``lock``: the lock held around both sweeps (:func:`emulation_turn`).
     """
     reason = not_run(profile)
     if reason:
-        return Emulated(profile, not_run=reason)
+        return RealStacks(profile, not_run=reason, calibration=Emulated(profile, not_run=reason))
     pts = points(paper, profile, browsers, prof, base_seed=base_seed)
     links = scheduler_links
     with emulation_turn(lock):
@@ -267,10 +287,12 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
         if extra:  # the plan's runs again from the cache, and the replacements
             pts = pts + extra
             runs = sweep(pts, f"{PAPER} real stacks ({profile}, replacing replications that lost their timing)", links)
+        cal = calibration_run(paper, profile, out, prof=prof, base_seed=base_seed, latency_reading=latency_reading,
+                              scheduler_links=scheduler_links)
     runs = with_rtt(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", run_table(runs))
     kept, lost = split_kept(runs)
-    return Emulated(profile, pts, kept, lost=lost)
+    return RealStacks(profile, pts, kept, lost=lost, calibration=cal)
 
 
 # --- the calibration on real stacks ----------------------------------------------------------------------------
@@ -316,7 +338,8 @@ def calibration_run(paper: Paper, profile: str, out: Path, *, prof: Profile | No
     """Run the calibration on the real stacks (:func:`calibration_points` through :func:`sweep`, each run kept or
     re-run by the testbed's fidelity rule) or say why not (:func:`not_run`); write ``emulation_calibration_runs.csv``
     (:func:`run_table`) into ``out`` and return the runs split by their fidelity. A run that lost its timing on every
-    try is left out of the fit; no run replaces it (the line needs no pairing)."""
+    try is left out of the fit; no run replaces it (the line needs no pairing). :func:`run` calls it within its
+    turn; ``lock`` is for a calibration run alone."""
     reason = not_run(profile)
     if reason:
         return Emulated(profile, not_run=reason)
@@ -807,7 +830,7 @@ def beside_ns3_tables(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, 
     have = real_cells(em)
     out = {}
     for name in figures.PAPER_FIGURES:
-        cells = [c for c in figures.figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
+        cells = [c for c in figures._figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
         if not cells:
             continue
         frames = _testbeds(em, sweep_runs)
@@ -827,7 +850,7 @@ def figures_beside_ns3(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str,
     out = {}
     for name, table in beside_ns3_tables(em, sweep_runs, groups, loads).items():
         paper_name = name.replace("_real_vs_ns3", "")
-        styles, title = figures.figure_style(paper_name, groups, loads)
+        styles, title = figures._figure_style(paper_name, groups, loads)
         title = title.replace("regenerated", "on ns-3 and on real stacks") + " (the cells the real stacks ran)"
         out[name] = (figures.cdf_beside_figure(table, styles, title) if paper_name in figures.CDF_FIGURES
                      else figures.queue_beside_figure(table, styles, title))

@@ -204,7 +204,7 @@ def _queue_selections(groups: dict[str, list[str]], loads) -> dict[str, tuple[li
     return out
 
 
-def figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[str, float, str]]:
+def _figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[str, float, str]]:
     """Return the cells (configuration, load, latency set) that the paper figure ``name`` (:data:`PAPER_FIGURES`)
     draws: a CDF figure's selection at both latency sets, a queue figure's panels."""
     cdfs = _response_cdf_selections(groups, loads)
@@ -216,7 +216,7 @@ def figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[s
     raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")
 
 
-def figure_style(name: str, groups: dict[str, list[str]], loads) -> tuple[dict, str]:
+def _figure_style(name: str, groups: dict[str, list[str]], loads) -> tuple[dict, str]:
     """Return the paper figure ``name``'s (styles, title): for a CDF figure {(config, load): line style}, for a
     queue figure {(config, load, latency): panel-title prefix}."""
     cdfs = _response_cdf_selections(groups, loads)
