@@ -340,7 +340,8 @@ def calibration_lines_figure(lines: pd.DataFrame, bands: pd.DataFrame, measured:
                 ax.plot(pts["browsers"], pts["throughput_kbps"], marker, ms=4, color=colours.get(name),
                         mfc=None if kept else "none", ls="none",
                         label=f"{name} runs" + ("" if kept else " that lost their timing"))
-    ax.set(xlim=(0, float(bands["browsers"].max())), ylim=(0, top), xlabel="browsers", ylabel="throughput (kbit/s)",
+    right = max(float(bands["browsers"].max()), 1.05 * float(measured["browsers"].max()) if len(measured) else 0.0)
+    ax.set(xlim=(0, right), ylim=(0, top), xlabel="browsers", ylabel="throughput (kbit/s)",
            title="Calibration lines with 95% confidence bands")
     ax.legend(fontsize=7)
     ax = axes[1]
