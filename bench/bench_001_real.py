@@ -1,7 +1,8 @@
 """Paper 001's testbed on real stacks: what its plans cost, and one short run's wall time and fidelity.
 
-Run with `make bench`. The plans' cost is their runs' real time (a run takes ``sim_time_s`` plus the testbed's
-set-up, :data:`paperlib.reproduce.p001.emulated.SETUP_S`), in machine-hours (one testbed per machine, as on a
+Run with `make bench`. The plans' cost is their runs' real time (the experiments' and the calibration testbed's,
+:func:`paperlib.reproduce.p001.emulated.calibration_points`; a run takes ``sim_time_s`` plus the testbed's set-up,
+:data:`paperlib.reproduce.p001.emulated.SETUP_S`), in machine-hours (one testbed per machine, as on a
 cluster) and in wall minutes at :data:`~paperlib.reproduce.p001.emulated.LINKS` testbeds at once; browser counts do
 not change it. Then (``--run-seconds`` > 0, on a machine that can run the testbed) one run of FIFO-120 at 98 % load,
 short latency, with the browsers the workload's moments predict for 98 % of 10 Mbit/s: its wall time, throughput,
@@ -33,8 +34,9 @@ def main(argv: list[str] | None = None) -> int:
                 for x in testbed.loads(paper)}
     for name in ("reduced", "full"):
         size = emulated.plan_hours(paper, name, browsers, prof)
-        print(f"001 real stacks, profile {name}: {size['runs']} runs, {size['machine_hours']:.2f} machine-hours, "
-              f"about {size['wall_minutes']:.0f} min at {emulated.LINKS} testbeds at once")
+        print(f"001 real stacks, profile {name}: {size['runs']} runs ({size['calibration_runs']} of them the "
+              f"calibration's), {size['machine_hours']:.2f} machine-hours, about {size['wall_minutes']:.0f} min at "
+              f"{emulated.LINKS} testbeds at once")
     reason = web_testbed_real.unavailable_reason()
     if args.run_seconds <= 0 or reason:
         print(f"001 short real run: skipped ({reason or '--run-seconds 0'})")

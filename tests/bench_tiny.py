@@ -57,8 +57,10 @@ TINY = {
                            r"^  h2 \(c\) +idle +kept [01]/1", r"^one testbed at a time"],
                           EMULATED),
     "bench_001_real.py": (["--run-seconds", "0"],
-                          [r"^001 real stacks, profile reduced: 80 runs, 0\.48 machine-hours",
-                           r"^001 real stacks, profile full: 600 runs, [0-9.]+ machine-hours",
+                          [r"^001 real stacks, profile reduced: 92 runs \(12 of them the calibration's\), 0\.55 "
+                           r"machine-hours",
+                           r"^001 real stacks, profile full: 612 runs \(12 of them the calibration's\), [0-9.]+ "
+                           r"machine-hours",
                            r"^001 short real run: skipped"], []),
 }
 

@@ -38,8 +38,15 @@ def test_the_reduced_plan_is_the_headline_cells_with_ns3s_workload_seeds():
     assert len(emulated.points(PAPER, "full", BROWSERS)) == 600
     assert emulated.points(PAPER, "off", BROWSERS) == []
     size = emulated.plan_hours(PAPER, "reduced", BROWSERS, links=2)
-    # 80 runs x (20 + 1.5) s = 1720 s = 0.478 h; two at a time 14.3 min
-    assert size["machine_hours"] == pytest.approx(1720 / 3600) and size["wall_minutes"] == pytest.approx(1720 / 120)
+    # 80 runs and the calibration's 12, each (20 + 1.5) s: 1720 s + 258 s = 1978 s = 0.549 h; two at a time 16.5 min
+    assert size["machine_hours"] == pytest.approx(1978 / 3600) and size["wall_minutes"] == pytest.approx(1978 / 120)
+    # the workload seeds follow the ns-3 sweeps' base seed, as ns-3's experiment points do
+    key = lambda p: (p["config"], p["load"], p["latency"], p["rep"], p["workload_seed"])  # noqa: E731
+    seeded = {key(p) for p in emulated.points(PAPER, "reduced", BROWSERS, base_seed=5)}
+    assert seeded == {key(p) for p in testbed.experiment_points(PAPER, emulated.real_profile(prof, "reduced"), BROWSERS,
+                                                                base_seed=5)
+                      if (p["config"], p["load"], p["latency"]) in set(emulated.REDUCED_CELLS)}
+    assert not seeded & {key(p) for p in pts}  # another base seed, other workloads
 
 
 def _fake_runs(red_long_p90_s=0.5, kept=True) -> pd.DataFrame:
@@ -129,6 +136,7 @@ def test_run_adds_the_replacements_and_judges_on_them(monkeypatch, tmp_path):
     monkeypatch.setattr(emulated.experiments, "run", fake_run)
     monkeypatch.setattr(emulated.web_testbed_real, "unavailable_reason", lambda: None)
     monkeypatch.setattr("paperlib.emulation.notebook.not_run_reason", lambda profile: None)
+    monkeypatch.setattr(emulated, "calibration_run", lambda *a, **k: Emulated("reduced"))  # its own tests
     em = emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS)
     assert calls == [80, 88]  # the plan, then the plan (from the cache) and one new replication of its 8 cells
     assert len(em.lost) == 1 and len(em.runs) == 87
@@ -156,9 +164,10 @@ def test_real_stack_rows_of_lost_runs_and_of_no_run():
 def test_ledger_rows_put_the_real_stack_rows_after_ns3s():
     rows = ledger_rows.ledger_rows(PAPER, real_stacks=Emulated("off", not_run="the real-stack column was not run, "
                                                                               "by choice (EMULATION=off)"))
-    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, then 35 real-stack claims
-    assert len(rows) == 4 + 2 + 8 + 35 + 35
-    assert [r.column for r in rows[-35:]] == [REAL_STACKS] * 35
+    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, then the real stacks' calibration line (2) and
+    # 35 claims
+    assert len(rows) == 4 + 2 + 8 + 35 + 2 + 35
+    assert [r.column for r in rows[-37:]] == [REAL_STACKS] * 37
 
 
 def test_the_headline_cell_beside_ns3_and_what_ran():

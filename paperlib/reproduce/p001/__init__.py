@@ -26,13 +26,18 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
                        numbers, claims (rows that need ns-3 say so when it did not run), and the
                        claims judged on real stacks when the notebook passes their runs
 ``emulated``           the real-stack plan (``points``, ``run`` through the emulated experiments'
-                       sweep runner, ``plan_hours``), the claims judged on it (``real_stack_rows``)
-                       and the real stacks beside ns-3 (``beside_ns3``, ``cdf_figure``, ``queue_figure``)
+                       sweep runner, ``plan_hours``), the claims judged on it (``real_stack_rows``),
+                       the calibration on real stacks (``calibration_run``, ``calibration_fit``,
+                       ``calibration_rows``, the three lines' ``calibration_lines`` and
+                       ``calibration_bands``) and the real stacks beside ns-3 (``beside_ns3``,
+                       ``cdf_figure``, ``queue_figure``, the paper's figures on both testbeds
+                       ``figures_beside_ns3`` from ``beside_ns3_tables``)
 ``what_if``            ``check(**parameters)``: the parameters checked, with the run's profile
 ``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
-``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures (each
-                       function returns the figure; the notebook saves it)
+``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures, the
+                       three calibration lines and Figs. 3-9 on both testbeds (each function
+                       returns the figure; the notebook saves it)
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -50,10 +50,11 @@ from paperlib.data import Paper
 from paperlib.emulation import experiments, web_testbed_real
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated, cell_fidelity, split_kept
-from paperlib.ledger import REAL_STACKS, Row, claim_row
-from paperlib.reproduce.p001 import claims, decision_rule, findings, testbed
+from paperlib.ledger import REAL_STACKS, Row, claim_row, measured_row
+from paperlib.reproduce.p001 import calibration, claims, decision_rule, figures, findings, testbed
 from paperlib.reproduce.p001.decision_rule import Reading, decide, increasing
 from paperlib.reproduce.p001.testbed import Profile
+from paperlib.sweep import point_seed
 
 PAPER = "001"
 #: The reduced profile's cells (configuration, load, latency set): the headline claims' (module docstring).
@@ -82,24 +83,26 @@ def real_profile(prof: Profile, profile: str) -> Profile:
 
 
 def points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None,
-           reps: int | None = None) -> list[dict]:
+           reps: int | None = None, base_seed: int = 0) -> list[dict]:
     """Return the real-stack sweep points of ``profile`` ("reduced", "full" or "off": none) on the ns-3 profile
     ``prof`` (default: scaled) with the calibration's ``browsers`` per load; ``reps`` replications (default the
-    profile's)."""
+    profile's); ``base_seed`` the ns-3 sweeps' base seed, so replication ``r`` has the ns-3 run's workload seed
+    (:func:`paperlib.reproduce.p001.testbed.crn_seed`)."""
     experiments.check_profile(profile)
     if profile == "off":
         return []
     run = real_profile(prof or testbed.PROFILES["scaled"], profile)
     if profile == "full":
-        return testbed.experiment_points(paper, run, browsers, reps=reps)
+        return testbed.experiment_points(paper, run, browsers, reps=reps, base_seed=base_seed)
     cells = set(REDUCED_CELLS)
     configs = list(dict.fromkeys(c for c, _, _ in REDUCED_CELLS))
-    return [p for p in testbed.experiment_points(paper, run, browsers, configs=configs, reps=reps)
+    return [p for p in testbed.experiment_points(paper, run, browsers, configs=configs, reps=reps,
+                                                 base_seed=base_seed)
             if (p["config"], p["load"], p["latency"]) in cells]
 
 
 def replacement_points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None,
-                       runs: pd.DataFrame) -> list[dict]:
+                       runs: pd.DataFrame, base_seed: int = 0) -> list[dict]:
     """Return the points of the replications that replace those with a run that lost its timing on every try
     (``runs``' ``fidelity_kept`` false): as many new replications as such replications, at most
     :data:`MAX_REPLACEMENTS`, each over every cell of the plan (its workload seeds new, as any replication's), so
@@ -111,16 +114,19 @@ def replacement_points(paper: Paper, profile: str, browsers: dict[float, int], p
     extra = min(int(lost), MAX_REPLACEMENTS)
     if not extra:
         return []
-    return [p for p in points(paper, profile, browsers, prof, reps=planned + extra) if p["rep"] >= planned]
+    return [p for p in points(paper, profile, browsers, prof, reps=planned + extra, base_seed=base_seed)
+            if p["rep"] >= planned]
 
 
 def plan_hours(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None = None,
                links: int = LINKS) -> dict:
-    """Return the plan's size: ``runs``, ``machine_hours`` (one testbed per machine: the runs' wall time) and
-    ``wall_minutes`` at ``links`` testbeds at once, each run ``sim_time_s`` + :data:`SETUP_S`."""
-    pts = points(paper, profile, browsers, prof)
+    """Return the plan's size: ``runs`` (the experiments' and the calibration's, :func:`calibration_points`),
+    ``calibration_runs``, ``machine_hours`` (one testbed per machine: the runs' wall time) and ``wall_minutes`` at
+    ``links`` testbeds at once, each run ``sim_time_s`` + :data:`SETUP_S`."""
+    cal = calibration_points(paper, profile, prof)
+    pts = points(paper, profile, browsers, prof) + cal
     seconds = sum(float(p["sim_time_s"]) + SETUP_S for p in pts)
-    return {"profile": profile, "runs": len(pts), "machine_hours": seconds / 3600,
+    return {"profile": profile, "runs": len(pts), "calibration_runs": len(cal), "machine_hours": seconds / 3600,
             "wall_minutes": seconds / max(int(links), 1) / 60}
 
 
@@ -215,46 +221,272 @@ def _threads() -> list[int]:
     return [int(t) for t in os.listdir(f"/proc/{os.getpid()}/task") if t.isdigit()]
 
 
-def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], prof: Profile | None = None,
-        scheduler_links: int | None = None, lock: str | None = None) -> Emulated:
-    """Run the real-stack plan of ``profile`` through :func:`paperlib.emulation.experiments.run` (or say why not)
-    and write ``emulation_runs.csv`` (:func:`run_table`) into ``out``; return the runs split by their fidelity.
-    ``browsers`` (load -> browsers, the calibration line's) and ``prof`` as for :func:`points`;
-    ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a run that lost its timing
-    on every try are replaced by new ones (:func:`replacement_points`, at most :data:`MAX_REPLACEMENTS`).
-
-    Nothing runs with ``profile`` "off" or when the machine cannot (:func:`paperlib.emulation.notebook.not_run_reason`
-    and :func:`paperlib.emulation.web_testbed_real.unavailable_reason`, checked before any point). ``lock``: the
-    lock held around the sweep (:func:`emulation_turn`).
-    """
+def not_run(profile: str) -> str | None:
+    """Return why no real-stack run of ``profile`` happens (the user's "off", or what this machine lacks:
+    :func:`paperlib.emulation.notebook.not_run_reason`, :func:`paperlib.emulation.web_testbed_real.unavailable_reason`),
+    or None when they can run."""
     from paperlib.emulation.notebook import not_run_reason
 
-    profile = experiments.check_profile(profile)
-    reason = not_run_reason(profile)
+    reason = not_run_reason(experiments.check_profile(profile))
     if reason is None and web_testbed_real.unavailable_reason():
         reason = f"{emulated_rows.NOT_RUN_CANNOT}: {web_testbed_real.unavailable_reason()}"
-    if reason:
-        return Emulated(profile, not_run=reason)
-    pts = points(paper, profile, browsers, prof)
+    return reason
+
+
+def sweep(points_: list[dict], desc: str, scheduler_links: int | None = None) -> pd.DataFrame:
+    """Return the runs of ``points_`` through :func:`paperlib.emulation.experiments.run` (cached by parameters and
+    the code version of the testbed, its modules and C sources; seeded; progress under ``desc``), each kept or re-run
+    by :func:`paperlib.emulation.web_testbed_real.run_point`, ``scheduler_links`` testbeds at a time (default
+    :data:`LINKS`)."""
     sources = [web_testbed_real.build.HERE / "linkemu.c"]
     if web_testbed_real.web_load is not None and hasattr(web_testbed_real.web_load, "SOURCE"):
         sources.append(Path(web_testbed_real.web_load.SOURCE))
+    return experiments.run(points_, n_links=scheduler_links or LINKS, desc=desc, point_fn=web_testbed_real.run_point,
+                           depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
 
-    def sweep(points_: list[dict], stage: str = "") -> pd.DataFrame:
-        return experiments.run(points_, n_links=scheduler_links or LINKS,
-                               desc=f"{PAPER} real stacks ({profile}{stage})", point_fn=web_testbed_real.run_point,
-                               depends=(web_testbed_real, *web_testbed_real.SWEEP_DEPENDS), sources=tuple(sources))
 
+@dataclass
+class RealStacks(Emulated):
+    """The real-stack runs of paper 001: the experiments' (:class:`~paperlib.emulation.notebook.Emulated`'s fields)
+    and ``calibration``, the calibration testbed's runs (:func:`calibration_run`; None: not part of this record)."""
+
+    calibration: Emulated | None = None
+
+
+def calibration_of(real_stacks: Emulated) -> Emulated | None:
+    """Return the calibration runs of ``real_stacks``: its ``calibration`` (a :class:`RealStacks`), or, for a plain
+    record that says why nothing ran, that reason; None when it holds no calibration."""
+    cal = getattr(real_stacks, "calibration", None)
+    if cal is None and real_stacks.not_run:
+        return Emulated(real_stacks.profile, not_run=real_stacks.not_run)
+    return cal
+
+
+def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], prof: Profile | None = None,
+        base_seed: int = 0, latency_reading: str = testbed.LATENCY_READING, scheduler_links: int | None = None,
+        lock: str | None = None) -> RealStacks:
+    """Run the real-stack plan of ``profile`` and its calibration (:func:`calibration_run`) through :func:`sweep`
+    (or say why not), write ``emulation_runs.csv`` (:func:`run_table`) into ``out``, and return the runs split by
+    their fidelity with the calibration's. ``browsers`` (load -> browsers, the calibration line's), ``prof`` and
+    ``base_seed`` (the ns-3 sweeps') as for :func:`points`; ``latency_reading`` the calibration's (Table 2's reading,
+    as the ns-3 calibration's); ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a
+    run that lost its timing on every try are replaced by new ones (:func:`replacement_points`, at most
+    :data:`MAX_REPLACEMENTS`).
+
+    Nothing runs with ``profile`` "off" or when the machine cannot (:func:`not_run`, checked before any point).
+    ``lock``: the lock held around both sweeps (:func:`emulation_turn`).
+    """
+    reason = not_run(profile)
+    if reason:
+        return RealStacks(profile, not_run=reason, calibration=Emulated(profile, not_run=reason))
+    pts = points(paper, profile, browsers, prof, base_seed=base_seed)
+    links = scheduler_links
     with emulation_turn(lock):
-        runs = sweep(pts)
-        extra = replacement_points(paper, profile, browsers, prof, runs)
+        runs = sweep(pts, f"{PAPER} real stacks ({profile})", links)
+        extra = replacement_points(paper, profile, browsers, prof, runs, base_seed=base_seed)
         if extra:  # the plan's runs again from the cache, and the replacements
             pts = pts + extra
-            runs = sweep(pts, ", replacing replications that lost their timing")
+            runs = sweep(pts, f"{PAPER} real stacks ({profile}, replacing replications that lost their timing)", links)
+        cal = calibration_run(paper, profile, out, prof=prof, base_seed=base_seed, latency_reading=latency_reading,
+                              scheduler_links=scheduler_links)
     runs = with_rtt(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", run_table(runs))
     kept, lost = split_kept(runs)
+    return RealStacks(profile, pts, kept, lost=lost, calibration=cal)
+
+
+# --- the calibration on real stacks ----------------------------------------------------------------------------
+
+#: Where the paper prints its calibration line; the real stacks' slope and intercept are rows ``slope`` and
+#: ``intercept`` of this source in column :data:`paperlib.ledger.REAL_STACKS`.
+CALIBRATION_SOURCE = "Section 2.2 (calibration line)"
+#: The paper's own testbed, which the real stacks stand in for (Section 2.1); it is not re-run.
+PAPER_TESTBED = "FreeBSD 2.2.8 requestors and responders on 100 Mbit/s Ethernet, Section 2.1"
+#: The fewest runs, at two browser counts at least, that give a line with a 95% interval (OLS's two coefficients
+#: leave one degree of freedom).
+MIN_CALIBRATION_RUNS = 3
+
+
+def calibration_points(paper: Paper, profile: str, prof: Profile | None = None, *, base_seed: int = 0,
+                       latency_reading: str = testbed.LATENCY_READING) -> list[dict]:
+    """Return the real-stack calibration points of ``profile`` ("off": none): ns-3's calibration
+    (:func:`paperlib.reproduce.p001.testbed.calibration_points` of the ns-3 profile ``prof``, default scaled: its
+    browser counts, ``calibration_reps`` runs each, every link at ``access_factor`` times the bottleneck so nothing
+    congests, short latency) with the real profile's run length (:func:`real_profile`), each with the workload seed
+    of its ns-3 run (the seed the ns-3 sweep gives that point, :func:`paperlib.sweep.point_seed` with ``base_seed``).
+
+    Run length. The ``reduced`` profile runs them as long as its experiments, 20 s with the first 5 s not measured;
+    the ``full`` profile with the ns-3 profile's 40 s (10 s). Every browser starts in its stationary state and
+    nothing queues, so the warm-up covers only TCP's start; the throughput is the reply payload over the measured
+    seconds. Half of ns-3's measured window widens each run's throughput spread by at least sqrt(2) (the window
+    averages the replies of independent browsers; more where the reply sizes' heavy tail dominates), so the slope's
+    interval is wider than ns-3's from as many runs; the ledger row gives it. The scaled profile's 6 browser
+    counts x 2 runs of 20 s add 12 x 21.5 s, two testbeds at a time about 2.2 minutes, to the reduced plan.
+    """
+    experiments.check_profile(profile)
+    if profile == "off":
+        return []
+    ns3 = prof or testbed.PROFILES["scaled"]
+    on_ns3 = testbed.calibration_points(paper, ns3, latency_reading)
+    real = testbed.calibration_points(paper, real_profile(ns3, profile), latency_reading)
+    return [{**r, "workload_seed": point_seed(n, base_seed)} for n, r in zip(on_ns3, real, strict=True)]
+
+
+def calibration_run(paper: Paper, profile: str, out: Path, *, prof: Profile | None = None, base_seed: int = 0,
+                    latency_reading: str = testbed.LATENCY_READING, scheduler_links: int | None = None,
+                    lock: str | None = None) -> Emulated:
+    """Run the calibration on the real stacks (:func:`calibration_points` through :func:`sweep`, each run kept or
+    re-run by the testbed's fidelity rule) or say why not (:func:`not_run`); write ``emulation_calibration_runs.csv``
+    (:func:`run_table`) into ``out`` and return the runs split by their fidelity. A run that lost its timing on every
+    try is left out of the fit; no run replaces it (the line needs no pairing). :func:`run` calls it within its
+    turn; ``lock`` is for a calibration run alone."""
+    reason = not_run(profile)
+    if reason:
+        return Emulated(profile, not_run=reason)
+    pts = calibration_points(paper, profile, prof, base_seed=base_seed, latency_reading=latency_reading)
+    with emulation_turn(lock):
+        runs = sweep(pts, f"{PAPER} real stacks calibration ({profile})", scheduler_links)
+    runs = with_rtt(runs)
+    atomic_write_csv(Path(out) / "emulation_calibration_runs.csv", run_table(runs))
+    kept, lost = split_kept(runs)
     return Emulated(profile, pts, kept, lost=lost)
+
+
+def calibration_fit(em: Emulated):
+    """Return :func:`paperlib.reproduce.p001.calibration.fit` (statsmodels OLS) of the calibration runs that kept
+    their timing, or None when nothing ran or they are fewer than :data:`MIN_CALIBRATION_RUNS` or at one browser
+    count (no line with an interval)."""
+    runs = em.runs
+    if em.not_run or len(runs) < MIN_CALIBRATION_RUNS or runs["browsers"].nunique() < 2:
+        return None
+    return calibration.fit(runs["browsers"].astype(float), runs["throughput_bps"].astype(float))
+
+
+def calibration_sentence(em: Emulated) -> str:
+    """Return what the real stacks' calibration ran: its runs and how many kept their timing, or why none ran."""
+    if em.not_run:
+        return f"real-stack calibration: not run ({em.not_run})"
+    kept, lost = len(em.runs), len(em.lost)
+    counts = sorted({int(p["browsers"]) for p in em.points})
+    return (f"real-stack calibration, profile {em.profile}: {kept + lost} runs at {len(counts)} browser counts "
+            f"({', '.join(str(c) for c in counts)}), {kept} kept their timing, {lost} lost it (docs/fidelity.md)")
+
+
+def _calibration_stack(em: Emulated) -> str:
+    """Return the calibration testbed the real stacks ran, in words (from its points)."""
+    p = {**web_testbed_real.web_testbed.DEFAULTS, **em.points[0]}
+    reps = max(int(q["rep"]) for q in em.points) + 1
+    counts = sorted({int(q["browsers"]) for q in em.points})
+    return (f"the uncongested calibration testbed on Linux TCP (reno) through linkemu "
+            f"(paperlib.emulation.web_testbed_real): bottleneck {p['bottleneck_bps'] / 1e6:g} Mbit/s, FIFO "
+            f"{int(p['queue_packets'])} packets, short latency; {', '.join(str(c) for c in counts)} browsers x {reps} "
+            f"runs of {p['sim_time_s']:g} s, the first {p['warmup_s']:g} s not measured")
+
+
+def calibration_rows(paper: Paper, em: Emulated, ns3: pd.DataFrame | None = None) -> list[Row]:
+    """Return the ledger rows of the calibration line's slope and intercept measured on the real stacks: column
+    :data:`paperlib.ledger.REAL_STACKS`, source :data:`CALIBRATION_SOURCE`, rows ``slope`` and ``intercept``.
+
+    Each coefficient of :func:`calibration_fit` is scored against the print as a published measurement measured again
+    (:func:`paperlib.ledger.measured_row`: ``measured_within_ci`` when the print lies in the coefficient's 95% OLS
+    interval, else ``measured_close`` or ``measured_differs``), with ``n`` the runs fitted and ``low``/``high`` that
+    interval; the reason gives the fidelity of every calibration run and quotes ``ns3`` (the ns-3 line's
+    :func:`paperlib.reproduce.p001.calibration.coefficients`) beside it. Nothing ran: the rows say why
+    (:func:`paperlib.emulation.ledger_rows.not_run_row`); runs that lost their timing leave too few for a line: the
+    rows are ``not_regenerable`` with ``emulation`` "fidelity lost" (column REAL_STACKS holds no result of status
+    ``fidelity_lost``, which would read as a claim's).
+    """
+    fit = calibration_fit(em)
+    coef = calibration.coefficients(fit) if fit is not None else None
+    every = pd.concat([f for f in (em.runs, em.lost) if f is not None and len(f)], ignore_index=True) \
+        if len(em.runs) or len(em.lost) else pd.DataFrame()
+    fid = runs_fidelity(every) if len(every) else None
+    rows = []
+    for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept")):
+        printed = paper.text_value(key).printed
+        unit = "kbit/s per browser" if name == "slope" else "kbit/s"
+        base = Row(PAPER, CALIBRATION_SOURCE, name, REAL_STACKS, printed, "", "", "not_regenerable",
+                   f"the {name} of the OLS line of throughput (kbit/s) on browsers measured on the real stacks' "
+                   f"calibration testbed", evidence="none")
+        if em.not_run:
+            rows.append(emulated_rows.not_run_row(base, em.not_run))
+            continue
+        if coef is None:
+            why = (f"{len(em.runs)} of {len(every)} calibration runs kept their timing, too few for a line with an "
+                   f"interval (at least {MIN_CALIBRATION_RUNS} runs at two browser counts)")
+            lost = len(em.lost) > 0
+            rows.append(replace(base, reason=f"{emulated_rows.MARK} {why}"
+                                + (f"; fidelity: {fidelity_words(fid)}" if fid else "") + f"; {base.reason}",
+                                emulation="fidelity lost" if lost else "not run",
+                                evidence="real stacks" if lost else "none"))
+            continue
+        est = coef.loc[name]
+        value, low, high = float(est["estimate"]), float(est["ci95_low"]), float(est["ci95_high"])
+        beside = ""
+        if ns3 is not None and name in ns3.index:
+            b = ns3.loc[name]
+            beside = (f"; ns-3's {float(b['estimate']):.4f} [{float(b['ci95_low']):.4f}, {float(b['ci95_high']):.4f}] "
+                      f"{unit}")
+        reason = (f"{emulated_rows.MARK} OLS fit of the reply throughput (kbit/s) on browsers over {int(fit.nobs)} "
+                  f"real-stack runs that kept their timing: {value:.4f} {unit}, 95% CI [{low:.4f}, {high:.4f}]"
+                  f"{beside}; "
+                  f"{_calibration_stack(em)}; the paper's testbed ({PAPER_TESTBED}) is not re-run"
+                  + (f"; fidelity of every calibration run: {fidelity_words(fid)}" if fid else ""))
+        rows.append(measured_row(base, value, high - value, int(fit.nobs), rule="half_up", reason=reason))
+    return rows
+
+
+#: The three calibration lines of :func:`calibration_lines`, in the order the table and the figure give them.
+LINES = ("paper", "ns-3", "real stacks")
+LINE_COLUMNS = ["line", "slope", "slope_ci95_low", "slope_ci95_high", "intercept", "intercept_ci95_low",
+                "intercept_ci95_high", "runs"]
+
+
+def calibration_lines(paper: Paper, ns3_fit, real_fit=None) -> pd.DataFrame:
+    """Return the three calibration lines (kbit/s against browsers), one row each (:data:`LINES`): the paper's
+    (Section 2.2; no interval or runs printed), ns-3's (``ns3_fit``) and the real stacks' (``real_fit``,
+    :func:`calibration_fit`; None: no row), with each coefficient's 95% OLS interval and the runs fitted."""
+    slope, intercept = calibration.published_line(paper)
+    rows = [{"line": "paper", "slope": slope, "intercept": intercept}]
+    for name, fit in (("ns-3", ns3_fit), ("real stacks", real_fit)):
+        if fit is None:
+            continue
+        c = calibration.coefficients(fit)
+        rows.append({"line": name, "runs": int(fit.nobs),
+                     **{f"{k}{s}": float(c.loc[k, col]) for k in ("slope", "intercept")
+                        for s, col in (("", "estimate"), ("_ci95_low", "ci95_low"), ("_ci95_high", "ci95_high"))}})
+    return pd.DataFrame(rows, columns=LINE_COLUMNS)
+
+
+def calibration_bands(paper: Paper, ns3_fit, real_fit=None, x_max: float | None = None,
+                      n: int = 61) -> pd.DataFrame:
+    """Return each line of :func:`calibration_lines` at ``n`` browser counts from 0 to ``x_max`` (default: 1.1 x
+    the most browsers fitted): ``line``, ``browsers``, ``kbps`` and the 95% confidence band of the fitted mean
+    (``ci95_low``, ``ci95_high``; none for the paper's line, printed without one)."""
+    fits = {name: fit for name, fit in (("ns-3", ns3_fit), ("real stacks", real_fit)) if fit is not None}
+    if x_max is None:
+        x_max = 1.1 * max(float(np.max(np.asarray(f.model.exog)[:, 1])) for f in fits.values()) if fits else 1.0
+    xs = np.linspace(0.0, float(x_max), int(n))
+    slope, intercept = calibration.published_line(paper)
+    frames = [pd.DataFrame({"line": "paper", "browsers": xs, "kbps": slope * xs + intercept,
+                            "ci95_low": np.nan, "ci95_high": np.nan})]
+    for name, fit in fits.items():
+        pred = fit.get_prediction(np.column_stack([np.ones_like(xs), xs]))
+        band = np.asarray(pred.conf_int(alpha=0.05))
+        frames.append(pd.DataFrame({"line": name, "browsers": xs, "kbps": np.asarray(pred.predicted_mean),
+                                    "ci95_low": band[:, 0], "ci95_high": band[:, 1]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def calibration_measurements(ns3_cal: pd.DataFrame, em: Emulated) -> pd.DataFrame:
+    """Return the calibration runs of both testbeds: ``testbed``, ``browsers``, ``rep``, ``throughput_kbps`` and
+    ``kept`` (the ns-3 runs ``ns3_cal``, :func:`paperlib.reproduce.p001.calibration.table`'s, all kept; the real
+    stacks' kept and lost runs of ``em``)."""
+    frames = [ns3_cal.assign(testbed="ns-3", kept=True)]
+    for runs, kept in ((em.runs, True), (em.lost, False)):
+        if runs is not None and len(runs):
+            frames.append(calibration.table(runs).assign(testbed="real stacks", kept=kept))
+    return pd.concat(frames, ignore_index=True)[["testbed", "browsers", "rep", "throughput_kbps", "kept"]]
 
 
 # --- the claims on real stacks ---------------------------------------------------------------------------------
@@ -526,3 +758,108 @@ def queue_figure(em: Emulated, cell: tuple = HEADLINE):
     ax.set_title(title)
     ax.legend(fontsize="small")
     return fig
+
+
+# --- the paper's figures, real stacks beside ns-3 ------------------------------------------------------------------
+
+CDF_TABLE_COLUMNS = ["testbed", "config", "load", "latency", "runs", "cdf", "response_ms"]
+QUEUE_TABLE_COLUMNS = ["testbed", "config", "load", "latency", "rep", "t_s", "backlog", "mean_queue", "limit"]
+
+
+def real_cells(em: Emulated) -> set:
+    """Return the cells (configuration, load, latency set) with real-stack runs that kept their timing."""
+    runs = em.runs
+    if runs is None or not len(runs) or "config" not in runs:
+        return set()
+    return {(c, float(x), lat) for c, x, lat in zip(runs["config"], runs["load"], runs["latency"], strict=True)}
+
+
+def _testbeds(em: Emulated, sweep_runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    return {"ns-3": sweep_runs, "real stacks": em.runs}
+
+
+def cdf_table(frames: dict[str, pd.DataFrame], cells, points: int = 401) -> pd.DataFrame:
+    """Return the response-time CDF of each cell of ``cells`` on each testbed of ``frames`` (name -> runs), pooled
+    over the cell's replications: the response time (ms) at ``points`` cumulative shares from 0 to 1 (the empirical
+    CDF's quantiles, NumPy's ``inverted_cdf``), with the runs pooled; a testbed without runs of a cell has no row."""
+    shares = np.linspace(0.0, 1.0, int(points))
+    rows = []
+    for name, runs in frames.items():
+        for config, load, latency in cells:
+            g = cell_runs(runs, config, load, latency)
+            x = np.concatenate([np.asarray(v, dtype=float) for v in g["response_s"]]) * 1e3 if len(g) else []
+            if not len(x):
+                continue
+            rows.append(pd.DataFrame({"testbed": name, "config": config, "load": float(load), "latency": latency,
+                                      "runs": len(g), "cdf": shares,
+                                      "response_ms": np.quantile(x, shares, method="inverted_cdf")}))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=CDF_TABLE_COLUMNS)
+
+
+def queue_table(frames: dict[str, pd.DataFrame], cells) -> pd.DataFrame:
+    """Return the reply queue of the first replication of each cell of ``cells`` on each testbed of ``frames``
+    (name -> runs): its samples over time, the cell's mean queue after the warm-up over every replication
+    (:func:`paperlib.reproduce.p001.findings.summarise`'s ``mean_queue``) and the queue's limit (packets)."""
+    rows = []
+    for name, runs in frames.items():
+        for config, load, latency in cells:
+            g = cell_runs(runs, config, load, latency)
+            if not len(g):
+                continue
+            first = g.sort_values("rep").iloc[0]
+            rows.append(pd.DataFrame({"testbed": name, "config": config, "load": float(load), "latency": latency,
+                                      "rep": int(first["rep"]), "t_s": np.asarray(first["queue_sample_times_s"], float),
+                                      "backlog": np.asarray(first["queue_samples"], float),
+                                      "mean_queue": float(findings.summarise(g)["mean_queue"].iloc[0]),
+                                      "limit": int(first["queue_packets"])}))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=QUEUE_TABLE_COLUMNS)
+
+
+def beside_name(name: str) -> str:
+    """Return the file name of paper figure ``name`` (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`) drawn on
+    the real stacks beside ns-3: ``fig3_fifo_response_cdf_real_vs_ns3.png`` for ``fig3_fifo_response_cdf.png``."""
+    return name.removesuffix(".png") + "_real_vs_ns3.png"
+
+
+def beside_ns3_tables(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, list[str]],
+                      loads) -> dict[str, pd.DataFrame]:
+    """Return, per paper figure (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`) with a cell that the real
+    stacks ran and kept, the table it is drawn from, by :func:`beside_name`: :func:`cdf_table` for Figs. 3, 6, 7
+    and 9, :func:`queue_table` for Figs. 4, 5 and 8, over the figure's cells that the real stacks ran (ns-3's runs
+    of those cells from ``sweep_runs``). Empty when no real-stack run kept its timing."""
+    have = real_cells(em)
+    out = {}
+    for name in figures.PAPER_FIGURES:
+        cells = [c for c in figures._figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
+        if not cells:
+            continue
+        frames = _testbeds(em, sweep_runs)
+        out[beside_name(name)] = (cdf_table(frames, cells) if name in figures.CDF_FIGURES
+                                  else queue_table(frames, cells))
+    return out
+
+
+def figures_beside_ns3(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, list[str]], loads) -> dict:
+    """Return the paper's figures that the real-stack grid can draw, real stacks beside ns-3, by file name
+    (:func:`beside_name` of the figure they mirror): each drawn from its table (:func:`beside_ns3_tables`) by
+    :func:`paperlib.reproduce.p001.figures.cdf_beside_figure` or
+    :func:`~paperlib.reproduce.p001.figures.queue_beside_figure`, in the paper's style, over the figure's cells the
+    real stacks ran. The reduced grid draws Figs. 3 (FIFO-60/120/180 at 98 %, short), 7 (RED-A/B/C-240), 9
+    (FIFO-180 and RED-A-180 at 98 %, long), 4, 5 and 8 (the queues of those cells); the full grid every figure.
+    Empty when no real-stack run kept its timing."""
+    out = {}
+    for name, table in beside_ns3_tables(em, sweep_runs, groups, loads).items():
+        paper_name = name.replace("_real_vs_ns3", "")
+        styles, title = figures._figure_style(paper_name, groups, loads)
+        title = title.replace("regenerated", "on ns-3 and on real stacks") + " (the cells the real stacks ran)"
+        out[name] = (figures.cdf_beside_figure(table, styles, title) if paper_name in figures.CDF_FIGURES
+                     else figures.queue_beside_figure(table, styles, title))
+    return out
+
+
+def beside_ns3_sentence(shown: dict, em: Emulated) -> str:
+    """Return which paper figures the notebook shows on both testbeds (``shown``: :func:`figures_beside_ns3`), or
+    why none (:func:`summary_sentence`)."""
+    if not shown:
+        return f"no figure on real stacks: {summary_sentence(em)}"
+    return "real stacks beside ns-3: " + ", ".join(shown)

@@ -184,6 +184,49 @@ FIG8_PANELS = ([("RED-A-240", 0.98, "short"), ("RED-C-240", 0.98, "short"), ("RE
 PAPER_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig7_red_480_240_cdf.png",
                  "fig9_fifo_vs_red_a_cdf.png", "fig4_fifo_queue_short.png", "fig5_fifo_queue_long.png",
                  "fig8_red_queue_240.png")
+#: The response-time CDF figures among :data:`PAPER_FIGURES` (the others draw queues).
+CDF_FIGURES = PAPER_FIGURES[:4]
+
+
+def _queue_selections(groups: dict[str, list[str]], loads) -> dict[str, tuple[list, list[str], str, int]]:
+    """Return file name -> (cells (config, load, latency), panel-title prefixes, title, columns) of Figs. 4, 5 and 8,
+    as the paper draws them: FIFO's queue by load and size at short (4) and long (5) latency, RED-A and RED-C with
+    the 240-packet queue at 98 % (8, :data:`FIG8_PANELS`)."""
+    out = {}
+    for name, latency, number in (("fig4_fifo_queue_short.png", "short", 4), ("fig5_fifo_queue_long.png", "long", 5)):
+        cells = [(c, x, latency) for x in loads for c in groups["fifo"]]
+        out[name] = (cells, [""] * len(cells),
+                     f"Fig. {number} regenerated: FIFO queue occupancy, {latency} latency (first replication)", 3)
+    panels, labels = FIG8_PANELS
+    out["fig8_red_queue_240.png"] = (
+        list(panels), list(labels),
+        "Fig. 8 regenerated: RED-A / RED-C, queue 240, 98% load (panels clockwise from top left)", 2)
+    return out
+
+
+def _figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[str, float, str]]:
+    """Return the cells (configuration, load, latency set) that the paper figure ``name`` (:data:`PAPER_FIGURES`)
+    draws: a CDF figure's selection at both latency sets, a queue figure's panels."""
+    cdfs = _response_cdf_selections(groups, loads)
+    if name in cdfs:
+        return [(c, x, latency) for latency in LATENCY_SETS for (c, x) in cdfs[name][0]]
+    queues = _queue_selections(groups, loads)
+    if name in queues:
+        return list(queues[name][0])
+    raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")
+
+
+def _figure_style(name: str, groups: dict[str, list[str]], loads) -> tuple[dict, str]:
+    """Return the paper figure ``name``'s (styles, title): for a CDF figure {(config, load): line style}, for a
+    queue figure {(config, load, latency): panel-title prefix}."""
+    cdfs = _response_cdf_selections(groups, loads)
+    if name in cdfs:
+        return cdfs[name]
+    queues = _queue_selections(groups, loads)
+    if name in queues:
+        cells, labels, title, _ = queues[name]
+        return dict(zip(cells, labels, strict=True)), title
+    raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")
 
 
 def paper_figure(name: str, sweep: pd.DataFrame, summary: pd.DataFrame, qconf: dict, groups: dict[str, list[str]],
@@ -196,14 +239,121 @@ def paper_figure(name: str, sweep: pd.DataFrame, summary: pd.DataFrame, qconf: d
     if name in cdfs:
         selection, title = cdfs[name]
         return cdf_grid(sweep, selection, title)
-    fifo_queues = {"fig4_fifo_queue_short.png": ("short", 4), "fig5_fifo_queue_long.png": ("long", 5)}
-    if name in fifo_queues:
-        latency, number = fifo_queues[name]
-        return queue_panels(sweep, summary, qconf, [(c, x, latency) for x in loads for c in groups["fifo"]],
-                            f"Fig. {number} regenerated: FIFO queue occupancy, {latency} latency (first replication)")
-    if name == "fig8_red_queue_240.png":
-        panels, labels = FIG8_PANELS
-        return queue_panels(sweep, summary, qconf, panels,
-                            "Fig. 8 regenerated: RED-A / RED-C, queue 240, 98% load (panels clockwise from top left)",
-                            ncols=2, labels=labels)
+    queues = _queue_selections(groups, loads)
+    if name in queues:
+        cells, labels, title, ncols = queues[name]
+        return queue_panels(sweep, summary, qconf, cells, title, ncols=ncols, labels=labels)
     raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")
+
+
+# --- real stacks beside ns-3 -------------------------------------------------------------------------------------
+
+#: The two testbeds of a figure beside ns-3, in column order.
+TESTBEDS = ("ns-3", "real stacks")
+
+
+def cdf_beside_figure(table: pd.DataFrame, styles: dict, title: str) -> Figure:
+    """Return response-time CDFs (log x) of ns-3 (left) and the real stacks (right), one row of panels per latency
+    set in ``table`` (:func:`paperlib.reproduce.p001.emulated.cdf_table`: ``testbed``, ``config``, ``load``,
+    ``latency``, ``runs``, ``cdf``, ``response_ms``), each (config, load) in its paper figure's style (``styles``)."""
+    latencies = [x for x in LATENCY_SETS if x in set(table["latency"])]
+    fig, axes = plt.subplots(max(len(latencies), 1), 2, figsize=(12, 3.8 * max(len(latencies), 1)), sharex=True,
+                             sharey=True, squeeze=False)
+    for row, latency in zip(axes, latencies, strict=False):
+        for ax, testbed in zip(row, TESTBEDS, strict=True):
+            part = table[(table["testbed"] == testbed) & (table["latency"] == latency)]
+            for (config, load), g in part.groupby(["config", "load"], sort=False):
+                style = styles.get((config, float(load)), {})
+                ax.plot(g["response_ms"], g["cdf"], label=f"{config}, {load:.0%} ({int(g['runs'].iloc[0])} runs)",
+                        drawstyle="steps-post", **style)
+            ax.axhline(0.9, color="grey", lw=0.6, ls=":")
+            ax.set(xscale="log", xlim=(20, 2e4), title=f"{testbed}, {latency} latency")
+            ax.grid(True, which="both", alpha=0.3)
+            if len(part):
+                ax.legend(fontsize=7, loc="lower right")
+        row[0].set_ylabel("CDF")
+    for ax in axes[-1]:
+        ax.set_xlabel("response time (ms)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def queue_beside_figure(table: pd.DataFrame, labels: dict, title: str) -> Figure:
+    """Return the reply queue of the first replication of each cell in ``table``
+    (:func:`paperlib.reproduce.p001.emulated.queue_table`: ``testbed``, ``config``, ``load``, ``latency``, ``rep``,
+    ``t_s``, ``backlog``, ``mean_queue``, ``limit``), ns-3 (left) beside the real stacks (right), one row per cell,
+    the y axis to the queue's limit and the mean queue after the warm-up dashed; ``labels``: panel-title prefixes by
+    cell."""
+    cells = list(dict.fromkeys(zip(table["config"], table["load"].astype(float), table["latency"], strict=True)))
+    fig, axes = plt.subplots(max(len(cells), 1), 2, figsize=(11, 2.5 * max(len(cells), 1)), squeeze=False)
+    for row, (config, load, latency) in zip(axes, cells, strict=False):
+        for ax, testbed in zip(row, TESTBEDS, strict=True):
+            g = table[(table["testbed"] == testbed) & (table["config"] == config)
+                      & np.isclose(table["load"].astype(float), load) & (table["latency"] == latency)]
+            label = labels.get((config, load, latency), "")
+            if not len(g):
+                ax.text(0.5, 0.5, f"no {testbed} run", ha="center", va="center", transform=ax.transAxes)
+                ax.set_title(f"{label}{config}, {load:.0%}, {latency}: {testbed}", fontsize=8)
+                continue
+            ax.plot(g["t_s"], g["backlog"], lw=0.6, **load_style(load))
+            mean_q = float(g["mean_queue"].iloc[0])
+            ax.axhline(mean_q, color="k", lw=0.8, ls="--")
+            ax.set_ylim(0, float(g["limit"].iloc[0]) * 1.05)
+            ax.set_title(f"{label}{config}, {load:.0%}, {latency}: {testbed} (mean {mean_q:.0f})", fontsize=8)
+            ax.set_ylabel("queue (packets)")
+    for ax in axes[-1]:
+        ax.set_xlabel("time (s)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def calibration_lines_figure(lines: pd.DataFrame, bands: pd.DataFrame, measured: pd.DataFrame) -> Figure:
+    """Return the calibration lines of the paper, ns-3 and the real stacks (left: throughput against browsers, each
+    fitted line with its 95% confidence band and its runs, the paper's line as printed, without a band, up to the
+    plot's top) and their slopes with 95% intervals (right, log scale).
+
+    ``lines``: :func:`paperlib.reproduce.p001.emulated.calibration_lines`; ``bands``:
+    :func:`~paperlib.reproduce.p001.emulated.calibration_bands`; ``measured``:
+    :func:`~paperlib.reproduce.p001.emulated.calibration_measurements` (hollow markers: runs that lost their timing,
+    not fitted).
+    """
+    colours = {"paper": quantity_style("published")["color"], "ns-3": quantity_style("throughput")["color"],
+               "real stacks": quantity_style("queue")["color"]}
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2), gridspec_kw={"width_ratios": [2, 1]})
+    ax = axes[0]
+    top = 1.15 * max(float(measured["throughput_kbps"].max()) if len(measured) else 1.0,
+                     float(bands.loc[bands["line"] != "paper", "ci95_high"].max())
+                     if (bands["line"] != "paper").any() else 1.0)
+    for name in lines["line"]:
+        b = bands[bands["line"] == name]
+        style = {"color": colours.get(name), "ls": "--" if name == "paper" else "-"}
+        r = lines.set_index("line").loc[name]
+        ax.plot(b["browsers"], b["kbps"], label=f"{name}: y = {r['slope']:.4f} x {r['intercept']:+.1f}", **style)
+        if b["ci95_low"].notna().any():
+            ax.fill_between(b["browsers"], b["ci95_low"], b["ci95_high"], alpha=0.2, color=colours.get(name))
+        m = measured[measured["testbed"] == name]
+        for kept, marker in ((True, "o"), (False, "o")):
+            pts = m[m["kept"] == kept]
+            if len(pts):
+                ax.plot(pts["browsers"], pts["throughput_kbps"], marker, ms=4, color=colours.get(name),
+                        mfc=None if kept else "none", ls="none",
+                        label=f"{name} runs" + ("" if kept else " that lost their timing"))
+    right = max(float(bands["browsers"].max()), 1.05 * float(measured["browsers"].max()) if len(measured) else 0.0)
+    ax.set(xlim=(0, right), ylim=(0, top), xlabel="browsers", ylabel="throughput (kbit/s)",
+           title="Calibration lines with 95% confidence bands")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    y = np.arange(len(lines))
+    for i, r in enumerate(lines.itertuples()):
+        err = None
+        if np.isfinite(r.slope_ci95_low):
+            err = [[r.slope - r.slope_ci95_low], [r.slope_ci95_high - r.slope]]
+        ax.errorbar([r.slope], [i], xerr=err, fmt="o", color=colours.get(r.line), capsize=3)
+    ax.set_yticks(y, list(lines["line"]))
+    ax.set(xscale="log", xlabel="slope (kbit/s per browser)", title="Slopes, 95% intervals")
+    ax.invert_yaxis()
+    ax.grid(True, which="both", axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
