@@ -179,7 +179,7 @@ def test_load_page_dispatches_c_points_to_c_stacks(monkeypatch):
     monkeypatch.setattr(emulated, "_run_http", lambda *a: pytest.fail("the Python stack ran for a C point"))
     monkeypatch.setattr(emulated, "Testbed", _FakeTestbed)
     monkeypatch.setattr(experiments, "start_capture", lambda *a: None)
-    monkeypatch.setattr(experiments, "stop_captures", lambda dumps: None)
+    monkeypatch.setattr(experiments, "stop_captures", lambda dumps: [None for _ in dumps])
     monkeypatch.setattr(emulated.capture, "read_pcap", lambda path: [])
     monkeypatch.setattr(emulated, "wire_figures", lambda c, s, p: {"protocol_rtts": 2.0})
     c = emulated.c_points("reduced")
