@@ -98,7 +98,13 @@ paper_sensitivity = $(if $(call declares,$(1),profile),$(sort $(if $(filter sens
 # waited, docs/fidelity.md).
 # A notebook that declares `emulation_lock` (paper 001: hours of ns-3 around minutes of real stacks) takes that lock
 # itself around its real-stack sweep and runs that sweep at normal priority; the rest of its run is a simulation's.
-paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION)),$(if $(call declares,$(1),emulation_lock),,yes)),--exclusive emulation,--nice 10 --idle)
+# PRIORITY=normal runs the simulating papers at normal priority too (a machine that runs nothing else that matters, or
+# a test of make's rules beside other tests, where an idle-class run waits for whatever else runs); the emulation lock
+# stays.
+PRIORITY ?= idle
+$(if $(filter-out idle normal,$(PRIORITY)),$(error PRIORITY must be idle or normal, got '$(PRIORITY)'))
+SIMULATION_PRIORITY := $(if $(filter idle,$(PRIORITY)),--nice 10 --idle)
+paper_priority = $(if $(and $(call declares,$(1),emulation),$(filter-out off,$(EMULATION)),$(if $(call declares,$(1),emulation_lock),,yes)),--exclusive emulation,$(SIMULATION_PRIORITY))
 # A quick run's times are kept apart, so neither its expected times nor make bench's cold-run floor mix the two scales.
 RUN_TIMES := .cache/run-times$(if $(QUICK),-quick)
 RUN_PAPER = $(PY) -m paperlib.run_progress $(1) --log figures/logs/$(1).log --label $(basename $(notdir $(2))) \
@@ -116,7 +122,7 @@ $(PARTIALS): figures/%/ledger.csv: $$(call notebook_of,$$*) $$(call data_of,$$*)
 	@$(call RUN_PAPER,$*,$<,$(call paper_priority,$*)) $(RUN_NOTEBOOK) $< $(EXECUTED)/$(notdir $<) $(call paper_args,$*)
 
 figures/%-sensitivity/claims.csv: $$(call notebook_of,$$*) $$(call data_of,$$*) $$(call code_of,$$*) $(STAMP) | prereqs-reproduce
-	@$(call RUN_PAPER,$*-sensitivity,$<,--nice 10 --idle) $(RUN_NOTEBOOK) $< \
+	@$(call RUN_PAPER,$*-sensitivity,$<,$(SIMULATION_PRIORITY)) $(RUN_NOTEBOOK) $< \
 	  $(EXECUTED)/$(basename $(notdir $<))-sensitivity.ipynb -p profile sensitivity -p output_dir figures/$*-sensitivity \
 	  $(if $(call declares,$*,scheduler),$(SWEEP_ARGS))
 

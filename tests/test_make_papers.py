@@ -79,6 +79,20 @@ def test_each_papers_rule_passes_its_output_dir_and_only_declared_parameters():
         assert f"--log figures/logs/{paper}.log" in line
 
 
+def test_priority_normal_runs_the_simulating_papers_at_normal_priority_and_keeps_the_lock():
+    papers = _show("$(PAPERS)").split()
+    dry = _make("-n", "-B", *KEEP, "EMULATION=reduced", "PRIORITY=normal", *[f"figures/{p}/ledger.csv" for p in papers])
+    runs = {line.split()[3]: line for line in dry.splitlines() if "paperlib.run_progress" in line}
+    assert sorted(runs) == papers
+    for paper, line in runs.items():
+        declared = notebook_parameters(next((REPO / "notebooks").glob(f"{paper}_*.ipynb")))
+        whole_run = "emulation" in declared and "emulation_lock" not in declared
+        assert ("--exclusive emulation" in line) == whole_run and "--idle" not in line and "--nice" not in line, paper
+    bad = subprocess.run(["make", "-s", "-f", str(MAKEFILE), "PRIORITY=low", "help"], cwd=REPO, capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "PRIORITY must be idle or normal, got 'low'" in bad.stderr
+
+
 def test_the_quick_profile_runs_every_paper_with_its_parameters_and_without_the_real_stacks():
     papers = _show("$(PAPERS)").split()
     dry = _make("-n", "-B", *KEEP, "PROFILE=quick", *[f"figures/{p}/ledger.csv" for p in papers]).splitlines()

@@ -99,9 +99,12 @@ def _tree(root: Path) -> Path:
 
 def _make(root: Path, jobs: int) -> subprocess.CompletedProcess:
     # -o: the project's .venv is taken as built (the scratch tree has no requirements.lock to build it from), and
-    # the system's prerequisites as checked (tests/test_prereqs.py checks them; the scratch tree has no tools/)
+    # the system's prerequisites as checked (tests/test_prereqs.py checks them; the scratch tree has no tools/).
+    # PRIORITY=normal: an idle-class run waits for every other test of make test's other worker (a run of a minute
+    # took two and a half beside one); the idle class of make reproduce is tests/test_make_papers.py's and
+    # tests/test_run_progress.py's, the emulation lock stays.
     return subprocess.run(["make", "--no-print-directory", "-f", str(REPO / "Makefile"), f"VENV={VENV}",
-                           "-o", f"{VENV}/.installed", "-o", "prereqs-reproduce", f"-j{jobs}",
+                           "-o", f"{VENV}/.installed", "-o", "prereqs-reproduce", f"-j{jobs}", "PRIORITY=normal",
                            "figures/900/ledger.csv", "figures/901/ledger.csv"],
                           cwd=root, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "WEBPERF_PROGRESS_EVERY": "0"})
