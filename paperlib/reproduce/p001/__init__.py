@@ -28,10 +28,9 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 ``emulated``           the real-stack plan (``points``, ``run`` through the emulated experiments'
                        sweep runner, ``plan_hours``), the claims judged on it (``real_stack_rows``),
                        the calibration on real stacks (``calibration_run``, ``calibration_fit``,
-                       ``calibration_rows``, the three lines' ``calibration_lines`` and
-                       ``calibration_bands``) and the real stacks beside ns-3 (``beside_ns3``,
-                       ``cdf_figure``, ``queue_figure``, the paper's figures on both testbeds
-                       ``figures_beside_ns3`` from ``beside_ns3_tables``)
+                       the three lines' ``calibration_lines`` and ``calibration_bands``) and the real
+                       stacks beside ns-3 (``beside_ns3``, ``cdf_figure``, ``queue_figure``, the paper's
+                       figures on both testbeds ``figures_beside_ns3`` from ``beside_ns3_tables``)
 ``what_if``            ``check(**parameters)``: the parameters checked, with the run's profile
 ``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
