@@ -63,3 +63,10 @@ def test_scale_comparison_measures_identical_runs_as_identical():
     with pytest.raises(ValueError, match="same configurations"):
         findings.scale_comparison(a, pd.DataFrame([{**run, "load": 0.9}]))
     assert np.isfinite(doubled.loc[0, "p90_scaled_ms"])
+
+
+def test_pooled_response_ms_pools_every_run_and_sorts():
+    runs = pd.DataFrame({"response_s": [[0.3, 0.1], [0.2]]})
+    # 0.1, 0.2, 0.3 s from two runs -> 100, 200, 300 ms
+    assert np.allclose(findings.pooled_response_ms(runs), [100.0, 200.0, 300.0])
+    assert findings.pooled_response_ms(runs.iloc[0:0]).size == 0

@@ -648,7 +648,7 @@ def cdf_figure(em: Emulated, sweep: pd.DataFrame, cell: tuple = HEADLINE):
     for name, runs, style in (("real stacks", real, "-"), ("ns-3", ns3, "--")):
         if not len(runs):
             continue
-        x = np.sort(np.concatenate([np.asarray(v, dtype=float) for v in runs["response_s"]])) * 1e3
+        x = findings.pooled_response_ms(runs)
         ax.plot(x, np.arange(1, x.size + 1) / x.size, style, label=f"{name} ({len(runs)} runs)")
     ax.set_xscale("log")
     ax.set_xlabel("response time (ms)")
@@ -709,7 +709,7 @@ def cdf_table(frames: dict[str, pd.DataFrame], cells, points: int = 401) -> pd.D
     for name, runs in frames.items():
         for config, load, latency in cells:
             g = cell_runs(runs, config, load, latency)
-            x = np.concatenate([np.asarray(v, dtype=float) for v in g["response_s"]]) * 1e3 if len(g) else []
+            x = findings.pooled_response_ms(g)
             if not len(x):
                 continue
             rows.append(pd.DataFrame({"testbed": name, "config": config, "load": float(load), "latency": latency,
@@ -749,13 +749,12 @@ def beside_ns3_tables(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, 
     stacks ran and kept, the table it is drawn from, by :func:`beside_name`: :func:`cdf_table` for Figs. 3, 6, 7
     and 9, :func:`queue_table` for Figs. 4, 5 and 8, over the figure's cells that the real stacks ran (ns-3's runs
     of those cells from ``sweep_runs``). Empty when no real-stack run kept its timing."""
-    have = real_cells(em)
+    have, frames = real_cells(em), _testbeds(em, sweep_runs)
     out = {}
     for name in figures.PAPER_FIGURES:
         cells = [c for c in figures._figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
         if not cells:
             continue
-        frames = _testbeds(em, sweep_runs)
         out[beside_name(name)] = (cdf_table(frames, cells) if name in figures.CDF_FIGURES
                                   else queue_table(frames, cells))
     return out

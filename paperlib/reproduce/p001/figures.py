@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from paperlib.figures import load_style, quantity_style
 from paperlib.models import web_traffic
+from paperlib.reproduce.p001 import findings
 from paperlib.reproduce.p001.testbed import LATENCY_SETS
 
 #: Line styles of up to three configurations in one figure.
@@ -30,7 +31,7 @@ def cdf_grid(sweep: pd.DataFrame, selection: dict, title: str) -> Figure:
             g = sweep[(sweep.config == config) & (sweep.load == load) & (sweep.latency == latency)]
             if g.empty:
                 continue
-            x = np.sort(np.concatenate([np.asarray(v, dtype=float) for v in g.response_s])) * 1e3
+            x = findings.pooled_response_ms(g)
             ax.plot(x, np.arange(1, x.size + 1) / x.size, label=f"{config}, {load:.0%}", **style)
         ax.axhline(0.9, color="grey", lw=0.6, ls=":")
         ax.set(xscale="log", xlim=(20, 2e4), xlabel="response time (ms)", title=f"{latency} latency")

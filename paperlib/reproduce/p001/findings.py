@@ -82,6 +82,13 @@ SUMMARY_COLUMNS = ["config", "load", "latency", "reps", "requests", "mean_ms", "
                    "failed"]
 
 
+def pooled_response_ms(runs: pd.DataFrame) -> np.ndarray:
+    """Return the response times (ms) of every run of ``runs`` (their ``response_s`` lists) pooled and sorted."""
+    if not len(runs):
+        return np.array([], dtype=float)
+    return np.sort(np.concatenate([np.asarray(v, dtype=float) for v in runs["response_s"]])) * 1e3
+
+
 def summarise(sweep: pd.DataFrame) -> pd.DataFrame:
     """Return one row per (config, load, latency): response-time percentiles, queue and drops.
 
