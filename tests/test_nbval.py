@@ -167,9 +167,10 @@ def test_notebook_001_small(nbval_scratch):
         "fig8_red_queue_240.png", "fig9_fifo_vs_red_a_cdf.png", "calibration_lines.csv", "calibration_lines.png"))
     assert set(frame["paper"]) == {"001"}
     # Table 3 (3 counts + the mislabelled load), the line's slope and intercept, 8 numbers read off figures, 35 claims
-    # on ns-3, and on real stacks (not run: emulation off in the nbval parameters) the 35 claims
+    # on ns-3, and on real stacks (not run: emulation off in the nbval parameters) the line's slope and intercept and
+    # the 35 claims
     assert small["emulation"] == "off"
-    assert len(frame) == 4 + 2 + 8 + 35 + 35
+    assert len(frame) == 4 + 2 + 8 + 35 + 2 + 35
     # the three lines' table holds the paper's and ns-3's only: no real-stack calibration ran
     assert pd.read_csv(out / "calibration_lines.csv")["line"].tolist() == ["paper", "ns-3"]
     assert (frame[frame["column"] == "emulated (real stacks)"]["emulation"] == "not run by choice").all()

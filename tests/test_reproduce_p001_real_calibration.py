@@ -5,6 +5,7 @@ Pure: every real-stack run is faked (the short real run of the calibration testb
 tests/test_emulation_web_testbed_real.py's real runs).
 """
 
+import dataclasses
 
 import fidelity_helpers
 import matplotlib
@@ -51,13 +52,15 @@ def _seed_only(params: dict, seed: int) -> dict:
     return {"seen": seed}
 
 
-def test_the_plans_cost_includes_the_calibration_within_three_minutes():
-    size = emulated.plan_hours(PAPER, "reduced", BROWSERS, links=2)
-    # 80 experiment runs + 12 calibration runs, each 20 + 1.5 s: 92 x 21.5 = 1978 s, two at a time 16.48 min
+def test_the_plans_cost_includes_the_calibration_one_testbed_at_a_time():
+    size = emulated.plan_hours(PAPER, "reduced", BROWSERS)
+    # 80 experiment runs + 12 calibration runs, each 20 + 1.5 s: 92 x 21.5 = 1978 s; one testbed at a time
+    # (emulated.LINKS) 32.97 min, of which the calibration's 12 x 21.5 s = 258 s = 4.3 min
+    assert emulated.LINKS == 1
     assert (size["runs"], size["calibration_runs"]) == (92, 12)
-    assert size["machine_hours"] == pytest.approx(1978 / 3600) and size["wall_minutes"] == pytest.approx(1978 / 120)
-    # the calibration's share: 12 x 21.5 s / 2 = 129 s = 2.15 min, within the 3 minutes it may add
-    assert 12 * 21.5 / 2 / 60 == pytest.approx(2.15) and 2.15 <= 3
+    assert size["machine_hours"] == pytest.approx(1978 / 3600) and size["wall_minutes"] == pytest.approx(1978 / 60)
+    two = emulated.plan_hours(PAPER, "reduced", BROWSERS, links=2)
+    assert two["wall_minutes"] == pytest.approx(1978 / 120)  # two at a time: half the wall time, same machine-hours
     # full: 600 + 12 runs, the calibration at ns-3's 40 s: 600 x 41.5 + 12 x 41.5 = 25398 s
     assert emulated.plan_hours(PAPER, "full", BROWSERS)["machine_hours"] == pytest.approx(612 * 41.5 / 3600)
 
@@ -83,24 +86,51 @@ def _em(runs: pd.DataFrame, lost: pd.DataFrame | None = None) -> Emulated:
     return Emulated("reduced", pts, runs, lost=lost if lost is not None else runs.iloc[0:0])
 
 
-def test_the_fit_of_a_known_line():
+def test_the_fit_and_the_rows_of_a_known_line():
     em = _em(_cal_runs(0.1, 5.0))
     fit = emulated.calibration_fit(em)
     # the noise is +1/-1 at every count, so the line through the counts' means is exact: slope 0.1, intercept 5
     assert fit.params[1] == pytest.approx(0.1) and fit.params[0] == pytest.approx(5.0)
-    c = calibration.coefficients(fit)
+    rows = {r.row: r for r in emulated.calibration_rows(PAPER, em)}
+    slope, intercept = rows["slope"], rows["intercept"]
+    assert {r.column for r in rows.values()} == {REAL_STACKS} and {r.source for r in rows.values()} == {
+        "Section 2.2 (calibration line)"}
     # residuals +-1 on 6 runs: s^2 = 6 / (6 - 2) = 1.5; Sxx = 2 x (1000^2 + 0 + 1000^2) = 4e6;
     # se(slope) = sqrt(1.5 / 4e6) = 6.1237e-4, t(0.975, 4) = 2.7764: half-width 1.7002e-3
-    assert c.loc["slope", "ci95_low"] == pytest.approx(0.1 - 1.7002e-3, abs=1e-6)
-    assert c.loc["slope", "ci95_high"] == pytest.approx(0.1 + 1.7002e-3, abs=1e-6)
+    assert float(slope.low) == pytest.approx(0.1 - 1.7002e-3, abs=1e-6)
+    assert float(slope.high) == pytest.approx(0.1 + 1.7002e-3, abs=1e-6)
     # se(intercept) = sqrt(1.5 x (1/6 + 2000^2 / 4e6)) = sqrt(1.75) = 1.3229: half-width 3.6729
-    assert c.loc["intercept", "ci95_low"] == pytest.approx(5.0 - 3.6729, abs=1e-3)
+    assert float(intercept.low) == pytest.approx(5.0 - 3.6729, abs=1e-3)
+    # 0.1 against the printed 2.9327: outside the interval, (0.1 - 2.9327) / 2.9327 = -96.6 %
+    assert slope.status == "measured_differs" and float(slope.rel_error) == pytest.approx(-0.9659, abs=1e-4)
+    assert intercept.status == "measured_differs"
+    assert (slope.n, slope.evidence, slope.emulation, slope.claim_id) == ("6", "real stacks", "ran", "")
+    for r in rows.values():
+        ledger.check_row(dataclasses.asdict(r))  # a result row of the schema, not a claim's
 
 
-def test_no_line_from_runs_that_lost_their_timing_or_from_nothing():
+def test_a_line_through_the_print_is_within_its_interval_and_ns3_is_quoted_beside():
+    em = _em(_cal_runs(2.9327, -125.0857))
+    ns3 = calibration.coefficients(calibration.fit([1, 2, 3, 1, 2, 3], [100, 190, 310, 110, 210, 290]))
+    rows = {r.row: r for r in emulated.calibration_rows(PAPER, em, ns3)}
+    # the fitted line is the printed one exactly (the +-1 noise cancels at every count)
+    assert rows["slope"].status == rows["intercept"].status == "measured_within_ci"
+    assert float(rows["slope"].regenerated) == pytest.approx(2.9327)
+    assert f"ns-3's {ns3.loc['slope', 'estimate']:.4f}" in rows["slope"].reason
+
+
+def test_rows_when_nothing_ran_and_when_the_runs_lost_their_timing():
+    off = emulated.calibration_rows(PAPER, Emulated("off", not_run=OFF))
+    assert [r.row for r in off] == ["slope", "intercept"]
+    assert {(r.status, r.emulation, r.evidence, r.column) for r in off} == {
+        ("not_regenerable", "not run by choice", "none", REAL_STACKS)}
     lost = _cal_runs(0.1, 5.0, kept=False)
+    rows = emulated.calibration_rows(PAPER, _em(lost.iloc[0:0], lost))
     assert emulated.calibration_fit(_em(lost.iloc[0:0], lost)) is None
-    assert emulated.calibration_fit(Emulated("off", not_run=OFF)) is None
+    assert {(r.status, r.emulation) for r in rows} == {("not_regenerable", "fidelity lost")}
+    assert "0 of 6 calibration runs kept their timing" in rows[0].reason
+    for r in off + rows:
+        ledger.check_row(dataclasses.asdict(r))
 
 
 def test_calibration_run_fits_the_kept_runs_and_says_why_not(monkeypatch, tmp_path):
@@ -125,15 +155,18 @@ def test_calibration_run_fits_the_kept_runs_and_says_why_not(monkeypatch, tmp_pa
     assert off.not_run == off.calibration.not_run == OFF
 
 
-def test_the_ledger_holds_the_real_stack_claims_and_no_calibration_row():
-    # the real stacks' calibration line is a table beside the ledger (calibration_lines), not a ledger row
-    rows = ledger_rows.ledger_rows(PAPER, real_stacks=emulated.RealStacks("reduced",
-                                                                          calibration=_em(_cal_runs(0.1, 5.0))))
-    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, the real stacks' claims (35)
-    assert len(rows) == 4 + 2 + 8 + 35 + 35
-    assert [r.row for r in rows if r.column == REAL_STACKS and r.row in ("slope", "intercept")] == []
-    frame = ledger.to_frame(rows, _stamp())
+def test_the_ledger_puts_the_calibration_rows_before_the_real_stack_claims():
+    rows = ledger_rows.ledger_rows(PAPER, real_stacks=emulated.RealStacks("off", not_run=OFF,
+                                                                          calibration=Emulated("off", not_run=OFF)))
+    # Table 3 (4), calibration (2), text (8), claims (35) on ns-3, the real stacks' calibration (2) and claims (35)
+    assert len(rows) == 4 + 2 + 8 + 35 + 2 + 35
+    assert [(r.row, r.column) for r in rows[49:51]] == [("slope", REAL_STACKS), ("intercept", REAL_STACKS)]
+    frame = ledger.to_frame(rows, _stamp())  # the keys stay unique beside ns-3's (row "y = ...", column "slope")
     assert len(frame) == len(rows)
+    # the calibration's own runs, judged: the rows of the known line come from the record's calibration
+    judged = ledger_rows.ledger_rows(PAPER, real_stacks=emulated.RealStacks("reduced",
+                                                                            calibration=_em(_cal_runs(0.1, 5.0))))
+    assert {r.row: r.status for r in judged[49:51]} == {"slope": "measured_differs", "intercept": "measured_differs"}
 
 
 def _stamp():

@@ -28,9 +28,10 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 ``emulated``           the real-stack plan (``points``, ``run`` through the emulated experiments'
                        sweep runner, ``plan_hours``), the claims judged on it (``real_stack_rows``),
                        the calibration on real stacks (``calibration_run``, ``calibration_fit``,
-                       the three lines' ``calibration_lines`` and ``calibration_bands``) and the real
-                       stacks beside ns-3 (``beside_ns3``, ``cdf_figure``, ``queue_figure``, the paper's
-                       figures on both testbeds ``figures_beside_ns3`` from ``beside_ns3_tables``)
+                       ``calibration_rows``, the three lines' ``calibration_lines`` and
+                       ``calibration_bands``) and the real stacks beside ns-3 (``beside_ns3``,
+                       ``cdf_figure``, ``queue_figure``, the paper's figures on both testbeds
+                       ``figures_beside_ns3`` from ``beside_ns3_tables``)
 ``what_if``            ``check(**parameters)``: the parameters checked, with the run's profile
 ``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
@@ -48,7 +49,8 @@ through ``emulated``. Evidence behind the workload choice:
 """
 
 #: The figures the reference run keeps (``reference/figures/001/``) and ``docs/papers/001.md`` shows.
-KEY_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig9_fifo_vs_red_a_cdf.png")
+KEY_FIGURES = ("fig3_fifo_response_cdf.png", "fig6_red_response_cdf.png", "fig9_fifo_vs_red_a_cdf.png",
+               "fig9_fifo_vs_red_a_cdf_real_vs_ns3.png", "calibration_lines.png")
 #: Kinds of the notebook's parameters whose default is ``None`` (:func:`paperlib.parameters.kinds`).
 PARAMETER_KINDS = {"bottleneck_bps": "number", "reps": "integer", "sim_time_s": "number", "warmup_s": "number",
                    "calibration_browsers": "integers", "configs": "strs"}

@@ -16,7 +16,7 @@ Profiles.
   at 98 % with short latency (the queue-size effect, Figs. 3-5), RED-A/B/C with the 240-packet queue at 98 % with
   short latency (Fig. 8-A/B). :data:`REDUCED_REPS` replications (the decision rule's fewest,
   :data:`paperlib.reproduce.p001.decision_rule.MIN_REPS`) of :data:`REDUCED_SIM_TIME_S` s, the first
-  :data:`REDUCED_WARMUP_S` s not measured: 8 cells x 10 = 80 runs of about 21 s, two at a time, about 14 minutes.
+  :data:`REDUCED_WARMUP_S` s not measured: 8 cells x 10 = 80 runs of about 21 s, one at a time (:data:`LINKS`), about 29 minutes.
   The run is half the ns-3 profile's 40 s and its warm-up half its 10 s: every browser starts in its stationary
   state, so the warm-up covers only TCP's start and the queue filling, which at 98 % load takes a few seconds
   (ns-3's warm-up profile of the same points shows it); 15 measured seconds at 98 % hold about 1500 responses
@@ -50,7 +50,7 @@ from paperlib.data import Paper
 from paperlib.emulation import experiments, web_testbed_real
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated, cell_fidelity, split_kept
-from paperlib.ledger import REAL_STACKS, Row, claim_row
+from paperlib.ledger import REAL_STACKS, Row, claim_row, measured_row
 from paperlib.reproduce.p001 import calibration, claims, decision_rule, figures, findings, testbed
 from paperlib.reproduce.p001.decision_rule import Reading, decide, increasing
 from paperlib.reproduce.p001.testbed import Profile
@@ -64,8 +64,13 @@ REDUCED_CELLS = (("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long"),
 REDUCED_REPS = decision_rule.MIN_REPS
 REDUCED_SIM_TIME_S = 20.0
 REDUCED_WARMUP_S = 5.0
-#: Testbeds at once (each mostly waits on real time; the fidelity rule says whether two kept their timing).
-LINKS = 2
+#: Testbeds at once. One: at 98 % load (about 108,000 browsers on the scaled profile's 10 Mbit/s) one testbed's
+#: browsers, responders and emulator need about a core, so two testbeds on a 2-core machine make the applications
+#: wait for a CPU 7-8 % of the measured window, beyond the fidelity rule's 5 %, and few runs keep their timing; one
+#: testbed alone waits about 1-2 % (``make bench`` and the runs' fidelity records measure it). The plan's wall time
+#: doubles rather than the testbed differing from ns-3's (a lower rate with fewer browsers would halve the CPU but
+#: change every response time).
+LINKS = 1
 #: Wall time of a run beyond its ``sim_time_s`` (namespaces, emulator, programs' start and exit), for the plan's
 #: cost; ``make bench`` measures a short run's.
 SETUP_S = 1.5
@@ -253,6 +258,15 @@ class RealStacks(Emulated):
     calibration: Emulated | None = None
 
 
+def calibration_of(real_stacks: Emulated) -> Emulated | None:
+    """Return the calibration runs of ``real_stacks``: its ``calibration`` (a :class:`RealStacks`), or, for a plain
+    record that says why nothing ran, that reason; None when it holds no calibration."""
+    cal = getattr(real_stacks, "calibration", None)
+    if cal is None and real_stacks.not_run:
+        return Emulated(real_stacks.profile, not_run=real_stacks.not_run)
+    return cal
+
+
 def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], prof: Profile | None = None,
         base_seed: int = 0, latency_reading: str = testbed.LATENCY_READING, scheduler_links: int | None = None,
         lock: str | None = None) -> RealStacks:
@@ -288,6 +302,11 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
 
 # --- the calibration on real stacks ----------------------------------------------------------------------------
 
+#: Where the paper prints its calibration line; the real stacks' slope and intercept are rows ``slope`` and
+#: ``intercept`` of this source in column :data:`paperlib.ledger.REAL_STACKS`.
+CALIBRATION_SOURCE = "Section 2.2 (calibration line)"
+#: The paper's own testbed, which the real stacks stand in for (Section 2.1); it is not re-run.
+PAPER_TESTBED = "FreeBSD 2.2.8 requestors and responders on 100 Mbit/s Ethernet, Section 2.1"
 #: The fewest runs, at two browser counts at least, that give a line with a 95% interval (OLS's two coefficients
 #: leave one degree of freedom).
 MIN_CALIBRATION_RUNS = 3
@@ -307,7 +326,7 @@ def calibration_points(paper: Paper, profile: str, prof: Profile | None = None, 
     seconds. Half of ns-3's measured window widens each run's throughput spread by at least sqrt(2) (the window
     averages the replies of independent browsers; more where the reply sizes' heavy tail dominates), so the slope's
     interval is wider than ns-3's from as many runs; the ledger row gives it. The scaled profile's 6 browser
-    counts x 2 runs of 20 s add 12 x 21.5 s, two testbeds at a time about 2.2 minutes, to the reduced plan.
+    counts x 2 runs of 20 s add 12 x 21.5 s, one testbed at a time about 4.3 minutes, to the reduced plan.
     """
     experiments.check_profile(profile)
     if profile == "off":
@@ -356,6 +375,70 @@ def calibration_sentence(em: Emulated) -> str:
     counts = sorted({int(p["browsers"]) for p in em.points})
     return (f"real-stack calibration, profile {em.profile}: {kept + lost} runs at {len(counts)} browser counts "
             f"({', '.join(str(c) for c in counts)}), {kept} kept their timing, {lost} lost it (docs/fidelity.md)")
+
+
+def _calibration_stack(em: Emulated) -> str:
+    """Return the calibration testbed the real stacks ran, in words (from its points)."""
+    p = {**web_testbed_real.web_testbed.DEFAULTS, **em.points[0]}
+    reps = max(int(q["rep"]) for q in em.points) + 1
+    counts = sorted({int(q["browsers"]) for q in em.points})
+    return (f"the uncongested calibration testbed on Linux TCP (reno) through linkemu "
+            f"(paperlib.emulation.web_testbed_real): bottleneck {p['bottleneck_bps'] / 1e6:g} Mbit/s, FIFO "
+            f"{int(p['queue_packets'])} packets, short latency; {', '.join(str(c) for c in counts)} browsers x {reps} "
+            f"runs of {p['sim_time_s']:g} s, the first {p['warmup_s']:g} s not measured")
+
+
+def calibration_rows(paper: Paper, em: Emulated, ns3: pd.DataFrame | None = None) -> list[Row]:
+    """Return the ledger rows of the calibration line's slope and intercept measured on the real stacks: column
+    :data:`paperlib.ledger.REAL_STACKS`, source :data:`CALIBRATION_SOURCE`, rows ``slope`` and ``intercept``.
+
+    Each coefficient of :func:`calibration_fit` is scored against the print as a published measurement measured again
+    (:func:`paperlib.ledger.measured_row`: ``measured_within_ci`` when the print lies in the coefficient's 95% OLS
+    interval, else ``measured_close`` or ``measured_differs``), with ``n`` the runs fitted and ``low``/``high`` that
+    interval; the reason gives the fidelity of every calibration run and quotes ``ns3`` (the ns-3 line's
+    :func:`paperlib.reproduce.p001.calibration.coefficients`) beside it. Nothing ran: the rows say why
+    (:func:`paperlib.emulation.ledger_rows.not_run_row`); runs that lost their timing leave too few for a line: the
+    rows are ``not_regenerable`` with ``emulation`` "fidelity lost" (column REAL_STACKS holds no result of status
+    ``fidelity_lost``, which would read as a claim's).
+    """
+    fit = calibration_fit(em)
+    coef = calibration.coefficients(fit) if fit is not None else None
+    every = pd.concat([f for f in (em.runs, em.lost) if f is not None and len(f)], ignore_index=True) \
+        if len(em.runs) or len(em.lost) else pd.DataFrame()
+    fid = runs_fidelity(every) if len(every) else None
+    rows = []
+    for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept")):
+        printed = paper.text_value(key).printed
+        unit = "kbit/s per browser" if name == "slope" else "kbit/s"
+        base = Row(PAPER, CALIBRATION_SOURCE, name, REAL_STACKS, printed, "", "", "not_regenerable",
+                   f"the {name} of the OLS line of throughput (kbit/s) on browsers measured on the real stacks' "
+                   f"calibration testbed", evidence="none")
+        if em.not_run:
+            rows.append(emulated_rows.not_run_row(base, em.not_run))
+            continue
+        if coef is None:
+            why = (f"{len(em.runs)} of {len(every)} calibration runs kept their timing, too few for a line with an "
+                   f"interval (at least {MIN_CALIBRATION_RUNS} runs at two browser counts)")
+            lost = len(em.lost) > 0
+            rows.append(replace(base, reason=f"{emulated_rows.MARK} {why}"
+                                + (f"; fidelity: {fidelity_words(fid)}" if fid else "") + f"; {base.reason}",
+                                emulation="fidelity lost" if lost else "not run",
+                                evidence="real stacks" if lost else "none"))
+            continue
+        est = coef.loc[name]
+        value, low, high = float(est["estimate"]), float(est["ci95_low"]), float(est["ci95_high"])
+        beside = ""
+        if ns3 is not None and name in ns3.index:
+            b = ns3.loc[name]
+            beside = (f"; ns-3's {float(b['estimate']):.4f} [{float(b['ci95_low']):.4f}, {float(b['ci95_high']):.4f}] "
+                      f"{unit}")
+        reason = (f"{emulated_rows.MARK} OLS fit of the reply throughput (kbit/s) on browsers over {int(fit.nobs)} "
+                  f"real-stack runs that kept their timing: {value:.4f} {unit}, 95% CI [{low:.4f}, {high:.4f}]"
+                  f"{beside}; "
+                  f"{_calibration_stack(em)}; the paper's testbed ({PAPER_TESTBED}) is not re-run"
+                  + (f"; fidelity of every calibration run: {fidelity_words(fid)}" if fid else ""))
+        rows.append(measured_row(base, value, high - value, int(fit.nobs), rule="half_up", reason=reason))
+    return rows
 
 
 #: The three calibration lines of :func:`calibration_lines`, in the order the table and the figure give them.
@@ -766,7 +849,8 @@ def figures_beside_ns3(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str,
     :func:`paperlib.reproduce.p001.figures.cdf_beside_figure` or
     :func:`~paperlib.reproduce.p001.figures.queue_beside_figure`, in the paper's style, over the figure's cells the
     real stacks ran. The reduced grid draws Figs. 3 (FIFO-60/120/180 at 98 %, short), 7 (RED-A/B/C-240), 9
-    (FIFO-180 and RED-A-180 at 98 %, long), 4, 5 and 8 (the queues of those cells); the full grid every figure.
+    (FIFO-180 and RED-A-180 at 98 %, long: ``fig9_fifo_vs_red_a_cdf_real_vs_ns3.png``, the headline, a key figure of
+    the paper), 4, 5 and 8 (the queues of those cells); the full grid every figure.
     Empty when no real-stack run kept its timing."""
     out = {}
     for name, table in beside_ns3_tables(em, sweep_runs, groups, loads).items():

@@ -178,9 +178,9 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
     ``summary``/``evidence`` None) the rows that need them say they were not run (:func:`not_run_rows`).
     ``real_stacks``: the real-stack runs (:func:`paperlib.reproduce.p001.emulated.run`, a
     :class:`~paperlib.reproduce.p001.emulated.RealStacks`), whose rows follow the ns-3 ones in the column
-    ``emulated (real stacks)``: the claims (:func:`paperlib.reproduce.p001.emulated.real_stack_rows`, each quoting
-    the ns-3 verdict beside it; the real stacks' calibration line is a table beside the ledger,
-    :func:`paperlib.reproduce.p001.emulated.calibration_lines`); a record
+    ``emulated (real stacks)``: the calibration line's slope and intercept measured on the real stacks
+    (:func:`paperlib.reproduce.p001.emulated.calibration_rows`, quoting the ns-3 line beside them), then the claims
+    (:func:`paperlib.reproduce.p001.emulated.real_stack_rows`, each quoting the ns-3 verdict beside it); a record
     that says why nothing ran gives every such row that reason; ``None``: no real-stack rows.
     """
     out = _ns3_rows(paper, search, simulations)
@@ -188,6 +188,9 @@ def ledger_rows(paper: Paper, *, search: pd.DataFrame | None = None, simulations
         return out
     from paperlib.reproduce.p001 import emulated
 
+    cal = emulated.calibration_of(real_stacks)
+    if cal is not None:
+        out = out + emulated.calibration_rows(paper, cal, simulations.coefficients if simulations is not None else None)
     ns3 = {r.claim_id: r.status for r in out if r.claim_id and r.evidence == "ns-3"}
     return out + emulated.real_stack_rows(paper, real_stacks, ns3)
 
