@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from paperlib import profiles
+from paperlib import decide, profiles
 from paperlib.atomic import atomic_write_csv, atomic_write_text
 from paperlib.data import PAPERS
 from paperlib.provenance import Stamp
@@ -57,13 +57,15 @@ STATUS_MEANINGS: dict[str, str] = {
     "lone_hit": "equal at the printed precision, but the only such cell of its column under the chosen "
                 "convention, or its regenerated value does not move with the row's parameter while the print "
                 "does: not counted as a reproduction",
-    "measured_within_ci": "a published measurement re-measured here (the real stacks through the emulated link, "
-                          "at least two repetitions): the printed value lies inside the 95% confidence interval of "
-                          "the measured mean; regenerated is that mean, the reason names the stack and the interval",
-    "measured_close": "a published measurement re-measured here: outside the 95% interval of the measured mean but "
-                      "within 5% of it (rel_error at most 5% either way, as for close)",
-    "measured_differs": "a published measurement re-measured here: outside the 95% interval and more than 5% from "
-                        "the measured mean",
+    "measured_close": "a published measurement re-measured here (the real stacks through the emulated link, at "
+                      "least two repetitions): the whole 95% confidence interval of the measured mean lies within 5% "
+                      "of the printed value (an equivalence test at a 5% margin); regenerated is that mean, the reason "
+                      "names the stack and the interval",
+    "measured_inconclusive": "a published measurement re-measured here whose 95% interval reaches across 5% from the "
+                             "printed value: neither close nor different is decided; the reason gives the interval "
+                             "and how many replications would decide it at the measured spread",
+    "measured_differs": "a published measurement re-measured here: the whole 95% interval of the measured mean lies "
+                        "more than 5% from the printed value, on one side",
     "fidelity_lost": "a real-stack cell whose runs did not keep their timing under the package's fidelity rule "
                      "(docs/fidelity.md) after the allowed re-runs: no verdict is drawn from them; the reason gives "
                      "the runs kept and the measured lateness and waiting (a published measurement's row or a "
@@ -85,7 +87,7 @@ STATUS_MEANINGS: dict[str, str] = {
                   "ran fewer than twice); the reason says which",
 }
 #: The statuses of a published measurement that was measured again here (:func:`measured_row`).
-MEASURED_STATUSES = ("measured_within_ci", "measured_close", "measured_differs")
+MEASURED_STATUSES = ("measured_close", "measured_inconclusive", "measured_differs")
 #: A real-stack cell or claim whose runs lost their timing (:func:`fidelity_lost_row`); a result and a claim status.
 FIDELITY_LOST = "fidelity_lost"
 RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + (
@@ -432,16 +434,48 @@ def input_row(paper: str, source: str, row: str, column: str, published: str, us
 def measured_status(published: float, mean: float, half: float, n: int) -> str:
     """Return the status of a published measurement measured again ``n`` times here (mean, 95% half-width).
 
-    The one scoring of a measured cell (:data:`STATUS_MEANINGS`): ``measured_within_ci`` when the print lies in
-    [mean - half, mean + half], else ``measured_close`` when it is within :data:`CLOSE` of the print (the
-    ledger's ``rel_error``), else ``measured_differs``. Fewer than two repetitions give no interval: the
+    The one scoring of a measured cell (:data:`STATUS_MEANINGS`), an equivalence test at the margin :data:`CLOSE`:
+    the band is ``[published - CLOSE |published|, published + CLOSE |published|]`` and the interval
+    ``[mean - half, mean + half]``. ``measured_close`` when the whole interval lies inside the band,
+    ``measured_differs`` when it lies wholly outside it on one side, else ``measured_inconclusive`` (it reaches
+    across an edge of the band, :func:`measured_edges`). The two decided statuses swap only when the interval moves
+    by more than its own width, so a print near an edge of the interval does not flip the status between two runs
+    (the rule before it, "the print inside the interval", did). Fewer than two repetitions give no interval: the
     cell stays ``not_regenerable``.
     """
+    if not math.isfinite(published):
+        raise LedgerError(f"a measured cell needs a finite printed value, got {published!r}")
     if n < 2 or not math.isfinite(half):
         return "not_regenerable"
-    if abs(published - mean) <= half:
-        return "measured_within_ci"
-    return "measured_close" if abs(relative_error(mean, published)) <= CLOSE + 1e-12 else "measured_differs"
+    band_low, band_high = measured_edges(published)
+    tol = 1e-12 * max(abs(published), 1.0)
+    low, high = mean - half, mean + half
+    if band_low - tol <= low and high <= band_high + tol:
+        return "measured_close"
+    if low > band_high + tol or high < band_low - tol:
+        return "measured_differs"
+    return "measured_inconclusive"
+
+
+def measured_edges(published: float) -> tuple[float, float]:
+    """Return the band of :func:`measured_status`: ``published`` -/+ :data:`CLOSE` of its magnitude."""
+    return published - CLOSE * abs(published), published + CLOSE * abs(published)
+
+
+def measured_edge(published: float, mean: float) -> float:
+    """Return the edge of :func:`measured_status`'s band nearest to ``mean``: the threshold an inconclusive cell's
+    interval must clear to be decided."""
+    return min(measured_edges(published), key=lambda e: abs(mean - e))
+
+
+def measured_undecided_text(published: float, mean: float, half: float, n: int) -> str:
+    """Return the reason's sentence of an inconclusive measured cell: the interval, the edge it reaches across and
+    the replications that would decide it at the measured spread (:func:`paperlib.decide.straddle_text`)."""
+    edge = measured_edge(published, mean)
+    needed = decide.replications_from_interval(mean, half, n, edge)
+    band_low, band_high = measured_edges(published)
+    return (f"inconclusive at the 5% margin ({band_low:.4g} to {band_high:.4g}): "
+            + decide.straddle_text(mean, half, edge, needed, n))
 
 
 def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reason: str,
@@ -449,13 +483,18 @@ def measured_row(old: Row, mean: float, half: float, n: int, *, rule: str, reaso
     """Return ``old`` (a published measurement) scored against the mean of ``n`` measurements made here.
 
     ``half`` is the 95% half-width of the mean; the status is :func:`measured_status`'s, ``regenerated`` the
-    mean at the print's precision and ``rel_error`` its distance to the print, as for any result row.
+    mean at the print's precision and ``rel_error`` its distance to the print, as for any result row; an
+    inconclusive cell's reason ends with the replications that would decide it (:func:`measured_undecided_text`).
     """
     number = old.published if compare_as is None else compare_as
     row = result_row(old.paper, old.source, old.row, old.column, old.published, mean, rule=rule, reason=reason,
                      not_regenerable=True, compare_as=compare_as, evidence="real stacks")
-    status = measured_status(float(Decimal(number)), mean, half, n)
-    return replace(old, regenerated=row.regenerated, rel_error=row.rel_error, status=status, reason=row.reason,
+    printed = float(Decimal(number))
+    status = measured_status(printed, mean, half, n)
+    reason = row.reason
+    if status == "measured_inconclusive":
+        reason = f"{reason}; {measured_undecided_text(printed, mean, half, n)}"
+    return replace(old, regenerated=row.regenerated, rel_error=row.rel_error, status=status, reason=reason,
                    evidence="real stacks", n=str(int(n)), emulation="ran", compared_as=row.compared_as,
                    **(interval(mean - half, mean + half) if math.isfinite(half) else {"low": "", "high": ""}))
 

@@ -284,30 +284,31 @@ def counts_only(rows: PaperRows) -> Finding:
 def measured_agree(rows: pd.DataFrame) -> str:
     """Return how many of the published measurements among ``rows`` that were measured again agree ("" if none was).
 
-    E.g. ``"7 of 12 published measurements agree with today's real stacks (3 inside the 95% interval of the
-    measured mean, 4 outside it but within 5%)"``: ``measured_within_ci`` and ``measured_close`` rows, of all
-    rows with a measured status.
+    E.g. ``"3 of 12 published measurements agree with today's real stacks (the whole 95% interval of the measured
+    mean within 5% of the print), 4 undecided (the interval reaches across 5%)"``: ``measured_close`` rows and
+    ``measured_inconclusive`` rows, of all rows with a measured status.
     """
     c = ledger_file.status_counts(rows["status"])
     n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
     if not n:
         return ""
-    inside, close = c.get("measured_within_ci", 0), c.get("measured_close", 0)
-    return (f"{inside + close} of {n} published measurements agree with today's real stacks ({inside} inside the "
-            f"95% interval of the measured mean, {close} outside it but within 5%)")
+    close, undecided = c.get("measured_close", 0), c.get("measured_inconclusive", 0)
+    text = (f"{close} of {n} published measurements agree with today's real stacks (the whole 95% interval of the "
+            f"measured mean within 5% of the print)")
+    return text + (f", {undecided} undecided (the interval reaches across 5%)" if undecided else "")
 
 
 def measured_disagree(rows: pd.DataFrame) -> str:
     """Return how many of the published measurements among ``rows`` measured again differ ("" if none does).
 
-    E.g. ``"5 of 12 published measurements differ from today's real stacks (outside the 95% interval of the
-    measured mean and more than 5% from it)"`` (``measured_differs`` rows).
+    E.g. ``"5 of 12 published measurements differ from today's real stacks (the whole 95% interval of the
+    measured mean more than 5% from the print)"`` (``measured_differs`` rows).
     """
     c = ledger_file.status_counts(rows["status"])
     n = sum(c.get(s, 0) for s in ledger_file.MEASURED_STATUSES)
     differs = c.get("measured_differs", 0)
-    return (f"{differs} of {n} published measurements differ from today's real stacks (outside the 95% interval "
-            f"of the measured mean and more than 5% from it)") if differs else ""
+    return (f"{differs} of {n} published measurements differ from today's real stacks (the whole 95% interval "
+            f"of the measured mean more than 5% from the print)") if differs else ""
 
 
 def measured_text(rows: pd.DataFrame) -> str:

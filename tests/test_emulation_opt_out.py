@@ -85,7 +85,8 @@ def test_off_is_a_choice_even_where_the_testbed_could_not_run(tmp_path, monkeypa
 def _frame(emulation):
     """Return published experimental cells whose ``emulation`` column is each of ``emulation`` (reasons "x")."""
     return pd.DataFrame({"reason": ["x"] * len(emulation), "rel_error": [""] * len(emulation),
-                         "column": ["Exp(TCP)"] * len(emulation), "emulation": emulation})
+                         "column": ["Exp(TCP)"] * len(emulation), "emulation": emulation,
+                         "status": ["not_regenerable"] * len(emulation)})
 
 
 def test_claims_not_run_marks_only_the_real_stack_claims():
@@ -101,11 +102,13 @@ def test_claims_not_run_marks_only_the_real_stack_claims():
 
 
 def test_summary_line_counts_run_cells_without_the_claims():
-    # two Exp cells emulated (one 2% off, one 10% off) and one claim re-judged: 2 cells emulated, 1 within 5%; the
-    # papers named are those of the cells (002, 004), not of the claim
-    frame = pd.DataFrame({"reason": ["x"] * 3, "rel_error": ["0.02", "-0.10", ""],
+    # two Exp cells emulated (one close, its whole interval within 5% of the print; one 2% off at its mean but
+    # undecided, its interval reaching across 5%) and one claim re-judged: 2 cells emulated, 1 within 5% (by the
+    # status, not the mean's rel_error); the papers named are those of the cells (002, 004), not of the claim
+    frame = pd.DataFrame({"reason": ["x"] * 3, "rel_error": ["0.01", "0.02", ""],
                           "column": ["Exp(TCP)", "Exp(SCTP)", ledger_rows.REAL_STACKS], "emulation": ["ran"] * 3,
-                          "paper": ["002", "004", "005"]})
+                          "paper": ["002", "004", "005"],
+                          "status": ["measured_close", "measured_inconclusive", "supported"]})
     assert ledger_rows.summary_line(frame) == (
         "1 of 2 published experimental cells within 5% of the real stacks "
         "(papers 002, 004; 2 cells emulated, the rest not run in this grid).")

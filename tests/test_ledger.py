@@ -5,6 +5,8 @@ from dataclasses import asdict, replace
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperlib import ledger
 from paperlib.data import PAPERS
@@ -159,17 +161,63 @@ def test_summary_counts_impossible_prints():
     assert f"* `not_regenerable`: {ledger.STATUS_MEANINGS['not_regenerable']}" in text
 
 
-def test_a_measured_cell_is_scored_by_its_interval_then_by_5_percent():
-    # print 1.00 s; mean 1.02 +/- 0.05 covers it
-    assert ledger.measured_status(1.00, 1.02, 0.05, 5) == "measured_within_ci"
-    # mean 1.04 +/- 0.01: [1.03, 1.05] misses 1.00, but (1.04 - 1.00) / 1.00 = 4% <= 5%
+def test_a_measured_cell_is_scored_by_its_whole_interval_against_the_5_percent_band():
+    # print 1.00 s: the band is [0.95, 1.05]
+    # mean 1.02 +/- 0.02: [1.00, 1.04] inside the band
+    assert ledger.measured_status(1.00, 1.02, 0.02, 5) == "measured_close"
+    # mean 1.04 +/- 0.01: [1.03, 1.05] touches the upper edge, still inside (the edge belongs to the band)
     assert ledger.measured_status(1.00, 1.04, 0.01, 5) == "measured_close"
-    # mean 1.20 +/- 0.01: 20% away and outside the interval
+    # mean 1.02 +/- 0.05: [0.97, 1.07] covers the print but reaches across 1.05: undecided
+    assert ledger.measured_status(1.00, 1.02, 0.05, 5) == "measured_inconclusive"
+    # mean 1.20 +/- 0.01: [1.19, 1.21] wholly above 1.05
     assert ledger.measured_status(1.00, 1.20, 0.01, 5) == "measured_differs"
+    # mean 0.80 +/- 0.10: [0.70, 0.90] wholly below 0.95
+    assert ledger.measured_status(1.00, 0.80, 0.10, 5) == "measured_differs"
+    # a wide interval decides nothing: 1.30 +/- 0.40 = [0.90, 1.70] reaches across both edges
+    assert ledger.measured_status(1.00, 1.30, 0.40, 3) == "measured_inconclusive"
+    # a print at the end of the interval (the old rule's flip): 21.77 against 18.20 +/- 3.57 = [14.63, 21.77] and
+    # 18.20 +/- 3.56 = [14.64, 21.76]: both reach across 21.77 x 0.95 = 20.68, the same status either side
+    assert ledger.measured_status(21.77, 18.20, 3.57, 3) == ledger.measured_status(21.77, 18.20, 3.56, 3) \
+        == "measured_inconclusive"
+    # a negative print (an intercept, -125.0857): the band is -125.0857 -/+ 6.254 = [-131.34, -118.83]
+    assert ledger.measured_status(-125.0857, -125.0, 5.0, 10) == "measured_close"
+    assert ledger.measured_status(-125.0857, -100.0, 5.0, 10) == "measured_differs"
     # one repetition has no interval: no run of this machine scored it
     assert ledger.measured_status(1.00, 1.00, float("nan"), 1) == "not_regenerable"
-    # a wide interval decides before the 5% band: 1.30 +/- 0.40 covers 1.00 although 30% away
-    assert ledger.measured_status(1.00, 1.30, 0.40, 3) == "measured_within_ci"
+    with pytest.raises(ledger.LedgerError, match="finite printed value"):
+        ledger.measured_status(float("inf"), 1.0, 0.1, 3)
+
+
+@given(st.floats(0.01, 1e4), st.floats(-2.0, 3.0), st.floats(0.0, 2.0), st.floats(0.0, 1.0))
+def test_a_decided_measured_status_needs_the_interval_to_move_by_its_width_to_swap(printed, rel, rel_half, shrink):
+    mean, half = printed * (1 + rel), printed * rel_half
+    status = ledger.measured_status(printed, mean, half, 5)
+    low, high = mean - half, mean + half
+    band = ledger.measured_edges(printed)
+    assert band == pytest.approx((0.95 * printed, 1.05 * printed))
+    # the status is read off the interval and the band alone
+    inside = band[0] - 1e-9 * printed <= low and high <= band[1] + 1e-9 * printed
+    outside = low > band[1] + 1e-9 * printed or high < band[0] - 1e-9 * printed
+    if not (inside or outside):
+        assert status == "measured_inconclusive"
+    elif inside and not outside:
+        assert status == "measured_close"
+    # a narrower interval about the same mean never undoes a decision: it stays inside (or outside) the band
+    if status != "measured_inconclusive":
+        assert ledger.measured_status(printed, mean, half * shrink, 5) == status
+
+
+def test_an_inconclusive_measured_row_says_what_would_decide_it():
+    old = ledger.Row("002", "Table II", "p = 5 %", "TCP (Experimental) (Sec)", "21.77", "", "", "not_regenerable",
+                     "testbed")
+    row = ledger.measured_row(old, 20.0, 2.0, 5, rule="half_up", reason="measured")
+    # band 21.77 -/+ 1.0885 = [20.6815, 22.8585]; [18.0, 22.0] reaches across 20.68, the edge nearest 20.0;
+    # sd = 2.0 sqrt(5) / t(4) = 4.472 / 2.776 = 1.611; to clear 0.68 s: t(n-1) 1.611 / sqrt(n) < 0.6815, about
+    # n = 24 (t(23) = 2.069: 2.069 x 1.611 / 4.899 = 0.680)
+    assert row.status == "measured_inconclusive"
+    assert "inconclusive at the 5% margin (20.68 to 22.86)" in row.reason
+    assert "straddles 20.68" in row.reason and "about 24 replications would decide it" in row.reason
+    assert (row.low, row.high, row.n) == ("18.0000", "22.0000", "5")
 
 
 def test_measured_row_keeps_the_cell_and_scores_it():

@@ -61,9 +61,9 @@ def test_rows_whose_status_changed_or_that_one_run_lacks():
 
 
 def test_ledger_intervals_compared_when_both_ledgers_carry_low_and_high():
-    ref = frame([("a", "measured_within_ci"), ("b", "measured_within_ci"), ("c", "reproduced")],
+    ref = frame([("a", "measured_close"), ("b", "measured_close"), ("c", "reproduced")],
                 low=["1", "1", ""], high=["2", "2", ""])
-    run = frame([("a", "measured_within_ci"), ("b", "measured_within_ci"), ("c", "reproduced")],
+    run = frame([("a", "measured_close"), ("b", "measured_close"), ("c", "reproduced")],
                 low=["2", "2.5", ""], high=["3", "3", ""])
     got = compare_ledgers(ref, run)
     # a: [1, 2] and [2, 3] share 2, agree; b: [1, 2] and [2.5, 3] are apart; c has no interval: status only

@@ -28,7 +28,7 @@ HOST = {"cores": 2, "cpu": "a CPU", "memory_gib": 1.0, "kernel": "k", "os": "an 
 TABLE = IntervalTable("emulated.csv", keys=("k",), cells=(("m", "h"),))
 DECLS = [Declaration("004", ("a.png", "b.png"), TABLE), Declaration("001", ("c.png",), None)]
 #: The rows of the run: (paper, row, status)
-ROWS = [("001", "x", "reproduced"), ("004", "y", "measured_within_ci"), ("004", "z", "supported")]
+ROWS = [("001", "x", "reproduced"), ("004", "y", "measured_close"), ("004", "z", "supported")]
 
 
 @pytest.fixture(autouse=True)

@@ -189,10 +189,10 @@ def test_measured_statuses_have_their_column_colour_and_link():
     from paperlib.figures import STATUS_COLORS
 
     frame = pd.DataFrame({"paper": ["004", "004", "004", "000"],
-                          "status": ["measured_within_ci", "measured_differs", "not_regenerable", "measured_close"]})
+                          "status": ["measured_inconclusive", "measured_differs", "not_regenerable", "measured_close"]})
     statuses = list(ledger.STATUSES)
     table = report_build.summary_table(frame, statuses)
-    assert table.loc["004", ["measured_within_ci", "measured_close", "measured_differs", "not_regenerable"]].tolist() \
+    assert table.loc["004", ["measured_inconclusive", "measured_close", "measured_differs", "not_regenerable"]].tolist() \
         == [1, 0, 1, 1]
     assert table.loc["all", "total"] == 4
     css = report_build._status_css(statuses)

@@ -69,10 +69,10 @@ def test_summary_names_the_failed_papers(tmp_path):
 
 
 def test_measured_cells_are_counted_between_the_scored_and_the_not_regenerable_ones(tmp_path):
-    statuses = ["not_regenerable", "measured_differs", "reproduced", "measured_within_ci", "measured_within_ci",
-                "lone_hit", "measured_close"]
+    statuses = ["not_regenerable", "measured_differs", "reproduced", "measured_close", "measured_close",
+                "lone_hit", "measured_inconclusive"]
     counts = status_counts(_ledger(tmp_path / "ledger.csv", statuses))
-    # paperlib.ledger.STATUSES: the scored results, the measured ones (within the interval, close, differs), then
+    # paperlib.ledger.STATUSES: the scored results, the measured ones (close, inconclusive, differs), then
     # the cells no run produced
-    assert counts_text(counts["all"]) == ("7: 1 reproduced, 1 lone_hit, 2 measured_within_ci, 1 measured_close, "
+    assert counts_text(counts["all"]) == ("7: 1 reproduced, 1 lone_hit, 2 measured_close, 1 measured_inconclusive, "
                                           "1 measured_differs, 1 not_regenerable")

@@ -214,12 +214,14 @@ def test_004_real_stack_claims_enter_the_headline(ledger_004):
 def _measured(ledger_004: pd.DataFrame) -> pd.DataFrame:
     """Return the 004 ledger with Table II's 10 experimental cells (not_regenerable) measured again.
 
-    In the order of the ledger: 3 inside the measured 95% interval, 4 within 5% of the mean, 3 further off.
+    In the order of the ledger: 3 close (the measured 95% interval within 5% of the print), 4 undecided (the interval
+    reaches across 5%), 3 differ (the interval wholly beyond 5%).
     """
     frame = ledger_004.copy()
     experimental = frame.index[frame["status"] == "not_regenerable"]
     assert len(experimental) == 10
-    frame.loc[experimental, "status"] = ["measured_within_ci"] * 3 + ["measured_close"] * 4 + ["measured_differs"] * 3
+    frame.loc[experimental, "status"] = (["measured_close"] * 3 + ["measured_inconclusive"] * 4
+                                         + ["measured_differs"] * 3)
     return frame
 
 
@@ -262,25 +264,25 @@ def test_004_verdict_says_what_was_measured_again_apart_from_the_readme_columns(
     (v,) = verdicts.paper_verdicts(_measured(ledger_004))
     # the README's columns do not move with the measurements (an emulated mean varies from run to run)
     assert (v.reproduces, v.does_not) == (before.reproduces, before.does_not)
-    # of the 10 measured, 3 + 4 = 7 agree (3 inside the interval, 4 outside it but within 5%), 3 differ
-    assert v.measured == ("7 of 10 published measurements agree with today's real stacks (3 inside the 95% "
-                          "interval of the measured mean, 4 outside it but within 5%); 3 of 10 published "
-                          "measurements differ from today's real stacks (outside the 95% interval of the measured "
-                          "mean and more than 5% from it)")
-    assert "**Measured again:** 7 of 10 published" in v.paragraph()
+    # of the 10 measured, 3 agree (close), 4 are undecided, 3 differ
+    assert v.measured == ("3 of 10 published measurements agree with today's real stacks (the whole 95% interval of "
+                          "the measured mean within 5% of the print), 4 undecided (the interval reaches across 5%); "
+                          "3 of 10 published measurements differ from today's real stacks (the whole 95% interval "
+                          "of the measured mean more than 5% from the print)")
+    assert "**Measured again:** 3 of 10 published" in v.paragraph()
     assert "measured again on today's real stacks" in v.why
     # the ledger line of the paragraph counts them by status, in the ledger's order
-    assert "3 measured_within_ci, 4 measured_close, 3 measured_differs" in v.counts
+    assert "3 measured_close, 4 measured_inconclusive, 3 measured_differs" in v.counts
     assert "not_regenerable" not in v.counts
 
 
 def test_measured_cells_all_agreeing_leave_the_does_not_column_alone(ledger_004):
     frame = ledger_004.copy()
-    frame.loc[frame["status"] == "not_regenerable", "status"] = "measured_within_ci"
+    frame.loc[frame["status"] == "not_regenerable", "status"] = "measured_close"
     assert verdicts.measured_disagree(frame) == ""
     assert verdicts.measured_agree(frame) == ("10 of 10 published measurements agree with today's real stacks "
-                                              "(10 inside the 95% interval of the measured mean, 0 outside it but "
-                                              "within 5%)")
+                                              "(the whole 95% interval of the measured mean within 5% of the "
+                                              "print)")
 
 
 def row005(source, row_, column, published, regenerated, status, reason="r", **structured):
@@ -298,7 +300,7 @@ def ledger_005(real_stacks: bool = False) -> pd.DataFrame:
     from paperlib.reproduce.p005.claims import CLAIMS
 
     claims = pd.read_csv(verdicts.DATA_DIR / "005" / "claims.csv", dtype=str)
-    measured = "measured_within_ci" if real_stacks else "not_regenerable"
+    measured = "measured_close" if real_stacks else "not_regenerable"
     rows = [
         row005("data/005/requests_per_page.csv", "desktop p50", "value", "71", "71", "input"),
         row005("data/005/requests_per_page.csv", "mobile p50", "value", "66", "66", "input"),
@@ -357,8 +359,8 @@ def test_005_finding_states_the_real_stacks_by_status_only():
                                "000's 'SCTP waits less than TCP' as HTTP/3 against HTTP/2; refuted: 002's '20% "
                                "faster' as HTTP/3 against HTTP/2; untestable: SCTP's streams do the same")
     assert "12.3" not in v.headline
-    assert "QUIC (new connection, 1-RTT handshake) rtts: measured_within_ci" in v.why
-    # 2 measured anchors, both inside the interval
+    assert "QUIC (new connection, 1-RTT handshake) rtts: measured_close" in v.why
+    # 2 measured anchors, both close
     assert v.measured.startswith("2 of 2 published measurements agree with today's real stacks")
     frame = ledger_005(real_stacks=True)
     frame.loc[frame["column"] == verdicts.REAL_STACKS, "status"] = "untestable"

@@ -3,7 +3,8 @@
 A published experimental cell that the real stacks re-ran (the paper's own testbed, which its package's
 ``stack.TESTBED`` names, is replaced by today's stacks through the package's link emulator) is scored against
 that measurement by :func:`paperlib.ledger.measured_row`:
-``measured_within_ci``, ``measured_close`` or ``measured_differs`` (:data:`paperlib.ledger.STATUS_MEANINGS`);
+``measured_close``, ``measured_inconclusive`` or ``measured_differs`` (:data:`paperlib.ledger.STATUS_MEANINGS`:
+an equivalence test of the measured mean's 95% interval at a 5% margin of the print);
 its ``regenerated`` value is the emulated mean, ``rel_error`` compares it with the print, and the reason
 starts with :data:`MARK` and carries the 95% CI, the repetitions and the stack that was measured.
 A cell the chosen grid did not run stays ``not_regenerable`` and says so after :data:`NOT_RUN`; when
@@ -14,7 +15,7 @@ when the interval straddles, with :func:`to_decide`'s replications that would de
 of a mean of per-point differences (:func:`mean_difference`).
 ``python -m paperlib.emulation.ledger_rows summary LEDGER SUMMARY`` writes the ledger summary closed by the line
 "N of M published experimental cells within 5% of the real stacks" (:func:`summary`), from the rows' structured
-``emulation`` column (:data:`paperlib.ledger.EMULATION`).
+``emulation`` and ``status`` columns (:data:`paperlib.ledger.EMULATION`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from paperlib import decide, ledger
 from paperlib.atomic import atomic_write_text
 from paperlib.claims import Verdict, fidelity_lost
 from paperlib.emulation import experiments
-from paperlib.ledger import CLOSE, Row, claim_row, measured_row
+from paperlib.ledger import Row, claim_row, measured_row
 
 MARK = "[emulated on real stacks]"
 #: The ledger column of the claims re-judged on the emulated measurements.
@@ -293,11 +294,11 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
     """Return (cells within 5% of the real stacks, published experimental cells) of a ledger table.
 
     The experimental cells are the rows outside column :data:`REAL_STACKS` with an ``emulation`` column (run or
-    not); a cell is within 5% when the real stacks ran for it and its ``rel_error`` is at most 5%.
+    not); a cell is within 5% when the real stacks ran for it and the whole 95% interval of their mean lies within
+    5% of the print (status ``measured_close``, :func:`paperlib.ledger.measured_status`).
     """
     exp = frame[(frame["emulation"] != "") & (frame["column"] != REAL_STACKS)]
-    rel = pd.to_numeric(exp["rel_error"].where(exp["emulation"].isin(RAN)), errors="coerce")
-    return int((rel.abs() <= CLOSE + 1e-12).sum()), int(len(exp))
+    return int((exp["emulation"].isin(RAN) & (exp["status"] == "measured_close")).sum()), int(len(exp))
 
 
 def summary_line(frame: pd.DataFrame) -> str:

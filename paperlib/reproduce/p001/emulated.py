@@ -393,9 +393,9 @@ def calibration_rows(paper: Paper, em: Emulated, ns3: pd.DataFrame | None = None
     :data:`paperlib.ledger.REAL_STACKS`, source :data:`CALIBRATION_SOURCE`, rows ``slope`` and ``intercept``.
 
     Each coefficient of :func:`calibration_fit` is scored against the print as a published measurement measured again
-    (:func:`paperlib.ledger.measured_row`: ``measured_within_ci`` when the print lies in the coefficient's 95% OLS
-    interval, else ``measured_close`` or ``measured_differs``), with ``n`` the runs fitted and ``low``/``high`` that
-    interval; the reason gives the fidelity of every calibration run and quotes ``ns3`` (the ns-3 line's
+    (:func:`paperlib.ledger.measured_row`: ``measured_close`` when the coefficient's whole 95% OLS interval lies
+    within 5% of the print, ``measured_differs`` when it lies wholly beyond, else ``measured_inconclusive``), with
+    ``n`` the runs fitted and ``low``/``high`` that interval; the reason gives the fidelity of every calibration run and quotes ``ns3`` (the ns-3 line's
     :func:`paperlib.reproduce.p001.calibration.coefficients`) beside it. Nothing ran: the rows say why
     (:func:`paperlib.emulation.ledger_rows.not_run_row`); runs that lost their timing leave too few for a line: the
     rows are ``not_regenerable`` with ``emulation`` "fidelity lost" (column REAL_STACKS holds no result of status
