@@ -11,7 +11,9 @@ C++ compiled, one run before the timed one) and count events with ``Simulator::G
 Timings are machine-dependent; the ratio is the point.
 
 Before both, the import itself: CPU seconds of a fresh process that loads ns-3 through the package's loader
-(:data:`paperlib.sim.ns3_env.MODULES`) and through the wheel's loader of every module, and their ratio.
+(:data:`paperlib.sim.ns3_env.MODULES`) and through the wheel's loader of every module, and their ratio
+(``--skip-wheel-import`` leaves the wheel's loader out: about 20 CPU s of a fresh process; the tests' tiny run uses
+it, and ``tests/test_sim_ns3_env.py`` loads every module already).
 """
 
 from __future__ import annotations
@@ -137,12 +139,19 @@ def main() -> None:
     parser.add_argument("--sim-time", type=float, default=40.0, help="simulated seconds of the 001 testbed run")
     parser.add_argument("--warmup", type=float, help="its unmeasured simulated seconds at the start (default the "
                         "profile's; a short --sim-time needs a shorter one)")
+    parser.add_argument("--skip-wheel-import", action="store_true",
+                        help="do not time the wheel's loader of every module (about 20 CPU s)")
     args = parser.parse_args()
     from bench_testbed import _point  # the default profile's FIFO-120 point at 90 % load
 
-    package, wheel = import_cpu_s(all_modules=False), import_cpu_s(all_modules=True)
-    print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
-          f"every module (the wheel's loader) {wheel:.1f}: ratio {wheel / package:.1f}x")
+    package = import_cpu_s(all_modules=False)
+    if args.skip_wheel_import:
+        print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
+              f"every module (the wheel's loader) not timed (--skip-wheel-import)")
+    else:
+        wheel = import_cpu_s(all_modules=True)
+        print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
+              f"every module (the wheel's loader) {wheel:.1f}: ratio {wheel / package:.1f}x")
     point = _point(args.sim_time, warmup_s=args.warmup)
     tb = testbed_run(point)
     floor = floor_for(tb.packets)
