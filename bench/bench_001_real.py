@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("reduced", "full"):
         size = emulated.plan_hours(paper, name, browsers, prof)
         print(f"001 real stacks, profile {name}: {size['runs']} runs ({size['calibration_runs']} of them the "
-              f"calibration's), {size['machine_hours']:.2f} machine-hours, about {size['wall_minutes']:.0f} min at "
-              f"{emulated.LINKS} testbeds at once")
+              f"calibration's), {size['machine_hours']:.2f} machine-hours, about {size['wall_minutes']:.0f} min "
+              f"{'one testbed' if emulated.LINKS == 1 else f'{emulated.LINKS} testbeds'} at a time")
     reason = web_testbed_real.unavailable_reason()
     if args.run_seconds <= 0 or reason:
         print(f"001 short real run: skipped ({reason or '--run-seconds 0'})")
