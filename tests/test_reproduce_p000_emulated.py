@@ -143,9 +143,10 @@ def test_shown_rows_in_figure_and_summary_text():
     assert emulated.rows_in_figure(t.assign(**{"n TCP": 0}))["m"].tolist() == [5]
     assert emulated.rows_in_figure(t.assign(**{"n TCP": 0, "n SCTP": [0, 3]}))["m"].tolist() == [10]
 
-    # one experimental cell within 5% of its emulated mean, one not run, one other row: 1 of 2
+    # one experimental cell close (its interval within 5% of the print), one not run, one other row: 1 of 2
     frame = pd.DataFrame({"reason": ["x", "y", "z"], "rel_error": ["0.01", "", ""],
-                          "column": ["T_{tcp}", "T_{tcp}", "claim"], "status": ["not_regenerable"] * 3,
+                          "column": ["T_{tcp}", "T_{tcp}", "claim"],
+                          "status": ["measured_close", "not_regenerable", "supported"],
                           "emulation": ["ran", "not run", ""]})
     text = emulated.summary_text(frame, "no TUN")
-    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells") and "(no TUN)" in text
+    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells") and "; no TUN)" in text

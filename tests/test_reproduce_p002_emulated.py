@@ -44,9 +44,10 @@ def test_summary_without_runs_has_no_emulated_means(paper):
 
 def test_summary_text_names_the_reason_nothing_ran(paper):
     frame = pd.DataFrame({"reason": ["x"] * 2, "column": ["TCP (Experimental) (Sec)"] * 2,
-                          "rel_error": ["", ""], "emulation": ["not run by choice"] * 2})
+                          "rel_error": ["", ""], "emulation": ["not run by choice"] * 2,
+                          "status": ["not_regenerable"] * 2})
     text = emulated.summary_text(frame, "emulation = 'off'")
-    assert text.startswith("**Real stacks.** 0 of 2 published experimental cells") and "(emulation = 'off')" in text
+    assert text.startswith("**Real stacks.** 0 of 2 published experimental cells") and "; emulation = 'off')" in text
 
 
 def _runs(values: dict[tuple[str, float, float], list[float]]) -> pd.DataFrame:

@@ -46,12 +46,14 @@ def test_capture_points_are_the_first_repetition_at_100_kbps_and_10_mbps(paper):
     assert emulated.capture_points([]) == []
 
 
-def test_real_stacks_text_counts_cells_within_5_percent():
+def test_real_stacks_text_counts_the_close_cells():
+    # one cell ran and is close (its whole interval within 5% of the print), one did not run: 1 of 2
     frame = pd.DataFrame({"reason": ["x", "x"], "column": ["Exp(TCP)", "Exp(SCTP)"], "rel_error": ["0.0200", ""],
-                          "emulation": ["ran", "not run"]})
+                          "emulation": ["ran", "not run"], "status": ["measured_close", "not_regenerable"]})
     text = emulated.real_stacks_text(frame, None)
-    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells of this paper are within 5%")
-    assert "(off)" in emulated.real_stacks_text(frame, "off")
+    assert text.startswith("**Real stacks.** 1 of 2 published experimental cells of this paper are close to today's "
+                           "stacks (the whole 95% interval of the emulated mean within 5% of the print)")
+    assert "; off)" in emulated.real_stacks_text(frame, "off")
 
 
 def test_measured_cells_plan_each_rate_and_protocol_from_its_kept_runs(paper):

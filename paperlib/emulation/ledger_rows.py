@@ -301,6 +301,17 @@ def counts(frame: pd.DataFrame) -> tuple[int, int]:
     return int((exp["emulation"].isin(RAN) & (exp["status"] == "measured_close")).sum()), int(len(exp))
 
 
+def cells_sentence(frame: pd.DataFrame, not_run: str | None) -> str:
+    """Return a paper notebook's Markdown sentence on its ledger ``frame``: how many of its published experimental
+    cells are close to the real stacks (:func:`counts`), why nothing ran (``not_run``, None: it ran), and the lead-in
+    to the SCTP-vs-TCP conclusions judged again on the measurements (papers 000, 002 and 004)."""
+    within, total = counts(frame)
+    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are close to today's "
+            f"stacks (the whole 95% interval of the emulated mean within 5% of the print"
+            f"{'' if not_run is None else '; ' + not_run}). The SCTP-vs-TCP conclusions, re-judged on the "
+            f"emulated measurements (a verdict only where the 95% CI decides):")
+
+
 def summary_line(frame: pd.DataFrame) -> str:
     """Return the ledger summary line on how many published experimental cells the real stacks match (and the
     papers they belong to)."""

@@ -226,8 +226,5 @@ def rows_in_figure(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary_text(frame: pd.DataFrame, not_run: str | None) -> str:
-    """Return the notebook's Markdown line on the ledger ``frame``: experimental cells within 5% of real stacks."""
-    within, total = emulated_rows.counts(frame)
-    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
-            f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
-            f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")
+    """Return the notebook's Markdown line on the ledger ``frame`` (:func:`paperlib.emulation.ledger_rows.cells_sentence`)."""
+    return emulated_rows.cells_sentence(frame, not_run)

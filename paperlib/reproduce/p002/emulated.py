@@ -138,11 +138,8 @@ def summary(paper: Paper, real_stacks: Emulated, *, simulations: ns3.Simulations
 
 
 def summary_text(frame: pd.DataFrame, not_run: str | None) -> str:
-    """Return the notebook's sentence on the real stacks: cells within 5% of the emulated mean (or why not run)."""
-    within, total = ledger_rows.counts(frame)
-    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
-            f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
-            f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")
+    """Return the notebook's sentence on the real stacks (:func:`paperlib.emulation.ledger_rows.cells_sentence`)."""
+    return ledger_rows.cells_sentence(frame, not_run)
 
 
 def link_rates_bps(paper: Paper) -> list[float]:

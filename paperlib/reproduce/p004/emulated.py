@@ -123,8 +123,6 @@ def capture_points(points: list[dict]) -> list[dict]:
 
 def real_stacks_text(frame: pd.DataFrame, not_run: str | None) -> str:
     """Return the notebook's sentence (Markdown) on the written ledger ``frame``: how many published experimental
-    cells are within 5% of the emulated mean, and why nothing ran (``not_run``) if so."""
-    within, total = emulated_rows.counts(frame)
-    return (f"**Real stacks.** {within} of {total} published experimental cells of this paper are within 5% of "
-            f"the emulated mean{'' if not_run is None else ' (' + not_run + ')'}. The SCTP-vs-TCP "
-            f"conclusions, re-judged on the emulated measurements (a verdict only where the 95% CI decides):")
+    cells are close to the real stacks, and why nothing ran (``not_run``) if so
+    (:func:`paperlib.emulation.ledger_rows.cells_sentence`)."""
+    return emulated_rows.cells_sentence(frame, not_run)
