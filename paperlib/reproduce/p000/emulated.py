@@ -226,5 +226,6 @@ def rows_in_figure(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary_text(frame: pd.DataFrame, not_run: str | None) -> str:
-    """Return the notebook's Markdown line on the ledger ``frame`` (:func:`paperlib.emulation.ledger_rows.cells_sentence`)."""
+    """Return the notebook's Markdown line on the ledger ``frame``
+    (:func:`paperlib.emulation.ledger_rows.cells_sentence`)."""
     return emulated_rows.cells_sentence(frame, not_run)

@@ -16,7 +16,8 @@ Profiles.
   at 98 % with short latency (the queue-size effect, Figs. 3-5), RED-A/B/C with the 240-packet queue at 98 % with
   short latency (Fig. 8-A/B). :data:`REDUCED_REPS` replications (the decision rule's fewest,
   :data:`paperlib.reproduce.p001.decision_rule.MIN_REPS`) of :data:`REDUCED_SIM_TIME_S` s, the first
-  :data:`REDUCED_WARMUP_S` s not measured: 8 cells x 10 = 80 runs of about 21 s, one at a time (:data:`LINKS`), about 29 minutes.
+  :data:`REDUCED_WARMUP_S` s not measured: 8 cells x 10 = 80 runs of about 21 s, one at a time (:data:`LINKS`),
+  about 29 minutes.
   The run is half the ns-3 profile's 40 s and its warm-up half its 10 s: every browser starts in its stationary
   state, so the warm-up covers only TCP's start and the queue filling, which at 98 % load takes a few seconds
   (ns-3's warm-up profile of the same points shows it); 15 measured seconds at 98 % hold about 1500 responses
@@ -395,7 +396,8 @@ def calibration_rows(paper: Paper, em: Emulated, ns3: pd.DataFrame | None = None
     Each coefficient of :func:`calibration_fit` is scored against the print as a published measurement measured again
     (:func:`paperlib.ledger.measured_row`: ``measured_close`` when the coefficient's whole 95% OLS interval lies
     within 5% of the print, ``measured_differs`` when it lies wholly beyond, else ``measured_inconclusive``), with
-    ``n`` the runs fitted and ``low``/``high`` that interval; the reason gives the fidelity of every calibration run and quotes ``ns3`` (the ns-3 line's
+    ``n`` the runs fitted and ``low``/``high`` that interval; the reason gives the fidelity of every calibration run
+    and quotes ``ns3`` (the ns-3 line's
     :func:`paperlib.reproduce.p001.calibration.coefficients`) beside it. Nothing ran: the rows say why
     (:func:`paperlib.emulation.ledger_rows.not_run_row`); runs that lost their timing leave too few for a line: the
     rows are ``not_regenerable`` with ``emulation`` "fidelity lost" (column REAL_STACKS holds no result of status
