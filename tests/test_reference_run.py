@@ -113,7 +113,8 @@ def test_an_incomplete_run_is_refused_naming_what_is_missing(tmp_path):
 def test_a_merged_ledger_without_a_paper_s_new_rows_is_an_unfinished_run(tmp_path):
     figures = complete_run(tmp_path / "figures")
     partial = figures / "004" / "ledger.csv"
-    ledger_frame([("004", "y", "measured_close"), ("004", "z", "supported")]).to_csv(partial, index=False)
+    # a later run of 004 whose row y has another status than the merged ledger's (ROWS: measured_close)
+    ledger_frame([("004", "y", "measured_differs"), ("004", "z", "supported")]).to_csv(partial, index=False)
     manifest.write(figures / "004", notebook="notebooks/004_x.ipynb", parameters={})  # a later run of 004
     assert incomplete(figures, DECLS) == [f"{figures / 'ledger.csv'} does not hold the rows of {partial} "
                                           "(the run stopped before merging the ledger)"]
