@@ -146,12 +146,12 @@ def main() -> None:
 
     package = import_cpu_s(all_modules=False)
     if args.skip_wheel_import:
-        print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
-              f"every module (the wheel's loader) not timed (--skip-wheel-import)")
+        wheel_text = "not timed (--skip-wheel-import)"
     else:
         wheel = import_cpu_s(all_modules=True)
-        print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
-              f"every module (the wheel's loader) {wheel:.1f}: ratio {wheel / package:.1f}x")
+        wheel_text = f"{wheel:.1f}: ratio {wheel / package:.1f}x"
+    print(f"ns-3 import, CPU s of a fresh process: the package's {len(ns3_env.MODULES)} modules {package:.1f}, "
+          f"every module (the wheel's loader) {wheel_text}")
     point = _point(args.sim_time, warmup_s=args.warmup)
     tb = testbed_run(point)
     floor = floor_for(tb.packets)
