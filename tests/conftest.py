@@ -258,11 +258,27 @@ def _turn(lock: Path, exclusive: bool):
         yield
 
 
+#: Set to a file's path, every test appends one line to it: worker, when it asked for its turn, started and ended
+#: (time.time(), s), exclusive or not, its node id; tools/timeline_summary.py reads the file and says where the two
+#: workers of ``make test`` waited (make test's time, docs/testing.md).
+TIMELINE = os.environ.get("WEBPERF_TEST_TIMELINE")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Run the test (its fixtures' set-up and tear-down included) under the run's lock, if it has one."""
+    import time
+
     lock = _lock_path(item.config)
-    if lock is None:
-        return (yield)
-    with _turn(lock, exclusive=item.get_closest_marker("exclusive") is not None):
-        return (yield)
+    exclusive = item.get_closest_marker("exclusive") is not None
+    asked = time.time()
+    with contextlib.nullcontext() if lock is None else _turn(lock, exclusive=exclusive):
+        started = time.time()
+        try:
+            return (yield)
+        finally:
+            if TIMELINE:
+                worker = getattr(item.config, "workerinput", {}).get("workerid", "main")
+                with open(TIMELINE, "a") as fh:  # one short write per line: workers' lines do not interleave
+                    fh.write(f"{worker}\t{asked:.3f}\t{started:.3f}\t{time.time():.3f}\t{int(exclusive)}\t"
+                             f"{item.nodeid}\n")
