@@ -12,7 +12,6 @@ import functools
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 
 from paperlib.data import load_paper
@@ -23,10 +22,8 @@ from paperlib.reproduce.p005 import ledger_rows as p005_rows
 PAPER_005 = "005"
 
 REASON = netns.unavailable_reason()
-# CPU hogs beside real stacks on an emulated link: under pytest -n no other test runs beside them
-pytestmark = [pytest.mark.skipif(REASON is not None or emulated.missing_reason("h2") is not None,
-                                 reason=f"emulated testbed or h2 unavailable: {REASON}"),
-              pytest.mark.exclusive]
+pytestmark = pytest.mark.skipif(REASON is not None or emulated.missing_reason("h2") is not None,
+                                reason=f"emulated testbed or h2 unavailable: {REASON}")
 
 #: Busy for at most this long (s), whatever happens to the test.
 HOG_S = 90
@@ -62,10 +59,15 @@ def run_tiny(monkeypatch, tmp_path, pts):
     return emulated.run(load_paper("005"), "reduced", tmp_path, scheduler_links=1)
 
 
+@pytest.mark.exclusive  # CPU hogs beside real stacks on an emulated link: under pytest -n no other test runs beside
 def test_the_record_sees_a_cpu_hog_and_verdicts_rest_on_the_kept_runs_only(monkeypatch, tmp_path):
+    # one try per run: what the record sees and what the summary counts are the point here, not the re-runs
+    # (tests/test_emulation_fidelity.py's run_kept tests have them); beside the hog most runs lose their timing, and
+    # three tries each would triple the time the other pytest worker waits
+    monkeypatch.setattr(experiments, "FIDELITY_TRIES", 1)
     with cpu_hog():
         rs = run_tiny(monkeypatch, tmp_path, tiny_points())
-    every = pd.concat([rs.runs, rs.lost], ignore_index=True)
+    every = rs.every_run()
     assert len(every) == 4
     for run in every.to_dict("records"):
         record = fidelity.FidelityRecord.from_dict(run["fidelity"])
@@ -83,12 +85,13 @@ def test_the_record_sees_a_cpu_hog_and_verdicts_rest_on_the_kept_runs_only(monke
 
 
 def test_no_protocol_verdict_is_drawn_from_runs_that_lost_their_timing(monkeypatch, tmp_path):
-    # a rule no run can meet (every limit 0): every run is lost after its one try
+    # a rule no run can meet (every limit 0): every run is lost after its one try, whatever else the machine runs,
+    # so this test needs no turn alone under pytest -n
     never = fidelity.FidelityRule(lateness_p99_rtt_fraction=0.0, app_wait_transfer_fraction=0.0)
     monkeypatch.setattr(fidelity, "run_kept", functools.partial(fidelity.run_kept, rule=never))
     monkeypatch.setattr(experiments, "FIDELITY_TRIES", 1)
-    rs = run_tiny(monkeypatch, tmp_path, tiny_points(("h2", "h3"), reps=2))
-    assert rs.runs.empty and len(rs.lost) == 8
+    rs = run_tiny(monkeypatch, tmp_path, tiny_points(("h2", "h3"), reps=1))
+    assert rs.runs.empty and len(rs.lost) == 4  # 2 protocols x IW 3 and 10 x 1 replication
     rows = p005_rows.ledger_rows(load_paper("005"), real_stacks=rs)
     real = {r.row: r for r in rows if r.column == claims.REAL_STACKS}
     saving = claims.CLAIMS.questions["quic_handshake_saving"]

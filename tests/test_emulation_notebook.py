@@ -126,6 +126,10 @@ def test_runs_that_lost_their_timing_are_kept_apart_and_counted_per_cell():
     assert emu.cell_fidelity(protocol="udp") is None
     with pytest.raises(ValueError, match="no parameter 'colour'"):
         emu.cell_runs(colour="red")
+    # every run, kept first, then the lost one; none ran: an empty table with the runs' columns
+    assert list(emu.every_run().rep) == [0, 2, 0, 1] and list(emu.every_run().fidelity_kept) == [True] * 3 + [False]
+    nothing = emulation_notebook.Emulated("reduced").every_run()
+    assert nothing.empty and list(nothing.columns) == emulation_notebook.RUN_COLUMNS
 
 
 def test_the_runs_table_holds_each_runs_fidelity_beside_it():

@@ -253,11 +253,11 @@ REASON = web_testbed_real.unavailable_reason()
 
 
 @pytest.mark.skipif(REASON is not None, reason=f"real-stack testbed unavailable: {REASON}")
-@pytest.mark.exclusive
 def test_a_short_real_calibration_run_measures_the_offered_throughput():
     # the smallest count of the reduced calibration (21977 browsers at 0.091 kbit/s each: about 2 Mbit/s offered
-    # through the uncongested 100 Mbit/s link), 8 s with 2 s warm-up, one try (about 10 s)
-    p = {**emulated.calibration_points(PAPER, "reduced")[0], "sim_time_s": 8.0, "warmup_s": 2.0}
+    # through the uncongested 100 Mbit/s link), 6 s with 1.5 s warm-up, one try (about 8 s). Nothing asserted here
+    # depends on the machine's load (whether the run kept its timing is only judged), so it runs beside other tests
+    p = {**emulated.calibration_points(PAPER, "reduced")[0], "sim_time_s": 6.0, "warmup_s": 1.5}
     r = web_testbed_real.simulate(p, 1)
     # its fidelity record is judged (on a machine shared with other work a run may lose its timing: the plan re-runs
     # it, then leaves it out of the fit)

@@ -487,7 +487,7 @@ def test_run_leaves_out_a_missing_protocol_and_runs_the_others(monkeypatch, tmp_
     rs = emulated.run("005", "reduced", tmp_path, scheduler_links=1)
     assert emulated.not_run_reasons(rs) == {"h3": f"{emulated_rows.NOT_RUN_CANNOT}: aioquic is not installed"}
     # one run per protocol, kept or (on a loaded machine) lost to the fidelity rule: either way it ran
-    every = pd.concat([rs.runs, rs.lost])
+    every = rs.every_run()
     assert sorted(every.protocol) == ["h2", "sctp"] and every.fidelity_kept.notna().all()
     s = emulated.summary(PAPER_005, rs)
     assert set(s.protocol) <= {"h2", "sctp"} and (s.n == 1).all()

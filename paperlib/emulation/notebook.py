@@ -50,12 +50,16 @@ class Emulated:
                 return plan
         return None
 
+    def every_run(self) -> pd.DataFrame:
+        """Return every run, kept and lost, kept first (an empty table of :data:`RUN_COLUMNS` when none ran)."""
+        frames = [f for f in (self.runs, self.lost) if f is not None and len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=RUN_COLUMNS)
+
     def cell_runs(self, **at) -> pd.DataFrame:
         """Return every run (kept and lost) whose parameters equal ``at`` (floats by ``np.isclose``)."""
-        frames = [f for f in (self.runs, self.lost) if f is not None and len(f)]
-        if not frames:
-            return pd.DataFrame(columns=RUN_COLUMNS)
-        every = pd.concat(frames, ignore_index=True)
+        every = self.every_run()
+        if not len(every):
+            return every
         mask = np.ones(len(every), dtype=bool)
         for name, value in at.items():
             if name not in every.columns:

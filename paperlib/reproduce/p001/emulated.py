@@ -405,8 +405,7 @@ def calibration_rows(paper: Paper, em: Emulated, ns3: pd.DataFrame | None = None
     """
     fit = calibration_fit(em)
     coef = calibration.coefficients(fit) if fit is not None else None
-    every = pd.concat([f for f in (em.runs, em.lost) if f is not None and len(f)], ignore_index=True) \
-        if len(em.runs) or len(em.lost) else pd.DataFrame()
+    every = em.every_run()
     fid = runs_fidelity(every) if len(every) else None
     rows = []
     for key, name in (("calib_slope", "slope"), ("calib_intercept", "intercept")):
@@ -524,8 +523,8 @@ def paired_reps(em: Emulated, cells: set | None = None) -> pd.DataFrame:
 def grid_probe(em: Emulated, paper: Paper) -> CellEvidence | None:
     """Return the evidence of every run of the grid, kept and lost (None when nothing ran): what
     :func:`claim_cells` probes a claim's reading on, built once per ledger."""
-    frames = [f for f in (em.runs, em.lost) if f is not None and len(f)]
-    return CellEvidence.from_sweep(pd.concat(frames, ignore_index=True), paper) if frames else None
+    every = em.every_run()
+    return CellEvidence.from_sweep(every, paper) if len(every) else None
 
 
 def claim_cells(probe: CellEvidence | None, reading) -> set | None:
