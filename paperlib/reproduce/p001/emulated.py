@@ -829,18 +829,17 @@ def beside_name(name: str) -> str:
 
 def beside_ns3_tables(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, list[str]],
                       loads) -> dict[str, pd.DataFrame]:
-    """Return, per paper figure (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`) with a cell that the real
-    stacks ran and kept, the table it is drawn from, by :func:`beside_name`: :func:`cdf_table` for Figs. 3, 6, 7
-    and 9, :func:`queue_table` for Figs. 4, 5 and 8, over the figure's cells that the real stacks ran (ns-3's runs
-    of those cells from ``sweep_runs``). Empty when no real-stack run kept its timing."""
+    """Return, per paper figure (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`, by its name there) with a
+    cell that the real stacks ran and kept, the table it is drawn from: :func:`cdf_table` for Figs. 3, 6, 7 and 9,
+    :func:`queue_table` for Figs. 4, 5 and 8, over the figure's cells that the real stacks ran (ns-3's runs of
+    those cells from ``sweep_runs``). Empty when no real-stack run kept its timing."""
     have, frames = real_cells(em), _testbeds(em, sweep_runs)
     out = {}
     for name in figures.PAPER_FIGURES:
-        cells = [c for c in figures._figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
+        cells = [c for c in figures.figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
         if not cells:
             continue
-        out[beside_name(name)] = (cdf_table(frames, cells) if name in figures.CDF_FIGURES
-                                  else queue_table(frames, cells))
+        out[name] = cdf_table(frames, cells) if name in figures.CDF_FIGURES else queue_table(frames, cells)
     return out
 
 
@@ -855,11 +854,10 @@ def figures_beside_ns3(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str,
     Empty when no real-stack run kept its timing."""
     out = {}
     for name, table in beside_ns3_tables(em, sweep_runs, groups, loads).items():
-        paper_name = name.replace("_real_vs_ns3", "")
-        styles, title = figures._figure_style(paper_name, groups, loads)
+        styles, title = figures.figure_style(name, groups, loads)
         title = title.replace("regenerated", "on ns-3 and on real stacks") + " (the cells the real stacks ran)"
-        out[name] = (figures.cdf_beside_figure(table, styles, title) if paper_name in figures.CDF_FIGURES
-                     else figures.queue_beside_figure(table, styles, title))
+        out[beside_name(name)] = (figures.cdf_beside_figure(table, styles, title) if name in figures.CDF_FIGURES
+                                  else figures.queue_beside_figure(table, styles, title))
     return out
 
 

@@ -205,7 +205,7 @@ def _queue_selections(groups: dict[str, list[str]], loads) -> dict[str, tuple[li
     return out
 
 
-def _figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[str, float, str]]:
+def figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[str, float, str]]:
     """Return the cells (configuration, load, latency set) that the paper figure ``name`` (:data:`PAPER_FIGURES`)
     draws: a CDF figure's selection at both latency sets, a queue figure's panels."""
     cdfs = _response_cdf_selections(groups, loads)
@@ -217,7 +217,7 @@ def _figure_cells(name: str, groups: dict[str, list[str]], loads) -> list[tuple[
     raise ValueError(f"name: {name!r} is not one of paper 001's figures {PAPER_FIGURES}")
 
 
-def _figure_style(name: str, groups: dict[str, list[str]], loads) -> tuple[dict, str]:
+def figure_style(name: str, groups: dict[str, list[str]], loads) -> tuple[dict, str]:
     """Return the paper figure ``name``'s (styles, title): for a CDF figure {(config, load): line style}, for a
     queue figure {(config, load, latency): panel-title prefix}."""
     cdfs = _response_cdf_selections(groups, loads)
