@@ -43,10 +43,9 @@ def test_open_then_close_writes_the_ledger_and_the_stamp(tmp_path):
     assert run.parameters == {"rtt_s": None}  # the run's own stamp is unchanged by the extra parameters
 
 
-def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
+def _cluster(events: list):
+    """A stand-in for a Dask cluster a run holds: it records its opening and closing in ``events``."""
     import contextlib
-
-    events = []
 
     @contextlib.contextmanager
     def cluster():
@@ -54,8 +53,13 @@ def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
         yield "tcp://scheduler"
         events.append("closed")
 
+    return cluster()
+
+
+def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
+    events = []
     run = notebook.open_paper("004", parameters={}, output_dir=tmp_path)
-    assert run.hold(cluster()) == "tcp://scheduler" and events == ["open"]
+    assert run.hold(_cluster(events)) == "tcp://scheduler" and events == ["open"]
     notebook.close_paper(run, [])
     assert events == ["open", "closed"]
     notebook.close_paper(run, [])  # a second write (a notebook's real-stack rows) releases nothing twice
@@ -63,18 +67,9 @@ def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
 
 
 def test_a_run_releases_what_it_holds_before_the_paper_is_closed(tmp_path):
-    import contextlib
-
     events = []
-
-    @contextlib.contextmanager
-    def cluster():
-        events.append("open")
-        yield "tcp://scheduler"
-        events.append("closed")
-
     run = notebook.open_paper("004", parameters={}, output_dir=tmp_path)
-    run.hold(cluster())
+    run.hold(_cluster(events))
     run.release()  # paper 001: the ns-3 workers closed before the real-stack turn
     assert events == ["open", "closed"]
     run.release()
