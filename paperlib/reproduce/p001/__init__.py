@@ -35,6 +35,8 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 ``what_if``            ``check(**parameters)``: the parameters checked, with the run's profile
 ``explore``            the interactive explorer: response-time CDFs by queue group, load and latency
                        set, read from the cached sweeps (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
+``figure_cells``       which cells of the testbed each of Figs. 3-9 draws, in which style and under
+                       which title (for the figures on ns-3 and on both testbeds)
 ``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures, the
                        three calibration lines and Figs. 3-9 on both testbeds (each function
                        returns the figure; the notebook saves it)

@@ -52,7 +52,7 @@ from paperlib.emulation import experiments, web_testbed_real
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated, cell_fidelity, split_kept
 from paperlib.ledger import REAL_STACKS, Row, claim_row, measured_row
-from paperlib.reproduce.p001 import calibration, claims, decision_rule, figures, findings, testbed
+from paperlib.reproduce.p001 import calibration, claims, decision_rule, figure_cells, figures, findings, testbed
 from paperlib.reproduce.p001.decision_rule import Reading, decide, increasing
 from paperlib.reproduce.p001.testbed import Profile
 from paperlib.sweep import point_seed
@@ -822,24 +822,25 @@ def queue_table(frames: dict[str, pd.DataFrame], cells) -> pd.DataFrame:
 
 
 def beside_name(name: str) -> str:
-    """Return the file name of paper figure ``name`` (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`) drawn on
-    the real stacks beside ns-3: ``fig3_fifo_response_cdf_real_vs_ns3.png`` for ``fig3_fifo_response_cdf.png``."""
+    """Return the file name of paper figure ``name`` (:data:`paperlib.reproduce.p001.figure_cells.PAPER_FIGURES`)
+    drawn on the real stacks beside ns-3: ``fig3_fifo_response_cdf_real_vs_ns3.png`` for
+    ``fig3_fifo_response_cdf.png``."""
     return name.removesuffix(".png") + "_real_vs_ns3.png"
 
 
 def beside_ns3_tables(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str, list[str]],
                       loads) -> dict[str, pd.DataFrame]:
-    """Return, per paper figure (:data:`paperlib.reproduce.p001.figures.PAPER_FIGURES`, by its name there) with a
+    """Return, per paper figure (:data:`paperlib.reproduce.p001.figure_cells.PAPER_FIGURES`, by its name there) with a
     cell that the real stacks ran and kept, the table it is drawn from: :func:`cdf_table` for Figs. 3, 6, 7 and 9,
     :func:`queue_table` for Figs. 4, 5 and 8, over the figure's cells that the real stacks ran (ns-3's runs of
     those cells from ``sweep_runs``). Empty when no real-stack run kept its timing."""
     have, frames = real_cells(em), _testbeds(em, sweep_runs)
     out = {}
-    for name in figures.PAPER_FIGURES:
-        cells = [c for c in figures.figure_cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
+    for name in figure_cells.PAPER_FIGURES:
+        cells = [c for c in figure_cells.cells(name, groups, loads) if (c[0], float(c[1]), c[2]) in have]
         if not cells:
             continue
-        out[name] = cdf_table(frames, cells) if name in figures.CDF_FIGURES else queue_table(frames, cells)
+        out[name] = cdf_table(frames, cells) if name in figure_cells.CDF_FIGURES else queue_table(frames, cells)
     return out
 
 
@@ -854,9 +855,9 @@ def figures_beside_ns3(em: Emulated, sweep_runs: pd.DataFrame, groups: dict[str,
     Empty when no real-stack run kept its timing."""
     out = {}
     for name, table in beside_ns3_tables(em, sweep_runs, groups, loads).items():
-        styles, title = figures.figure_style(name, groups, loads)
+        styles, title = figure_cells.style(name, groups, loads)
         title = title.replace("regenerated", "on ns-3 and on real stacks") + " (the cells the real stacks ran)"
-        out[beside_name(name)] = (figures.cdf_beside_figure(table, styles, title) if name in figures.CDF_FIGURES
+        out[beside_name(name)] = (figures.cdf_beside_figure(table, styles, title) if name in figure_cells.CDF_FIGURES
                                   else figures.queue_beside_figure(table, styles, title))
     return out
 
