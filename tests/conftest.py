@@ -225,7 +225,7 @@ def pytest_collection_modifyitems(config, items):
     exclusive test waits for another exclusive test or a short one; after a slow module had started, it could wait
     minutes (paper notebooks re-executed by nbval) with a core idle. For the same reason a module's long tests
     that need not run alone belong in a module without exclusive tests (tests/test_bench.py and
-    tests/test_bench_emulated.py), and an exclusive module with a slow test (the Dask cluster's) comes last of
+    tests/test_bench_emulated.py), and an exclusive module that also holds a slow test comes last of
     them, when the other worker has few exclusive tests left to hold up.
     """
     if _lock_path(config) is None:
