@@ -15,8 +15,7 @@ ledger and ``provenance.json`` and returns the rows as a table. A notebook that 
 in two steps (the model rows, then the rows of a real-stack run) calls :func:`close_paper` twice
 with all rows so far and the extra parameters of the second step. What a run needs for the length of
 the notebook (paper 001's one Dask cluster for all its sweeps) it takes with :meth:`PaperRun.hold`;
-:func:`close_paper` releases it (or :meth:`PaperRun.release`, once the notebook no longer needs it), so no
-notebook opens or closes such a thing itself.
+:func:`close_paper` releases it, so no notebook opens or closes such a thing itself.
 
 Only ``make reproduce`` writes ``figures/``: it runs each notebook through
 :mod:`paperlib.run_notebook`, which hands the kernel a staging folder (``figures/.<paper>.staging``)
@@ -68,15 +67,6 @@ class PaperRun:
         """Enter the context manager ``context`` for the rest of the run and return what it gives; :func:`close_paper`
         exits it. (A run that fails before it leaves it to the kernel's end: a local Dask cluster closes then.)"""
         return self.held.enter_context(context)
-
-    def release(self) -> None:
-        """Exit what :meth:`hold` entered, now rather than at :func:`close_paper` (a second call does nothing).
-
-        Paper 001 releases its Dask cluster when its last ns-3 sweep is done, before its real-stack turn: an idle
-        local cluster of two workers still takes about 12-18% of one core in small wake-ups (the scheduler's and
-        nannies' event loops in the kernel, each worker's heartbeat and profiler), CPU that the real-time runs'
-        applications would otherwise wait for (their fidelity rule, docs/fidelity.md)."""
-        self.held.close()
 
     @property
     def parameters(self) -> dict:

@@ -66,17 +66,6 @@ def test_what_a_run_holds_is_released_when_the_paper_is_closed(tmp_path):
     assert events == ["open", "closed"]
 
 
-def test_a_run_releases_what_it_holds_before_the_paper_is_closed(tmp_path):
-    events = []
-    run = notebook.open_paper("004", parameters={}, output_dir=tmp_path)
-    run.hold(_cluster(events))
-    run.release()  # paper 001: the ns-3 workers closed before the real-stack turn
-    assert events == ["open", "closed"]
-    run.release()
-    notebook.close_paper(run, [])
-    assert events == ["open", "closed"]  # nothing closed twice
-
-
 def test_every_paper_has_exactly_one_notebook():
     papers = paper_ids()
     assert {"000", "001", "002", "003", "004"} <= set(papers)  # the five seeds; a sixth paper adds to them
