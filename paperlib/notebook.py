@@ -39,6 +39,7 @@ from paperlib import ledger, run_progress
 from paperlib.data import Paper, load_paper
 from paperlib.parameters import Parameters
 from paperlib.provenance import Stamp
+from paperlib.reproduction import Outputs, Reproduction
 from paperlib.validate import ParameterError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,6 +68,10 @@ class PaperRun:
         """Enter the context manager ``context`` for the rest of the run and return what it gives; :func:`close_paper`
         exits it. (A run that fails before it leaves it to the kernel's end: a local Dask cluster closes then.)"""
         return self.held.enter_context(context)
+
+    def outputs(self) -> Outputs:
+        """Return a new collector of what a stage writes into this run's output folder, stamped with its stamp."""
+        return Outputs(self.out, self.stamp)
 
     @property
     def parameters(self) -> dict:
@@ -144,16 +149,42 @@ def open_paper(
     return PaperRun(paper=paper, out=Path(output_dir), stamp=stamp, checked=checked)
 
 
-def close_paper(run: PaperRun, rows: Iterable[ledger.Row], **extra_parameters) -> pd.DataFrame:
+def close_paper(run: PaperRun, results: Reproduction | Iterable[ledger.Row], **extra_parameters) -> pd.DataFrame:
     """Write the run's partial ledger (``<out>/ledger.csv``) and provenance stamp; return the ledger's columns
     and its structured ones (:data:`paperlib.ledger.SCHEMA`), which :mod:`paperlib.verdicts` and the summaries
     read, without the provenance.
 
-    ``extra_parameters`` (e.g. ``emulation="reduced"``) are added to the stamp of this write. What the run
-    holds (:meth:`PaperRun.hold`) is released first.
+    ``results`` is what the paper's stages returned (a :class:`~paperlib.reproduction.Reproduction`: its rows,
+    its ``stamp_parameters`` added to the stamp) or the rows themselves. ``extra_parameters`` (e.g.
+    ``emulation="reduced"``) are added to the stamp of this write. What the run holds (:meth:`PaperRun.hold`)
+    is released first.
     """
     run.held.close()
+    if isinstance(results, Reproduction):
+        extra_parameters = {**results.stamp_parameters, **extra_parameters}
+        rows = results.rows
+    else:
+        rows = results
     stamp = replace(run.stamp, parameters={**run.stamp.parameters, **extra_parameters})
     frame = ledger.write_partial(list(rows), stamp, run.out / "ledger.csv")
     stamp.write(run.out)
     return frame[list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)]
+
+
+def ledger_table(run: PaperRun, rows: Iterable[ledger.Row]) -> pd.DataFrame:
+    """Return ``rows`` as :func:`close_paper` would return them, without writing anything (a stage's summary
+    sentences read the rows so far)."""
+    return ledger.to_frame(list(rows), run.stamp)[list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)]
+
+
+def finding(frame: pd.DataFrame, paper_id: str):
+    """Return paper ``paper_id``'s finding from its closed ledger ``frame`` (:func:`close_paper`'s table) as Markdown:
+    the paragraph the README and the report give it (:func:`paperlib.verdicts.paper_verdicts`)."""
+    from IPython.display import Markdown
+
+    from paperlib.verdicts import paper_verdicts
+
+    found = [v for v in paper_verdicts(frame) if v.paper == paper_id]
+    if not found:
+        raise ParameterError(f"paper {paper_id!r}: no rows of it in the ledger given")
+    return Markdown(found[0].paragraph())
