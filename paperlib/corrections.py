@@ -9,7 +9,7 @@ keeps its own corrections in its package, ``paperlib.reproduce.p<id>.corrections
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,13 @@ def for_paper(paper: str) -> list[Correction]:
     from paperlib import registry
 
     return list(registry.declared(paper, "CORRECTIONS", (), "corrections"))
+
+
+def table(paper: str):
+    """Return the corrections of ``paper`` as a table, one row each, all their fields (a notebook shows it)."""
+    import pandas as pd
+
+    return pd.DataFrame([c.__dict__ for c in for_paper(paper)], columns=[f.name for f in fields(Correction)])
 
 
 def correction(paper: str, where: str) -> Correction | None:

@@ -188,3 +188,11 @@ def finding(frame: pd.DataFrame, paper_id: str):
     if not found:
         raise ParameterError(f"paper {paper_id!r}: no rows of it in the ledger given")
     return Markdown(found[0].paragraph())
+
+
+def titled(frames: Mapping[str, pd.DataFrame]) -> list:
+    """Return each table of ``frames`` after its title in bold, for ``display(*titled(...))``: a notebook shows a
+    group of tables without a loop."""
+    from IPython.display import Markdown
+
+    return [shown for title, frame in frames.items() for shown in (Markdown(f"**{title}**"), frame)]

@@ -25,6 +25,11 @@ from paperlib.reproduce.p000.operating_point import (
 )
 
 
+def printed(paper: Paper) -> dict[str, pd.DataFrame]:
+    """Return Tables 1-3 as printed, by their source and title (``Table 1: ...``)."""
+    return {f"{paper.tables[name].source}: {paper.tables[name].title}": paper.tables[name].cells for name in TABLES}
+
+
 def regenerate(paper: Paper, conv: Convention) -> pd.DataFrame:
     """Return every printed model cell with its regenerated W (chosen law and Eq. (4)) and its status."""
     cells = model_cells(paper)

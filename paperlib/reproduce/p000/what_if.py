@@ -112,3 +112,9 @@ def waiting_vs_users(w: WhatIf, conv: Convention) -> pd.DataFrame:
                          "W tabulated law (s)": float(multiuser_waiting.mean_waiting_time_tabulated(m, n, tau)),
                          "T Eq. (6) (s)": float(multiuser_waiting.mean_turnaround_time_same(m, n, tau))})
     return pd.DataFrame(rows)
+
+
+def run_seed(seed, ns3_replications: int) -> int | None:
+    """Return the run's base seed as stamped on its outputs: ``seed`` when the ns-3 check samples
+    (``ns3_replications`` > 0), else None (the model is deterministic)."""
+    return int(seed) if ns3_replications else None

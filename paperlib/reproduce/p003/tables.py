@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from paperlib.corrections import for_paper
+from paperlib import corrections
 from paperlib.data import Paper
 from paperlib.reproduce.p003.derived import derived_values, printed_cells
 from paperlib.reproduce.p003.operating_point import Convention
@@ -20,7 +20,7 @@ from paperlib.reproduce.p003.workload import PAPER
 
 def corrections_table() -> pd.DataFrame:
     """Return the corrections of paper 003's print (:mod:`paperlib.corrections`), one row each, all their fields."""
-    return pd.DataFrame([c.__dict__ for c in for_paper(PAPER)])
+    return corrections.table(PAPER)
 
 
 def derived_table(paper: Paper, conv: Convention) -> pd.DataFrame:
