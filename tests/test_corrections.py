@@ -45,3 +45,12 @@ def test_the_note_shows_the_print_and_the_reading():
     assert c.note() == "corrected: printed '1,4' read as '1.4' (a comma for a point)"
     with pytest.raises(AttributeError):  # frozen: a correction is not edited after the fact
         c.read_as = "14"
+
+
+def test_a_paper_s_corrections_as_a_table_one_row_each_and_none_with_the_columns():
+    from dataclasses import fields
+
+    columns = [f.name for f in fields(Correction)]
+    table = corrections.table("003")
+    assert list(table.columns) == columns and list(table["where"]) == [c.where for c in for_paper("003")]
+    assert list(corrections.table("004").columns) == columns and corrections.table("004").empty  # 004 has none

@@ -102,7 +102,7 @@ def test_every_paper_has_a_claim_registry(paper):
 
 #: The named parts of every paper package (paperlib/reproduce/__init__.py); every paper has all of them.
 COMMON_PARTS = ("convention", "operating_point", "tables", "findings", "claims", "ledger_rows", "what_if", "figures",
-                "verdict")
+                "verdict", "reproduce")
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -78,8 +78,8 @@ def test_every_template_renders_to_files_that_parse_and_fit_the_line_length():
 
 def new_paper_modules() -> list[str]:
     """Return the modules of a paper package the skeleton writes (every named part, the explorer)."""
-    return ["claims", "convention", "explore", "figures", "findings", "ledger_rows", "operating_point", "tables",
-            "verdict", "what_if"]
+    return ["claims", "convention", "explore", "figures", "findings", "ledger_rows", "operating_point", "reproduce",
+            "tables", "verdict", "what_if"]
 
 
 def small_root(tmp_path: Path) -> Path:

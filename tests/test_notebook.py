@@ -128,3 +128,32 @@ def test_a_jupyterlab_run_leaves_figures_and_its_manifests_alone(tmp_path):
     assert (tmp_path / "scratch" / "004" / "ledger.csv").exists()
     assert _tree(figures) == before  # nothing under figures/ written, moved or touched
     assert [p for f in complete for p in manifest.problems(f)] == []
+
+
+def test_the_rows_so_far_read_as_close_paper_returns_them_without_a_write(tmp_path):
+    run = notebook.open_paper("004", parameters={}, output_dir=tmp_path / "out")
+    row = ledger.claim_row("004", "Abstract", "a claim", "", None, "untestable", "no evidence",
+                           claim_id="c", evidence="printed")
+    table = notebook.ledger_table(run, [row])
+    assert not (tmp_path / "out").exists()
+    assert table.equals(notebook.close_paper(run, [row]))
+
+
+def test_tables_are_shown_each_after_its_title_in_bold():
+    import pandas as pd
+
+    a, b = pd.DataFrame({"x": [1]}), pd.DataFrame({"y": [2]})
+    shown = notebook.titled({"Table 1: waiting": a, "Table 2": b})
+    assert [s.data for s in shown[::2]] == ["**Table 1: waiting**", "**Table 2**"]
+    assert shown[1] is a and shown[3] is b
+
+
+def test_the_finding_is_the_paper_s_verdict_paragraph_and_a_paper_without_rows_is_named(tmp_path):
+    from paperlib.reproduce.p004 import ledger_rows
+    from paperlib.verdicts import paper_verdicts
+
+    run = notebook.open_paper("004", parameters={}, output_dir=tmp_path)
+    frame = notebook.close_paper(run, ledger_rows.ledger_rows(run.paper))
+    assert notebook.finding(frame, "004").data == paper_verdicts(frame)[0].paragraph()
+    with pytest.raises(ParameterError, match="paper '003': no rows of it in the ledger given"):
+        notebook.finding(frame, "003")

@@ -1,5 +1,6 @@
-"""What a notebook's parameters cell declares (issue 34, items 3 and 7): every parameter is read by the notebook (and
-every field of the what-if grid it builds from them, where it reads the grid field by field), and the cell says how
+"""What a notebook's parameters cell declares (issue 34, items 3 and 7): every parameter is read by the notebook or by
+the paper's stages it hands them to (and every field of the what-if grid built from them, where it is read field by
+field), and the cell says how
 long its defaults take and which values make it fast (the quick profile's). Parses the notebooks' JSON only (no
 kernel): a second or two."""
 
@@ -56,17 +57,41 @@ def _stamp_only(tree: ast.AST) -> set[int]:
     return inside
 
 
-def unread(nb: dict) -> list[str]:
-    """Return the declared parameters no code cell but the parameters cell reads (a ``Name`` loaded outside
-    ``open_paper``'s ``parameters=`` argument), in declaration order. Comments and strings are not reads."""
+def stage_reads(source: str) -> set[str] | None:
+    """Return the parameter names the paper's stages (``reproduce.py``'s ``source``) read from the run, as the string
+    literals they look them up by (``params["n_samples"]``, a tuple of names); None when a stage hands every
+    parameter on (``**run.parameters`` or ``**run.checked``)."""
+    tree = ast.parse(source)
+    if any(isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Attribute)
+           and n.value.attr in ("parameters", "checked") for n in ast.walk(tree)):
+        return None
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def stage_source(notebook: Path) -> str:
+    """Return the source of a paper notebook's stages (``paperlib/reproduce/p<id>/reproduce.py``; "" for another
+    notebook)."""
+    path = REPO / "paperlib" / "reproduce" / f"p{notebook.name[:3]}" / "reproduce.py"
+    return path.read_text(encoding="utf-8") if notebook.name[:3].isdigit() and path.exists() else ""
+
+
+def unread(nb: dict, stages: str = "") -> list[str]:
+    """Return the declared parameters nothing reads, in declaration order: no code cell but the parameters cell (a
+    ``Name`` loaded outside ``open_paper``'s ``parameters=`` argument), and no stage of ``stages`` (the paper's
+    ``reproduce.py`` source, :func:`stage_reads`) for a value handed to the run by ``parameters=``. Comments and
+    strings in the notebook are not reads."""
     reads: set[str] = set()
+    stamped: set[str] = set()
     for cell in nb["cells"]:
         if cell["cell_type"] != "code" or _is_parameters(cell):
             continue
         tree = ast.parse(_source(cell))
         skip = _stamp_only(tree)
-        reads |= {n.id for n in ast.walk(tree)
-                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in skip}
+        names = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        reads |= {n.id for n in names if id(n) not in skip}
+        stamped |= {n.id for n in names if id(n) in skip}
+    by_stages = stage_reads(stages) if stages else set()
+    reads |= stamped if by_stages is None else stamped & by_stages
     return [name for name in declared(nb) if name not in reads]
 
 
@@ -85,11 +110,14 @@ def test_a_parameter_read_nowhere_or_only_stamped_is_found():
     # read through a name bound outside the stamp (params), or as a keyword's value: read
     assert unread(_notebook("a = 1\nb = 2", "params = dict(a=a)\nrun = open_paper('x', parameters=params)",
                             "f(b=b)")) == []
+    # handed to the run and read by a stage, by name or with every parameter: read
+    assert unread(nb, stages='def model(run):\n    return run.parameters["b"]') == ["c", "d"]
+    assert unread(nb, stages="def model(run):\n    return f(**run.parameters)") == ["c"]
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_parameter_a_notebook_declares_is_read(notebook):
-    assert unread(json.loads(notebook.read_text(encoding="utf-8"))) == []
+    assert unread(json.loads(notebook.read_text(encoding="utf-8")), stage_source(notebook)) == []
 
 
 def _literal(value) -> str:
@@ -117,13 +145,15 @@ def test_the_parameters_cell_says_how_long_its_defaults_take_and_what_makes_it_f
     assert "paperlib/profiles.py" in text
 
 
-def unread_fields(nb: dict, fields: list[str]) -> list[str]:
-    """Return the fields of the what-if grid (``w = what_if.what_if(...)``) the notebook never reads as ``w.<field>``,
-    in ``fields``' order; [] when it binds no such ``w`` or passes ``w`` itself on (the package then reads it).
+def unread_fields(nb: dict, fields: list[str], stages: str = "") -> list[str]:
+    """Return the fields of the what-if grid (``w = what_if.what_if(...)``) that neither the notebook nor its stages
+    (``stages``, the paper's ``reproduce.py`` source) read as ``w.<field>``, in ``fields``' order; [] when they bind
+    no such ``w`` or pass ``w`` itself on (the package then reads it).
 
-    A parameter that goes into the grid and whose field no cell reads changes nothing the notebook shows (paper 005's
+    A parameter that goes into the grid and whose field nothing reads changes nothing the notebook shows (paper 005's
     ``rates_bps`` and ``rtts_s`` once did exactly that)."""
     trees = [ast.parse(_source(c)) for c in nb["cells"] if c["cell_type"] == "code" and not _is_parameters(c)]
+    trees += [ast.parse(stages)] if stages else []
     bound = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "w" for t in n.targets)
                 and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
                 and n.value.func.attr == "what_if" for tree in trees for n in ast.walk(tree))
@@ -146,6 +176,8 @@ def test_a_what_if_field_no_cell_reads_is_found():
     assert unread_fields(old_005, fields) == ["rates_bps", "rtts_s"]
     passed_on = _notebook("x = 1", "w = what_if.what_if(paper, x=x)\nforms = what_if.form_comparison(w)")
     assert unread_fields(passed_on, fields) == []
+    in_a_stage = "def model(run):\n    w = what_if.what_if(**run.parameters)\n    f(w.device, w.rates_bps)"
+    assert unread_fields(_notebook("x = 1", "r = reproduce.model(run)"), fields, in_a_stage) == ["rtts_s", "losses"]
 
 
 @pytest.mark.parametrize("notebook", PAPER_NOTEBOOKS, ids=lambda p: p.stem)
@@ -157,4 +189,4 @@ def test_every_field_of_a_notebooks_what_if_grid_is_read(notebook):
     module = import_module(f"paperlib.reproduce.p{notebook.name[:3]}.what_if")
     grid = typing.get_type_hints(module.what_if).get("return") if hasattr(module, "what_if") else None
     fields = [f.name for f in dataclasses.fields(grid)] if dataclasses.is_dataclass(grid) else []
-    assert unread_fields(json.loads(notebook.read_text(encoding="utf-8")), fields) == []
+    assert unread_fields(json.loads(notebook.read_text(encoding="utf-8")), fields, stage_source(notebook)) == []

@@ -33,3 +33,9 @@ def test_error_summary_per_block(paper, conv):
     assert len(s) == 9 * 2  # 9 blocks x 2 model columns
     sub = regen[(regen.table == "table1") & (regen.block == "1 %") & (regen.column == "W_{sctp}")]
     assert s.loc[("table1", "1 %", "W_{sctp}"), "mean_rel_error"] == pytest.approx(sub["rel_error"].mean())
+
+
+def test_the_printed_tables_by_source_and_title(paper):
+    printed = tables.printed(paper)
+    assert [k.split(":")[0] for k in printed] == ["Table 1", "Table 2", "Table 3"]
+    assert printed[next(iter(printed))] is paper.tables["table1"].cells

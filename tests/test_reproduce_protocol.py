@@ -26,6 +26,10 @@ BROKEN_PACKAGE = {
         "import pandas as pd\n"
         "def run(paper, profile, browsers, out, n_links=None) -> pd.DataFrame: ...\n"
         "def summary(runs, *, conv) -> pd.DataFrame: ...\n"),
+    "reproduce.py": (
+        "import pandas as pd\n"
+        "def model(run, seed) -> pd.DataFrame: ...\n"
+        "def with_ns3(run, r, cache_dir, seed): ...\n"),
 }
 
 
@@ -56,6 +60,11 @@ def test_the_protocol_check_names_every_departure(tmp_path, monkeypatch):
         "parameters are keyword-only)",
         "ns3.run: returns 'DataFrame', expected Simulations",
         "ns3.summary: missing",
+        "reproduce.model: parameters ['run', 'seed'], expected ['run']",
+        "reproduce.model: returns 'DataFrame', expected",
+        "reproduce.with_ns3: positional parameters ['run', 'r', 'cache_dir', 'seed'], expected ['run', 'r']",
+        "reproduce.with_ns3: returns None, expected paperlib.reproduction.Reproduction",
+        "reproduce.with_real_stacks: missing (the paper has an 'emulated' part)",
     ]
     assert [e for e in expected if e not in found] == []
 
@@ -105,3 +114,32 @@ def test_a_paper_s_own_emulated_parameters_are_keyword_only_and_summary_s_have_d
     assert [p for p in protocol.conformance("997", package="emulating_paper") if ".emulated." in p] == [
         "emulating_paper.emulated.run: parameter 'scheduler_links' missing",
         "emulating_paper.emulated.summary: parameter 'conv' has no default"]
+
+
+def test_a_paper_s_stages_return_its_reproduction_and_take_their_own_parameters_by_keyword(tmp_path, monkeypatch):
+    from paperlib.reproduce import protocol
+
+    folder = tmp_path / "staged_paper"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "emulated.py").write_text("")
+    head = ("from __future__ import annotations\n"
+            "from dataclasses import dataclass\n"
+            "from paperlib import reproduction\n"
+            "@dataclass(frozen=True, kw_only=True)\n"
+            "class Reproduction(reproduction.Reproduction): ...\n"
+            "def model(run) -> Reproduction: ...\n")
+    (folder / "reproduce.py").write_text(
+        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=None, users) -> Reproduction: ...\n"
+               "def with_real_stacks(run, r, *, emulation, lock=None) -> Reproduction: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # a subclass of Reproduction; with_ns3 without an ns3 part (as 001's); both with keyword-only parameters of
+    # their own
+    assert [p for p in protocol.conformance("996", package="staged_paper") if ".reproduce." in p] == []
+    (folder / "reproduce.py").write_text(
+        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=2) -> Reproduction: ...\n")
+    sys.modules.pop("staged_paper.reproduce", None)
+    assert [p for p in protocol.conformance("996", package="staged_paper") if ".reproduce." in p] == [
+        "staged_paper.reproduce.with_ns3: parameter 'n_workers': keyword-only default 2, expected keyword-only "
+        "default None",
+        "staged_paper.reproduce.with_real_stacks: missing (the paper has an 'emulated' part)"]

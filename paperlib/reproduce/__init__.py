@@ -24,13 +24,17 @@ Every paper package has these modules (a part a paper does not have is absent, n
 ``verdict``            ``finding(rows)``: the paper's finding in words for the README and the report, from
                        the typed ``Facts`` that ``facts(rows)`` reads from the ledger's structured columns;
                        ``CITATION`` (:class:`paperlib.verdicts.Citation`, ``None`` without a seed)
+``reproduce``          the paper's stages, the calls its notebook makes: ``model(run)``, and
+                       ``with_ns3(run, r, ...)`` / ``with_real_stacks(run, r, ...)`` where the paper
+                       has an ``ns3`` / ``emulated`` part; each returns the paper's ``Reproduction``
+                       (:class:`paperlib.reproduction.Reproduction`) with what it wrote
 =====================  ===================================================================
 
 plus the parts only one paper has, named for what they are (``emulated`` for a real-stack
 re-run, ``ns3`` for an ns-3 check, ``testbed`` / ``workload`` / ``calibration`` for 001's
-simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls these
-modules, and closes with :func:`paperlib.notebook.close_paper`. Each module has one test module,
-named after it: ``paperlib/reproduce/p<id>/tables.py`` -> ``tests/test_reproduce_p<id>_tables.py``.
+simulated testbed). A notebook opens with :func:`paperlib.notebook.open_paper`, calls the stages of
+``reproduce``, shows what they return, and closes with :func:`paperlib.notebook.close_paper`. Each module has one
+test module, named after it: ``paperlib/reproduce/p<id>/tables.py`` -> ``tests/test_reproduce_p<id>_tables.py``.
 
 The package's ``__init__`` declares what the reference run keeps (:mod:`paperlib.reference`): ``KEY_FIGURES``,
 the figures of ``figures/<id>/`` that ``reference/`` holds and ``docs/papers/<id>.md`` shows, and, for a paper

@@ -30,7 +30,18 @@ A notebook, a test or a new paper can rely on these calls in every ``paperlib.re
 ``verdict.brief(rows)``                                         the same finding in short cells (each at
                                                                 most about 40 words): the README's table
                                                                 and the report's opening
+``reproduce.model(run)``                                        the notebook's first stage: the model's
+                                                                tables, figures and ledger rows, as the
+                                                                paper's ``Reproduction`` (a subclass of
+                                                                :class:`paperlib.reproduction.Reproduction`)
 ==============================================================  ===========================================
+
+A paper's later stages take the run and the ``Reproduction`` so far and return it with their results added;
+a paper that simulates in ns-3 answers ``reproduce.with_ns3(run, r, *, cache_dir, seed, scheduler=None,
+n_workers=None, ...)`` (required with an ``ns3`` part), one that re-runs on real stacks
+``reproduce.with_real_stacks(run, r, *, emulation, ...)`` (a paper's own further parameters keyword-only). A
+paper notebook calls only these stages between :func:`paperlib.notebook.open_paper` and
+:func:`paperlib.notebook.close_paper`; its other cells show what they returned (``tests/test_notebook_shape.py``).
 
 A paper that simulates in ns-3 has an ``ns3`` module, and it answers two more calls:
 
@@ -86,7 +97,9 @@ from paperlib.data import Paper
 from paperlib.emulation.notebook import Emulated
 from paperlib.explore import Explorer
 from paperlib.ledger import Row
+from paperlib.notebook import PaperRun
 from paperlib.parameters import Parameters
+from paperlib.reproduction import Reproduction
 from paperlib.sim.record import Simulations
 from paperlib.verdicts import Finding, PaperRows
 
@@ -148,6 +161,30 @@ def emulated_summary(paper: Paper, real_stacks: Emulated) -> pd.DataFrame:
     raise NotImplementedError
 
 
+def model(run: PaperRun) -> Reproduction:
+    """Reference signature of ``reproduce.model``."""
+    raise NotImplementedError
+
+
+def with_ns3(run: PaperRun, r: Reproduction, *, cache_dir, seed: int, scheduler=None, n_workers=None) -> Reproduction:
+    """Reference signature of ``reproduce.with_ns3`` (a paper may add keyword-only parameters)."""
+    raise NotImplementedError
+
+
+def with_real_stacks(run: PaperRun, r: Reproduction, *, emulation: str) -> Reproduction:
+    """Reference signature of ``reproduce.with_real_stacks`` (a paper may add keyword-only parameters)."""
+    raise NotImplementedError
+
+
+#: Stage -> (the part whose presence asks for it, its reference): a paper with an ``ns3`` part answers
+#: ``reproduce.with_ns3``, one with an ``emulated`` part ``reproduce.with_real_stacks``; a stage a paper has
+#: without the part (001's ns-3 testbed lives in ``sweeps``) answers the same signature.
+STAGE_REFERENCES: dict[tuple[str, str], tuple[str, Callable]] = {
+    ("reproduce", "with_ns3"): ("ns3", with_ns3),
+    ("reproduce", "with_real_stacks"): ("emulated", with_real_stacks),
+}
+
+
 #: Function -> its reference, for the calls of a module only some papers have (checked where the module exists):
 #: the reference's parameters lead, in order and kind; the paper's own further parameters are keyword-only.
 OPTIONAL_REFERENCES: dict[tuple[str, str], Callable] = {
@@ -166,6 +203,7 @@ REFERENCES: dict[tuple[str, str], Callable] = {
     ("ledger_rows", "ledger_rows"): ledger_rows,
     ("verdict", "finding"): finding,
     ("verdict", "brief"): brief,
+    ("reproduce", "model"): model,
 }
 
 
@@ -289,6 +327,17 @@ def conformance(paper_id: str, package: str | None = None) -> list[str]:
         expected = _hints(reference)["return"]
         if not _returns(fn, expected):
             problems.append(f"{where}: returns {_declared(fn)}, expected {getattr(expected, '__name__', expected)}")
+
+    for (mod_name, fn_name), (part, reference) in STAGE_REFERENCES.items():
+        where = f"{package}.{mod_name}.{fn_name}"
+        stage = getattr(module(mod_name), fn_name, None)
+        if stage is None:
+            if (folder / f"{part}.py").exists():
+                problems.append(f"{where}: missing (the paper has an {part!r} part)")
+            continue
+        problems += [f"{where}: {p}" for p in _leading_parameters(stage, reference)]
+        if not _returns(stage, Reproduction):
+            problems.append(f"{where}: returns {_declared(stage)}, expected paperlib.reproduction.Reproduction")
 
     explorer_fn = function("explore", "explorer")
     if explorer_fn is not None:

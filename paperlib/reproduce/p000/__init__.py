@@ -33,6 +33,8 @@ Modules (the layout of :mod:`paperlib.reproduce`; the calls every paper package 
                        the experimental cells scored against it
 ``stack``              the stacks' settings the model assumes (segment size, initial window, the
                        paper's own testbed), read by :mod:`paperlib.emulation`
+``reproduce``          the notebook's stages: ``model``, ``with_ns3``, ``with_real_stacks``, each returning
+                       the paper's ``Reproduction`` with the tables and figures it wrote
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -40,6 +40,8 @@ Modules (each tested by ``tests/test_reproduce_p001_<module>.py``):
 ``figures``            Figs. 3-9 regenerated, the calibration, warm-up and workload figures, the
                        three calibration lines and Figs. 3-9 on both testbeds (each function
                        returns the figure; the notebook saves it)
+``reproduce``          the notebook's stages: ``model``, ``with_ns3`` (the testbed's sweeps, one cluster),
+                       ``with_real_stacks``, each returning the paper's ``Reproduction``
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

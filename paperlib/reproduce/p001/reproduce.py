@@ -57,7 +57,7 @@ def model(run: PaperRun) -> Reproduction:
     Writes ``table3_search.csv``, ``table3_regenerated.csv``, ``traffic_model_moments.csv``, ``traffic_model.png``,
     ``implied_load.csv``, ``mean_sources.csv``, ``queue_configurations.csv``; note ``think_cap``.
     """
-    paper, out, params = run.paper, run.outputs(), run.parameters
+    paper, out, params = run.paper, run.outputs(), run.checked
     search = out.table("table3_search.csv", operating_point.convention_search(paper))
     conv = operating_point.chosen_convention(paper, search)
     out.table("table3_regenerated.csv", tables.table3_beside_printed(paper, conv))
@@ -87,7 +87,7 @@ def with_ns3(run: PaperRun, r: Reproduction, *, cache_dir, seed: int, scheduler=
     ``latency_reading_check.csv``, ``scale_check.csv``, ``claims.csv`` and ``workload_dependence.csv``; notes
     ``slope``, ``plan``, ``warmup``, ``checks`` and ``claims``.
     """
-    paper, prof, params, out = r.paper, r.profile, run.parameters, run.outputs()
+    paper, prof, params, out = r.paper, r.profile, run.checked, run.outputs()
     latency_reading, configs = params["latency_reading"], params["configs"]
     every_config = configs is None
     scheduler_address = run.hold(sweeps.shared_cluster(scheduler, n_workers))
@@ -184,9 +184,9 @@ def with_real_stacks(run: PaperRun, r: Reproduction, *, emulation: str, lock=Non
     if r.runs is None:
         raise ValueError("with_real_stacks: paper 001's real stacks are compared with its ns-3 runs; "
                          "call with_ns3 first")
-    paper, out, seed = r.paper, run.outputs(), run.parameters["seed"]
+    paper, out, seed = r.paper, run.outputs(), run.checked["seed"]
     real = emulated.run(paper, emulation, run.out, browsers=r.browsers, prof=r.profile, base_seed=seed,
-                        latency_reading=run.parameters["latency_reading"], lock=lock)
+                        latency_reading=run.checked["latency_reading"], lock=lock)
     out.note("runs", emulated.summary_sentence(real))
     out.note("calibration", emulated.calibration_sentence(real.calibration))
     out.figure("real_vs_ns3_cdf.png", emulated.cdf_figure(real, r.runs))

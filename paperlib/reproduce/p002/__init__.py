@@ -26,6 +26,8 @@ Modules (each with its test module ``tests/test_reproduce_p002_<module>.py``):
                        sweep points and the table of emulated means the ledger and claims read
 ``stack``              the stacks' settings the model assumes (MSS, initial window, the paper's own
                        testbed), read by :mod:`paperlib.emulation`
+``reproduce``          the notebook's stages: ``model``, ``with_ns3``, ``with_real_stacks``, each returning
+                       the paper's ``Reproduction`` with the tables and figures it wrote
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -72,7 +72,7 @@ def with_real_stacks(run: PaperRun, r: Reproduction, *, emulation: str) -> Repro
     emulator's accuracy at the paper's rates, the runs, their table beside the model and ns-3, the figure, and the
     ledger rows with the real stacks' column.
 
-    Writes ``emulator_accuracy.csv`` (when the testbed runs), ``emulation_runs.csv``, ``emulated_tables.csv``,
+    Writes ``emulator_accuracy.csv`` and ``emulation_runs.csv`` (when the testbed runs), ``emulated_tables.csv``,
     ``emulated_vs_published.png``; notes ``runs`` (how many, or why none) and ``real_stacks`` (the cells within 5%
     and the re-judged claims).
     """

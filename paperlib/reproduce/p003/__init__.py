@@ -24,6 +24,8 @@ Modules (no re-exports: import the module that holds a name):
                        of the largest class (:mod:`paperlib.explore`; ``notebooks/explorers.ipynb``)
 ``figures``            the notebook's figures, returned for the caller to save (colours from
                        :func:`paperlib.figures.style`)
+``reproduce``          the notebook's stages: ``model`` and ``with_ns3`` (the analogue), each returning the
+                       paper's ``Reproduction`` with the tables and figures it wrote
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -33,7 +33,7 @@ def model(run: PaperRun) -> Reproduction:
     Writes ``convention_search.csv``, ``derived_numbers.csv``, ``users_to_fill.csv``, ``workload_moments.csv``,
     ``class_distributions.png``, ``file_size_cdf.png``.
     """
-    paper, out, params = run.paper, run.outputs(), run.parameters
+    paper, out, params = run.paper, run.outputs(), run.checked
     search = out.table("convention_search.csv", operating_point.convention_search(paper))
     conv = operating_point.chosen_convention(paper, search)
     out.table("derived_numbers.csv", tables.derived_table(paper, conv))

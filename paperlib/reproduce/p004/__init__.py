@@ -30,6 +30,8 @@ model                  :mod:`paperlib.models.slow_start_latency` (Eqs. (1)-(6)),
 simulations            none (no ns-3 run for 004: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p004_<module>.py``, one per module above;
                        ``tests/test_models_slow_start_latency.py`` for the model
+``reproduce``          the notebook's stages: ``model`` and ``with_real_stacks``, each returning the paper's
+                       ``Reproduction`` with the tables and figures it wrote
 ``verdict``            its ``CITATION``, the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

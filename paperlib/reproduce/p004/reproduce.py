@@ -65,9 +65,9 @@ def with_real_stacks(run: PaperRun, r: Reproduction, *, emulation: str) -> Repro
     emulator's accuracy at the paper's rates, the runs, their table, the packet-capture cross-check, the figure
     beside the print, and the ledger rows with the real stacks' column.
 
-    Writes ``emulator_accuracy.csv`` (when the testbed runs), ``emulation_runs.csv``, ``emulated_table2.csv``,
-    ``emulated_capture_check.csv`` (when runs were made), ``emulated_vs_published.png``; notes ``runs`` (how many,
-    or why none) and ``real_stacks`` (the cells within 5% and the re-judged claims).
+    Writes ``emulator_accuracy.csv`` (when the testbed runs), ``emulation_runs.csv`` and
+    ``emulated_capture_check.csv`` (when runs were made), ``emulated_table2.csv``, ``emulated_vs_published.png``;
+    notes ``runs`` (how many, or why none) and ``real_stacks`` (the cells within 5% and the re-judged claims).
     """
     out = run.outputs()
     out.written("emulator_accuracy.csv", emulation_notebook.accuracy_table(r.point.rates_bps, run.out, emulation))

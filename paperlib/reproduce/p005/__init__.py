@@ -31,6 +31,8 @@ model                  :mod:`paperlib.models.handshake`, :mod:`paperlib.models.w
 simulations            none (no ns-3 run for 005: ``ledger_rows``'s ``simulations`` stays ``None``)
 tests                  ``tests/test_reproduce_p005_<module>.py``, one per module above;
                        ``tests/test_models_{handshake,web_page,page_transfer}.py`` for the models
+``reproduce``          the notebook's stages: ``model`` and ``with_real_stacks``, each returning the paper's
+                       ``Reproduction`` with the tables and figures it wrote
 ``verdict``            the typed ``Facts`` of its finding and the finding's words
                        for the README and the report (:mod:`paperlib.verdicts`)
 =====================  ===================================================================

@@ -67,8 +67,8 @@ def with_real_stacks(run: PaperRun, r: Reproduction, *, emulation: str) -> Repro
     their summary, the model figure at the real stacks' path with their means, and the ledger rows with the real
     stacks' column.
 
-    Writes ``emulation_runs.csv``, ``emulated_summary.csv`` and ``plt_vs_loss_real_stacks.png``; note ``runs``
-    (how many, or why none).
+    Writes ``emulation_runs.csv`` (when runs were made), ``emulated_summary.csv`` and
+    ``plt_vs_loss_real_stacks.png``; note ``runs`` (how many, or why none).
     """
     out = run.outputs()
     real_stacks = emulated.run(r.paper, emulation, run.out)
