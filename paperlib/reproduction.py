@@ -96,6 +96,15 @@ class Reproduction:
         stage did not draw, such as a real-stack figure of a grid that did not run, is left out)."""
         return [self.image(name) for name in names if name in self.figures]
 
+    def claim_verdicts(self) -> dict[str, dict[str, str]]:
+        """Return the status of each claim of the rows so far, by claim id and then by the evidence it was judged on
+        (:data:`paperlib.ledger.EVIDENCE`): ``{"c3": {"model": "refuted", "real stacks": "inconclusive"}}``."""
+        verdicts: dict[str, dict[str, str]] = {}
+        for row in self.rows:
+            if row.claim_id:
+                verdicts.setdefault(row.claim_id, {})[row.evidence] = row.status
+        return verdicts
+
     def adding(self, outputs: Outputs, **fields) -> Reproduction:
         """Return a copy with ``outputs``' tables, figures and notes added (a name already held is replaced) and
         ``fields`` set (``rows=...``, ``simulations=...``)."""

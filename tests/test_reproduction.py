@@ -99,3 +99,17 @@ def test_close_paper_writes_the_rows_and_stamp_parameters_of_a_reproduction(run)
     frame = notebook.close_paper(run, r)
     assert len(frame) == len(r.rows) and (run.out / "ledger.csv").exists()
     assert '"emulation": "off"' in (run.out / "provenance.json").read_text()
+
+
+def test_claim_verdicts_are_keyed_by_claim_id_and_evidence(run):
+    from paperlib import ledger
+
+    rows = (ledger.claim_row("004", "Abstract", "within 4%", "", None, "refuted", "mean |M-E|/E = 9%",
+                             claim_id="c1", evidence="model"),
+            ledger.claim_row("004", "Abstract", "within 4%", "", None, "untestable", "not run",
+                             claim_id="c1", evidence="real stacks"),
+            ledger.claim_row("004", "Sec. 4", "SCTP is faster", "", None, "supported", "by 2 RTT",
+                             claim_id="c2", evidence="model"))
+    r = dataclasses.replace(empty(run), rows=rows)
+    assert r.claim_verdicts() == {"c1": {"model": "refuted", "real stacks": "untestable"},
+                                  "c2": {"model": "supported"}}
