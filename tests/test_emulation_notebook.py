@@ -53,7 +53,8 @@ def test_verdicts_table_has_only_the_real_stack_column():
     table = emulation_notebook.verdicts(rows)
     assert table.to_dict("list") == {"claim": ["within 4%", "TCP slower by 2 RTT"],
                                      "verdict on real stacks": ["refuted", "inconclusive"],
-                                     "measure": ["mean 6.1%", "CI spans zero"]}
+                                     "emulation": [rows[1].emulation, rows[2].emulation],
+                                     "measure": ["[emulated on real stacks] mean 6.1%", "[x] CI spans zero"]}
 
 
 def test_errorbars_draw_finite_means_only_in_the_emulation_style():

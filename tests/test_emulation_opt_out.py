@@ -153,12 +153,14 @@ def test_notebook_with_emulation_off_completes_and_its_ledger_says_by_choice(tmp
     assert ledger_rows.NOT_RUN_BY_CHOICE in printed
 
 
-def test_verdicts_table_shows_why_nothing_ran_without_the_markers():
+def test_verdicts_table_shows_why_nothing_ran_in_its_emulation_column_and_its_reason():
     claim = ledger_rows.judged_claim("004", "Abstract", "within 4%", "4", None, "untestable",
                                      "no emulated Table II cell", claim_id="c")
     rows = ledger_rows.claims_not_run([claim], ledger_rows.NOT_RUN_BY_CHOICE)
-    assert emulation_notebook.verdicts(rows)["measure"].tolist() == [
-        "the real-stack column was not run, by choice (EMULATION=off); no emulated Table II cell"]
+    table = emulation_notebook.verdicts(rows)
+    assert table["emulation"].tolist() == [rows[0].emulation] and rows[0].emulation != "ran"
+    assert table["measure"].tolist() == [rows[0].reason]
+    assert "the real-stack column was not run, by choice (EMULATION=off); " in table["measure"][0]
 
 
 def test_a_row_not_run_says_why_in_its_emulation_column():

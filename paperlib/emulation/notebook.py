@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -347,11 +346,11 @@ def capture_point(params: dict, seed: int) -> dict:
 
 
 def verdicts(rows) -> pd.DataFrame:
-    """Return the re-judged claims (column 'emulated (real stacks)') as a small table, their reasons without the
-    bracketed markers (``[emulated on real stacks]``, ``[emulation not run]``)."""
+    """Return the re-judged claims (column 'emulated (real stacks)') as a small table: the claim, its verdict, how
+    its real-stack column came about (the structured ``emulation`` column: ran, or why not) and its reason."""
     sel = [r for r in rows if r.column == ledger_rows.REAL_STACKS]
     return pd.DataFrame({"claim": [r.row for r in sel], "verdict on real stacks": [r.status for r in sel],
-                         "measure": [re.sub(r"\[[^\]]*\] ", "", r.reason) for r in sel]})
+                         "emulation": [r.emulation for r in sel], "measure": [r.reason for r in sel]})
 
 
 def errorbars(ax, x, mean, half, proto: str) -> None:
