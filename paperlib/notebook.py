@@ -1,20 +1,21 @@
 """The opening and the closing every paper notebook shares.
 
-A paper notebook is a thin sequence of calls between two of these::
+A paper notebook is its paper's stages between two of these::
 
     run = notebook.open_paper(PAPER, parameters=dict(obj_size_bytes=obj_size_bytes, ...),
                               output_dir=output_dir, check=what_if.check, seed=None)
-    ...                                   # load tables, call paperlib, show tables and figures
-    notebook.close_paper(run, rows)       # ledger rows + provenance stamp, written atomically
+    r = reproduce.model(run)              # the paper's stages (paperlib/reproduce/p<id>/reproduce.py) ...
+    r.table("convention_search.csv")      # ... and display cells showing what they returned
+    frame = notebook.close_paper(run, r)  # ledger rows + provenance stamp, written atomically
+    notebook.finding(frame, PAPER)        # the paper's verdict paragraph
 
 :func:`open_paper` checks the parameters before anything is written (``check`` raises
 :class:`paperlib.validate.ParameterError` naming the parameter), loads the paper's published
 data, makes the output folder's path and the provenance :class:`~paperlib.provenance.Stamp`,
-and sets the display options all notebooks use. :func:`close_paper` writes the notebook's partial
-ledger and ``provenance.json`` and returns the rows as a table. A notebook that writes its ledger
-in two steps (the model rows, then the rows of a real-stack run) calls :func:`close_paper` twice
-with all rows so far and the extra parameters of the second step. What a run needs for the length of
-the notebook (paper 001's one Dask cluster for all its sweeps) it takes with :meth:`PaperRun.hold`;
+and sets the display options all notebooks use. A stage writes through :meth:`PaperRun.outputs`
+(:mod:`paperlib.reproduction`). :func:`close_paper` writes the ledger of the stages' rows and
+``provenance.json`` and returns the rows as a table. What a run needs for the length of the notebook
+(paper 001's one Dask cluster for all its sweeps) a stage takes with :meth:`PaperRun.hold`;
 :func:`close_paper` releases it, so no notebook opens or closes such a thing itself.
 
 Only ``make reproduce`` writes ``figures/``: it runs each notebook through
