@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
 from stage_helpers import opened, written
 
 from paperlib.reproduce.p000 import ledger_rows, reproduce, what_if
 
 
-def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(tmp_path):
-    run = opened("000", tmp_path, m_values=[1, 2, 8], p=0.02)
-    r = reproduce.model(run)
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    """The model stage's run and result, made once for the module (seconds)."""
+    run = opened("000", tmp_path_factory.mktemp("model"), m_values=[1, 2, 8], p=0.02)
+    return run, reproduce.model(run)
+
+
+def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(staged):
+    run, r = staged
     assert written(run) == {
         "figure2_schedule_check.csv", "eq7_eq8_schedule_check.csv", "convention_search.csv", "response_times.csv",
         "printed_departures.csv", "table1_regenerated.csv", "table2_regenerated.csv", "table3_regenerated.csv",
@@ -20,9 +27,8 @@ def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(tm
     assert set(r.notes) == {"convention", "summary"}
 
 
-def test_no_replications_skip_ns3_with_a_note_and_real_stacks_off_say_so(tmp_path):
-    run = opened("000", tmp_path)
-    model = reproduce.model(run)
+def test_no_replications_skip_ns3_with_a_note_and_real_stacks_off_say_so(staged, tmp_path):
+    run, model = opened("000", tmp_path), staged[1]  # a later stage writes into its own run's folder
     r = reproduce.with_ns3(run, model, replications=0, cache_dir=tmp_path / "cache", seed=1)
     assert r.notes["ns3"] == "ns-3 check skipped (ns3_replications = 0)"
     assert r.rows == model.rows and r.simulations is None and "ns3_tables.csv" not in written(run)

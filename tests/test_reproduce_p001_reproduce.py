@@ -11,9 +11,15 @@ from stage_helpers import opened, written
 from paperlib.reproduce.p001 import emulated, figure_cells, ledger_rows, reproduce
 
 
-def test_the_model_writes_what_needs_no_simulation_and_carries_its_rows(tmp_path):
-    run = opened("001", tmp_path, n_samples=2000, emulation="off")
-    r = reproduce.model(run)
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    """The model stage's run and result, made once for the module (seconds)."""
+    run = opened("001", tmp_path_factory.mktemp("model"), n_samples=2000, emulation="off")
+    return run, reproduce.model(run)
+
+
+def test_the_model_writes_what_needs_no_simulation_and_carries_its_rows(staged):
+    run, r = staged
     assert written(run) == {"table3_search.csv", "table3_regenerated.csv", "traffic_model_moments.csv",
                             "traffic_model.png", "implied_load.csv", "mean_sources.csv", "queue_configurations.csv"}
     assert r.profile == run.checked.profile and len(r.queue_configs) == 10  # FIFO-60/120/180, RED-A/B/C x2, RED-A-180
@@ -21,10 +27,10 @@ def test_the_model_writes_what_needs_no_simulation_and_carries_its_rows(tmp_path
     assert r.runs is None and r.fit is None
 
 
-def test_the_real_stacks_before_the_ns3_runs_are_refused_naming_the_stage(tmp_path):
-    run = opened("001", tmp_path, n_samples=2000, emulation="off")
+def test_the_real_stacks_before_the_ns3_runs_are_refused_naming_the_stage(staged):
+    run, r = staged
     with pytest.raises(ValueError, match="call with_ns3 first"):
-        reproduce.with_real_stacks(run, reproduce.model(run), emulation="off")
+        reproduce.with_real_stacks(run, r, emulation="off")
 
 
 def test_the_figures_beside_ns3_are_named_after_the_paper_s_in_its_order():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from stage_helpers import opened, written
 
 from paperlib.reproduce.p002 import ledger_rows, reproduce
@@ -10,18 +11,24 @@ PARAMETERS = dict(repetitions=2, run_simulation=False, scheduler="synchronous", 
                   obj_size_bytes=None, rate_bps=None, rtt_s=None)
 
 
-def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(tmp_path):
-    run = opened("002", tmp_path, **PARAMETERS)
-    r = reproduce.model(run)
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    """The model stage's run and result, made once for the module (seconds)."""
+    run = opened("002", tmp_path_factory.mktemp("model"), **PARAMETERS)
+    return run, reproduce.model(run)
+
+
+def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(staged):
+    run, r = staged
     assert written(run) == {"convention_search.csv", "table2_regenerated.csv", "table3_regenerated.csv",
                             "what_if_response_vs_p.csv", "what_if_response_vs_p.png"}
     assert set(r.regenerated) == {"table2", "table3"}
     assert list(r.rows) == ledger_rows.ledger_rows(run.paper, search=r.search)
 
 
-def test_without_the_simulation_the_figure_is_drawn_and_the_rows_say_ns3_did_not_run(tmp_path, capsys):
-    run = opened("002", tmp_path, **PARAMETERS)
-    r = reproduce.with_ns3(run, reproduce.model(run), replications=2, cache_dir=tmp_path / "cache", seed=1,
+def test_without_the_simulation_the_figure_is_drawn_and_the_rows_say_ns3_did_not_run(staged, tmp_path, capsys):
+    run = opened("002", tmp_path, **PARAMETERS)  # a later stage writes into its own run's folder
+    r = reproduce.with_ns3(run, staged[1], replications=2, cache_dir=tmp_path / "cache", seed=1,
                            run_simulation=False)
     assert "simulation skipped (run_simulation = False)" in capsys.readouterr().out
     assert r.simulations is None and "ns3_summary.csv" not in written(run)
