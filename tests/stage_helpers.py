@@ -17,3 +17,18 @@ def opened(paper: str, tmp_path: Path, **parameters) -> notebook.PaperRun:
 def written(run: notebook.PaperRun) -> set[str]:
     """Return the names of the files in the run's output folder."""
     return {p.name for p in run.out.iterdir()} if run.out.exists() else set()
+
+
+def model_fixture(paper: str, **parameters):
+    """Return a module-scoped fixture ``staged``: the run of paper ``paper`` (``parameters`` checked) and its model
+    stage's result, made once for the test module (a later stage writes into a run of its own)."""
+    import pytest
+
+    reproduce = importlib.import_module(f"paperlib.reproduce.p{paper}.reproduce")
+
+    @pytest.fixture(scope="module")
+    def staged(tmp_path_factory):
+        run = opened(paper, tmp_path_factory.mktemp("model"), **parameters)
+        return run, reproduce.model(run)
+
+    return staged

@@ -6,16 +6,11 @@ The ns-3 stage itself runs in the notebook's nbval fixture and in ``tests/test_n
 from __future__ import annotations
 
 import pytest
-from stage_helpers import opened, written
+from stage_helpers import model_fixture, written
 
 from paperlib.reproduce.p001 import emulated, figure_cells, ledger_rows, reproduce
 
-
-@pytest.fixture(scope="module")
-def staged(tmp_path_factory):
-    """The model stage's run and result, made once for the module (seconds)."""
-    run = opened("001", tmp_path_factory.mktemp("model"), n_samples=2000, emulation="off")
-    return run, reproduce.model(run)
+staged = model_fixture("001", n_samples=2000, emulation="off")
 
 
 def test_the_model_writes_what_needs_no_simulation_and_carries_its_rows(staged):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-from stage_helpers import opened, written
+from stage_helpers import model_fixture, opened, written
 
 from paperlib.reproduce.p002 import ledger_rows, reproduce
 
@@ -11,11 +10,7 @@ PARAMETERS = dict(repetitions=2, run_simulation=False, scheduler="synchronous", 
                   obj_size_bytes=None, rate_bps=None, rtt_s=None)
 
 
-@pytest.fixture(scope="module")
-def staged(tmp_path_factory):
-    """The model stage's run and result, made once for the module (seconds)."""
-    run = opened("002", tmp_path_factory.mktemp("model"), **PARAMETERS)
-    return run, reproduce.model(run)
+staged = model_fixture("002", **PARAMETERS)
 
 
 def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(staged):

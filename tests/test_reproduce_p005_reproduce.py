@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-from stage_helpers import opened, written
+from stage_helpers import model_fixture, opened, written
 
 from paperlib.reproduce.p005 import ledger_rows, reproduce
 
-
-@pytest.fixture(scope="module")
-def staged(tmp_path_factory):
-    """The model stage's run and result, made once for the module (seconds)."""
-    run = opened("005", tmp_path_factory.mktemp("model"), emulation="off")
-    return run, reproduce.model(run)
+staged = model_fixture("005", emulation="off")
 
 
 def test_the_model_writes_its_tables_and_figures_and_carries_the_model_s_rows(staged):

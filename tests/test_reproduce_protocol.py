@@ -91,55 +91,51 @@ def test_a_conforming_signature_passes_and_a_changed_default_fails(tmp_path, mon
         "keyword-only default None"]
 
 
-def test_a_paper_s_own_emulated_parameters_are_keyword_only_and_summary_s_have_defaults(tmp_path, monkeypatch):
+def departures(tmp_path, monkeypatch, package: str, files: dict[str, str], module: str) -> list[str]:
+    """Write the paper package ``package`` of ``files`` (name -> text; an empty ``__init__.py`` added) into
+    ``tmp_path``, importable afresh, and return the protocol's departures that concern its ``module``."""
     from paperlib.reproduce import protocol
 
-    folder = tmp_path / "emulating_paper"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
+    folder = tmp_path / package
+    folder.mkdir(exist_ok=True)
+    for name, text in {"__init__.py": "", **files}.items():
+        (folder / name).write_text(text)
+        sys.modules.pop(f"{package}.{name.removesuffix('.py')}", None)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return [p for p in protocol.conformance("997", package=package) if f".{module}." in p]
+
+
+def test_a_paper_s_own_emulated_parameters_are_keyword_only_and_summary_s_have_defaults(tmp_path, monkeypatch):
     head = ("from __future__ import annotations\n"
             "import pandas as pd\n"
             "from paperlib.emulation.notebook import Emulated\n"
             "class Mine(Emulated): ...\n")
-    (folder / "emulated.py").write_text(
-        head + "def run(paper, profile, out, *, browsers, scheduler_links=None) -> Mine: ...\n"
-               "def summary(paper, real_stacks, *, conv=None) -> pd.DataFrame: ...\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
     # a subclass of Emulated, a required keyword-only parameter of run's own, a keyword-only one of summary's
-    assert [p for p in protocol.conformance("997", package="emulating_paper") if ".emulated." in p] == []
-    (folder / "emulated.py").write_text(
+    assert departures(tmp_path, monkeypatch, "emulating_paper", {"emulated.py": (
+        head + "def run(paper, profile, out, *, browsers, scheduler_links=None) -> Mine: ...\n"
+               "def summary(paper, real_stacks, *, conv=None) -> pd.DataFrame: ...\n")}, "emulated") == []
+    assert departures(tmp_path, monkeypatch, "emulating_paper", {"emulated.py": (
         head + "def run(paper, profile, out) -> Mine: ...\n"
-               "def summary(paper, real_stacks, *, conv) -> pd.DataFrame: ...\n")
-    sys.modules.pop("emulating_paper.emulated", None)
-    assert [p for p in protocol.conformance("997", package="emulating_paper") if ".emulated." in p] == [
+               "def summary(paper, real_stacks, *, conv) -> pd.DataFrame: ...\n")}, "emulated") == [
         "emulating_paper.emulated.run: parameter 'scheduler_links' missing",
         "emulating_paper.emulated.summary: parameter 'conv' has no default"]
 
 
 def test_a_paper_s_stages_return_its_reproduction_and_take_their_own_parameters_by_keyword(tmp_path, monkeypatch):
-    from paperlib.reproduce import protocol
-
-    folder = tmp_path / "staged_paper"
-    folder.mkdir()
-    (folder / "__init__.py").write_text("")
-    (folder / "emulated.py").write_text("")
     head = ("from __future__ import annotations\n"
             "from dataclasses import dataclass\n"
             "from paperlib import reproduction\n"
             "@dataclass(frozen=True, kw_only=True)\n"
             "class Reproduction(reproduction.Reproduction): ...\n"
             "def model(run) -> Reproduction: ...\n")
-    (folder / "reproduce.py").write_text(
-        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=None, users) -> Reproduction: ...\n"
-               "def with_real_stacks(run, r, *, emulation, lock=None) -> Reproduction: ...\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
     # a subclass of Reproduction; with_ns3 without an ns3 part (as 001's); both with keyword-only parameters of
     # their own
-    assert [p for p in protocol.conformance("996", package="staged_paper") if ".reproduce." in p] == []
-    (folder / "reproduce.py").write_text(
-        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=2) -> Reproduction: ...\n")
-    sys.modules.pop("staged_paper.reproduce", None)
-    assert [p for p in protocol.conformance("996", package="staged_paper") if ".reproduce." in p] == [
+    assert departures(tmp_path, monkeypatch, "staged_paper", {"emulated.py": "", "reproduce.py": (
+        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=None, users) -> Reproduction: ...\n"
+               "def with_real_stacks(run, r, *, emulation, lock=None) -> Reproduction: ...\n")}, "reproduce") == []
+    assert departures(tmp_path, monkeypatch, "staged_paper", {"reproduce.py": (
+        head + "def with_ns3(run, r, *, cache_dir, seed, scheduler=None, n_workers=2) -> Reproduction: ...\n")},
+        "reproduce") == [
         "staged_paper.reproduce.with_ns3: parameter 'n_workers': keyword-only default 2, expected keyword-only "
         "default None",
         "staged_paper.reproduce.with_real_stacks: missing (the paper has an 'emulated' part)"]
