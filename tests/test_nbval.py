@@ -108,9 +108,9 @@ def test_a_changed_number_in_a_model_fails_nbval(tmp_path):
     assert result.returncode == 1, out[-3000:]
     # it fails because an output differs (not because the notebook crashed) ...
     assert "disagrees with newly computed" in out or "mismatch" in out.lower(), out[-3000:]
-    # ... at the regenerated Table II (tables.side_by_side), whose 28 Kbps model cell moved by 1 ms:
-    # 2 x 0.2 s + 400 000 bit / 28 000 bit/s = 14.6857 s, plus 0.001 s = 14.6867 s
-    assert "tables.side_by_side(paper, conv)" in out and "<td>14.6867</td>" in out, out[-3000:]
+    # ... at the regenerated Table II (the model stage's tables.side_by_side, shown by its cell), whose 28 Kbps model
+    # cell moved by 1 ms: 2 x 0.2 s + 400 000 bit / 28 000 bit/s = 14.6857 s, plus 0.001 s = 14.6867 s
+    assert 'r.table("table2_regenerated.csv")' in out and "<td>14.6867</td>" in out, out[-3000:]
 
 
 def test_fixtures_are_compact_and_free_of_volatile_output():
