@@ -49,6 +49,8 @@ SCRATCH = REPO / "scratch"
 #: The generated outputs of ``make reproduce``, written only through :mod:`paperlib.run_notebook`'s staging.
 FIGURES = REPO / "figures"
 
+#: The ledger's columns a notebook reads (its own and the structured ones; the provenance left out).
+SHOWN_COLUMNS = list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)
 #: pandas display options of every paper notebook (wide tables, no wrapping).
 DISPLAY_OPTIONS = {"display.width": 200, "display.max_columns": 30, "display.max_colwidth": 80}
 
@@ -169,13 +171,13 @@ def close_paper(run: PaperRun, results: Reproduction | Iterable[ledger.Row], **e
     stamp = replace(run.stamp, parameters={**run.stamp.parameters, **extra_parameters})
     frame = ledger.write_partial(list(rows), stamp, run.out / "ledger.csv")
     stamp.write(run.out)
-    return frame[list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)]
+    return frame[SHOWN_COLUMNS]
 
 
 def ledger_table(run: PaperRun, rows: Iterable[ledger.Row]) -> pd.DataFrame:
     """Return ``rows`` as :func:`close_paper` would return them, without writing anything (a stage's summary
     sentences read the rows so far)."""
-    return ledger.to_frame(list(rows), run.stamp)[list(ledger.COLUMNS + ledger.STRUCTURED_COLUMNS)]
+    return ledger.to_frame(list(rows), run.stamp)[SHOWN_COLUMNS]
 
 
 def finding(frame: pd.DataFrame, paper_id: str):
