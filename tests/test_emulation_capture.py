@@ -392,3 +392,35 @@ def test_processing_moves_the_wire_figure_but_not_the_protocol_count(delta):
     assert w["wire_s"] == pytest.approx(0.107520 + delta, abs=1e-9)
     assert w["server_hold_s"] == pytest.approx(0.002070 + delta, abs=1e-9)
     assert w["protocol_rtts"] == pytest.approx(2.0, abs=1e-7)
+
+
+@needs_testbed
+@pytest.mark.exclusive  # real stacks on the wall clock: alone under pytest -n
+def test_captures_written_in_blocks_hold_every_packet_of_the_run_at_their_stop(tmp_path):
+    # tcpdump runs without --immediate-mode (the kernel hands it packets in blocks, a block at the latest a second
+    # after its first packet) and the run stops both captures at once, right after its last packet: stop_captures
+    # must wait for each one's last block. On a loss-free link every packet one device sends reaches the other, so
+    # both files hold the same packets: 40 kB over TCP (about 28 data segments and their ACKs, the handshake and
+    # the teardown), all of them, none dropped
+    import subprocess
+
+    from paperlib.emulation import standin_app
+
+    link = netns.Link(rate_bps=1e6, delay_s=0.01, loss_down=0.0, queue_packets=100, mtu_bytes=1500)
+    pcaps = {side: tmp_path / f"{side}.pcap" for side in ("client", "server")}
+    with netns.Testbed(link, seed=1) as tb:
+        dumps = [experiments.start_capture(tb, pcap, side) for side, pcap in pcaps.items()]
+        try:
+            server = tb.popen("server", standin_app.server_argv("tcp", netns.SERVER_IP, experiments.PORT),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            assert server.stdout.readline().strip(), "the stand-in server did not start"
+            client = tb.popen("client", standin_app.client_argv("tcp", netns.SERVER_IP, experiments.PORT, 40_000,
+                                                                  1, 1, "per_object"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            netns.finish(client, 30, "the stand-in client")
+        finally:
+            counts = experiments.stop_captures(dumps)
+    client_packets, server_packets = (capture.read_pcap(pcap) for pcap in pcaps.values())
+    assert all(c.complete and c.dropped == 0 for c in counts), counts
+    assert [c.captured for c in counts] == [len(client_packets), len(server_packets)]
+    assert len(client_packets) == len(server_packets) >= 28 + 3

@@ -109,9 +109,15 @@ def start_capture(tb: Testbed, pcap: Path, side: str = "client", snap_bytes: int
     """Start tcpdump on ``side``'s TUN device ("client" or "server"); return once it listens.
 
     It keeps the first ``snap_bytes`` of each packet (128: the IPv4 and TCP or UDP headers and the first
-    bytes of payload; :data:`paperlib.emulation.capture.SNAP_BYTES` names what each reading needs) and writes
-    each packet as it comes. Both devices are in one host's namespaces, so the two captures of a run share
-    one clock.
+    bytes of payload; :data:`paperlib.emulation.capture.SNAP_BYTES` names what each reading needs). Both devices
+    are in one host's namespaces, so the two captures of a run share one clock: each packet carries the kernel's
+    time of its passage, whenever tcpdump writes it.
+
+    tcpdump runs without ``--immediate-mode``: the kernel hands it the packets in blocks (at the latest one second
+    after they passed), not one wake-up per packet. Per packet, the two captures took a CPU from the run's
+    applications often enough to break the fidelity rule (``docs/fidelity.md``, "The capture's own CPU"); in blocks
+    they cost about a quarter of the CPU. :func:`stop_captures` waits until each has written what the kernel handed
+    it, so no packet is lost to the batching.
     """
     import select
 
@@ -119,8 +125,8 @@ def start_capture(tb: Testbed, pcap: Path, side: str = "client", snap_bytes: int
         raise ParameterError(f"side must be 'client' or 'server', got {side!r}")
     if isinstance(snap_bytes, bool) or not isinstance(snap_bytes, int) or not 64 <= snap_bytes <= 65535:
         raise ParameterError(f"snap_bytes must be a whole number in [64, 65535], got {snap_bytes!r}")
-    dump = tb.popen(side, ["tcpdump", "-i", netns.DEVICE, "-n", "-s", str(snap_bytes), "-U", "--immediate-mode",
-                           "-w", str(pcap)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    dump = tb.popen(side, ["tcpdump", "-i", netns.DEVICE, "-n", "-s", str(snap_bytes), "-U", "-w", str(pcap)],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     ready, _, _ = select.select([dump.stderr], [], [], 10)
     if not ready or "listening" not in dump.stderr.readline():
         raise RuntimeError(f"tcpdump did not start on the {side}'s device")
@@ -153,7 +159,8 @@ class CaptureCounts:
 
 
 _COUNTS = re.compile(r"(\d+) packets? captured\W+(\d+) packets? received by filter\W+(\d+) packets? dropped by kernel")
-#: how long :func:`stop_captures` waits for a capture to write what the kernel handed it
+#: how long :func:`stop_captures` waits for a capture to write what the kernel handed it (tcpdump gets the packets in
+#: blocks, a block at the latest one second after its first packet: :func:`start_capture`)
 DRAIN_S = 3.0
 
 
