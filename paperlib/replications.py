@@ -13,10 +13,14 @@ The rule (:data:`RULE`), fixed before any run and the same for every paper:
 4. when even :data:`CAP` replications do not reach that power, the question runs :data:`CAP` and its ledger row
    gives the ``n`` the rule asks for (``Plan.n_needed``).
 
-The same rule sizes a published measurement measured again on the real stacks (a ledger cell scored by
-:func:`paperlib.ledger.measured_status`, :data:`MEASURED_RULE`): there the effect is a difference of
-:data:`paperlib.ledger.CLOSE` (5%) of the printed value, the smallest the ledger tells apart from the print
-(``measured_close``), each cell is planned alone (:func:`measured_plan`), and the cap is :data:`MEASURED_CAP`.
+A published measurement measured again on the real stacks (a ledger cell scored by
+:func:`paperlib.ledger.measured_status`, :data:`MEASURED_RULE`) runs a fixed number of replications,
+:data:`MEASURED_REPLICATIONS`, whatever its pilot shows: its pilot's spread gives only the number the power rule
+would ask for at a difference of :data:`paperlib.ledger.CLOSE` (5%) of the printed value, the smallest the ledger
+tells apart from the print (``measured_close``), reported beside it (:func:`measured_plan`). A pilot of five runs
+of a transfer that sometimes waits for a retransmission timeout often holds no timeout: its spread then understates
+the cell's, the rule asked for the pilot alone, and the cell's status rested on five runs that a rerun with one
+timeout among its pilot took to twenty and decided otherwise.
 
 The rule reads the pilot's spread, never its mean: extending a cell cannot chase a verdict. Re-estimating the size
 from the variance of an internal pilot leaves the test's level practically unchanged (Wittes and Brittain,
@@ -56,6 +60,7 @@ class Plan:
     spread: float  # standard deviation of one replication's quantity (from the pilot)
     effect: float  # the distance the test is sized for: the model's predicted distance from the threshold
     effect_is: str = "the model's effect"  # what ``effect`` is, in words (:meth:`describe`)
+    fixed: bool = False  # ``n`` is fixed beforehand (:func:`measured_plan`), ``n_needed`` only reported
 
     @property
     def capped(self) -> bool:
@@ -64,6 +69,10 @@ class Plan:
 
     def describe(self) -> str:
         """Return the plan in words for a ledger reason."""
+        if self.fixed:
+            need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
+            return (f"{self.n} replications in all, fixed beforehand; power {POWER:.0%} at {self.effect_is} "
+                    f"{self.effect:.3g} needs {need} at the pilot's spread {self.spread:.3g}")
         text = (f"{self.n} replications for power {POWER:.0%} at {self.effect_is} {self.effect:.3g} "
                 f"(pilot spread {self.spread:.3g})")
         if self.capped:
@@ -113,28 +122,28 @@ def replications_for_power(spread: float, effect: float, *, pilot: int = PILOT, 
     return Plan(min(needed, cap), float(needed), float(spread), float(effect))
 
 
-#: The most replications a published measurement measured again may run (unless its grid's pilot has more): the
-#: questions' cap. A cap of 10 left a cell whose print lies at the edge of its interval (paper 002's TCP at RTT 80
-#: ms: runs of 15.2 s, some of 16-17 s and one of 23 s with a second timeout; the rule asks for 18) inside the
-#: interval in one run of the package and outside it in the next.
-MEASURED_CAP = CAP
+#: The replications every published measurement measured again runs (more only when its pilot has more). A pilot
+#: of five that chose the rest let paper 002's SCTP at RTT 80 ms (runs of 15-17 s, some of 20-23 s after a
+#: retransmission timeout) stop at five runs in one cold run of the package, decided, and run twenty in another,
+#: undecided.
+MEASURED_REPLICATIONS = CAP
 #: The rule for a published measurement measured again, in one sentence (the notebooks of papers 000, 002, 004).
-MEASURED_RULE = (f"every published measurement measured again runs a pilot of {PILOT} replications; the cell then runs "
-                 f"the smallest number of replications (at most {MEASURED_CAP}) at which a two-sided "
-                 f"{ALPHA:.0%}-level t-test has power {POWER:.0%} against a difference of 5% of the printed value, at "
-                 f"the spread the pilot measured; a cell that would need more runs {MEASURED_CAP} and says how many it "
-                 f"would need")
+MEASURED_RULE = (f"every published measurement measured again runs {MEASURED_REPLICATIONS} replications that kept "
+                 f"their timing, the same for every cell, a pilot of {PILOT} among them; the pilot's spread says how "
+                 f"many a two-sided {ALPHA:.0%}-level t-test would need for power {POWER:.0%} against a difference of "
+                 f"5% of the printed value, and the reason says it")
 
 
-def measured_plan(values, printed: float, *, pilot: int = PILOT, cap: int = MEASURED_CAP) -> Plan:
+def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEASURED_REPLICATIONS) -> Plan:
     """Return the :class:`Plan` of a published measurement measured again, from its pilot's ``values``.
 
     ``values``: one measurement per pilot replication that kept its timing (at least 2); ``printed``: the published
-    value the cell is scored against. The effect is :data:`paperlib.ledger.CLOSE` times ``|printed|`` (a difference
-    of 5%, the smallest the ledger tells from the print), the spread the pilot's sample standard deviation; the plan
-    is never below ``pilot`` nor the pilot's own size, and at most ``cap`` unless the pilot has more
-    (:func:`replications_for_power`). Raises :class:`ParameterError` with fewer than two
-    values, a value that is not finite, or a ``printed`` that is not a finite number other than 0.
+    value the cell is scored against. The plan runs ``runs`` replications, or the pilot's own size if larger
+    (``fixed``: the pilot does not choose it). ``n_needed`` is what the power rule would ask
+    (:func:`replications_for_power`, not capped, never below ``pilot`` nor the pilot's size): power :data:`POWER`
+    against :data:`paperlib.ledger.CLOSE` times ``|printed|`` (a difference of 5%, the smallest the ledger tells
+    from the print) at the pilot's sample standard deviation. Raises :class:`ParameterError` with fewer than two
+    values, a value that is not finite, a ``printed`` that is not a finite number other than 0, or ``runs`` below 2.
     """
     from paperlib.ledger import CLOSE
 
@@ -143,8 +152,10 @@ def measured_plan(values, printed: float, *, pilot: int = PILOT, cap: int = MEAS
         raise ParameterError(f"values must be at least two finite measurements, got {values!r}")
     if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
         raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
+        raise ParameterError(f"runs must be a whole number >= 2, got {runs!r}")
     mean = sum(x) / len(x)
     spread = math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
-    plan = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=max(pilot, len(x)), cap=max(cap,
-                                  pilot, len(x)))
-    return replace(plan, effect_is="a 5% difference from the print")
+    least = max(pilot, len(x))
+    power = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=least, cap=max(runs, least))
+    return replace(power, n=max(runs, len(x)), effect_is="a 5% difference from the print", fixed=True)

@@ -68,36 +68,41 @@ def test_bad_input_names_the_parameter(kwargs, name):
 
 # --- a published measurement measured again: the effect is 5% of the print -----------------------------------------
 
-def test_a_measured_cell_is_sized_for_five_percent_of_its_print():
-    # pilot (9, 10, 11, 10, 10): sd = sqrt(2 / 4) = 0.7071; printed 20, so the effect is 1.0: the plan is that of
-    # replications_for_power(0.7071, 1.0), and it says what it is sized for
+def test_a_measured_cell_runs_the_fixed_replications_and_reports_the_power_rule_beside_them():
+    # pilot (9, 10, 11, 10, 10): sd = sqrt(2 / 4) = 0.7071; printed 20, so the effect is 1.0: the cell runs
+    # MEASURED_REPLICATIONS (20) whatever the pilot shows, and n_needed is replications_for_power(0.7071, 1.0)'s:
+    # n = 6: (2.571 + 0.920) 0.7071 / 2.449 = 1.008 > 1, n = 7:
+    # (2.447 + 0.906) 0.7071 / 2.646 = 0.896: 7
     plan = replications.measured_plan([9.0, 10.0, 11.0, 10.0, 10.0], 20.0)
     assert math.isclose(plan.spread, math.sqrt(0.5)) and math.isclose(plan.effect, 1.0)
-    assert plan.n == replications.replications_for_power(math.sqrt(0.5), 1.0).n
-    assert "a 5% difference from the print" in plan.describe()
-    # identical runs need only the pilot; a negative print is sized by its size
-    assert replications.measured_plan([3.0, 3.0], 4.0).n == replications.PILOT
-    assert replications.measured_plan([9.0, 10.0, 11.0, 10.0, 10.0], -20.0).n == plan.n
+    assert (plan.n, plan.n_needed, plan.fixed, plan.capped) == (replications.MEASURED_REPLICATIONS, 7.0, True, False)
+    assert plan.n_needed == replications.replications_for_power(math.sqrt(0.5), 1.0).n_needed
+    assert plan.describe() == ("20 replications in all, fixed beforehand; power 80% at a 5% difference from the "
+                               "print 1 needs 7 at the pilot's spread 0.707")
+    # identical runs change nothing (the pilot does not choose n); a negative print is sized by its size
+    assert replications.measured_plan([3.0, 3.0], 4.0).n == replications.MEASURED_REPLICATIONS == 20
+    assert replications.measured_plan([9.0, 10.0, 11.0, 10.0, 10.0], -20.0) == plan
 
 
-def test_a_measured_cell_never_plans_below_its_pilot_or_above_the_cap_but_says_what_it_needs():
-    # a pilot of 7 runs (more than PILOT) is never planned below 7; two wildly different runs cap at MEASURED_CAP;
-    # a pilot larger than the cap is the plan
-    assert replications.measured_plan([1.0] * 6 + [1.0001], 100.0).n == 7
+def test_a_measured_cell_runs_its_pilot_if_larger_and_says_when_the_power_rule_asks_more():
+    # two wildly different runs: the power rule asks more than 20 (capped says so); a pilot larger than the fixed
+    # number is the plan; runs sets the fixed number
     wide = replications.measured_plan([10.0, 20.0], 15.0)
-    assert wide.n == replications.MEASURED_CAP == replications.CAP == 20 and wide.capped and wide.n_needed > 20
-    assert replications.measured_plan([10.0, 20.0] * 6, 15.0, cap=8).n == 12
+    assert wide.n == 20 and wide.capped and wide.n_needed > 20 and "needs" in wide.describe()
+    assert replications.measured_plan([10.0, 20.0] * 12, 15.0).n == 24
+    assert replications.measured_plan([10.0, 20.0] * 6, 15.0, runs=8).n == 12
+    assert replications.measured_plan([9.0, 10.0, 11.0], 20.0, runs=10).n == 10
 
 
-@given(st.lists(st.floats(0.1, 100.0), min_size=2, max_size=12), st.floats(0.5, 200.0))
-def test_a_measured_plan_is_the_power_rule_at_five_percent(values, printed):
+@given(st.lists(st.floats(0.1, 100.0), min_size=2, max_size=30), st.floats(0.5, 200.0))
+def test_a_measured_plan_is_fixed_and_its_need_is_the_power_rule_at_five_percent(values, printed):
     plan = replications.measured_plan(values, printed)
     mean = sum(values) / len(values)
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
     rule = replications.replications_for_power(sd, 0.05 * printed, pilot=max(replications.PILOT, len(values)),
-                                               cap=max(replications.MEASURED_CAP, len(values)))
-    assert (plan.n, plan.n_needed) == (rule.n, rule.n_needed)
-    assert max(replications.PILOT, len(values)) <= plan.n <= max(replications.MEASURED_CAP, len(values))
+                                               cap=10**6)
+    assert plan.n_needed == rule.n_needed
+    assert plan.n == max(replications.MEASURED_REPLICATIONS, len(values))
 
 
 @pytest.mark.parametrize("values, printed, name", [([1.0], 2.0, "values"), ([1.0, float("nan")], 2.0, "values"),
@@ -106,3 +111,5 @@ def test_a_measured_plan_is_the_power_rule_at_five_percent(values, printed):
 def test_a_measured_plan_names_its_bad_input(values, printed, name):
     with pytest.raises(ParameterError, match=name):
         replications.measured_plan(values, printed)
+    with pytest.raises(ParameterError, match="runs"):
+        replications.measured_plan([1.0, 2.0], 2.0, runs=1)

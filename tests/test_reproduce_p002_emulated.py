@@ -68,11 +68,12 @@ def test_measured_cells_are_the_printed_experiments_with_their_runs(paper):
     assert all(c.values == () for c in cells if c is not tcp2 and c.at != tcp2.at)
 
 
-def test_a_cell_with_a_timeout_in_its_pilot_runs_to_the_cap_and_a_steady_one_stays_at_the_pilot(paper):
+def test_every_cell_runs_the_fixed_replications_and_its_pilot_says_what_the_power_rule_asks(paper):
     # the pilot of 5: TCP at p = 2 % with one run that drew a retransmission timeout (seconds longer), SCTP at RTT
     # 55 ms without; sd of (15.84, 17.69, 16.54, 15.84, 15.84) = sqrt(2.612 / 4) = 0.808 s against 5% of 19.00 s =
-    # 0.95 s: the smallest n with (t(.975, n-1) + t(.8, n-1)) 0.808 / sqrt(n) <= 0.95 is 8
-    # (n = 7: (2.447 + 0.906) 0.808 / 2.646 = 1.02; n = 8: (2.365 + 0.896) 0.808 / 2.828 = 0.93)
+    # 0.95 s: the power rule's smallest n with (t(.975, n-1) + t(.8, n-1)) 0.808 / sqrt(n) <= 0.95 is 8
+    # (n = 7: (2.447 + 0.906) 0.808 / 2.646 = 1.02; n = 8: (2.365 + 0.896) 0.808 / 2.828 = 0.93); the steady SCTP
+    # cell's need is the pilot's 5. Both run 20: the pilot does not choose how many
     kept = _runs({("tcp", 0.256, 0.02): [15.84, 17.69, 16.54, 15.84, 15.84],
                   ("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74, 15.74]})
     pts = emulated.points(paper, "reduced")
@@ -80,25 +81,25 @@ def test_a_cell_with_a_timeout_in_its_pilot_runs_to_the_cap_and_a_steady_one_sta
     assert len(plans) == 2  # the cells without two kept runs get no plan
     by_label = {p.label: p for p in plans}
     tcp2 = by_label["Table II, p = 2 %, TCP (Experimental) (Sec)"]
-    assert (tcp2.pilot_n, tcp2.plan.n) == (5, 8) and np.isclose(tcp2.plan.effect, 0.95)
+    assert (tcp2.pilot_n, tcp2.plan.n, tcp2.plan.n_needed) == (5, 20, 8.0) and np.isclose(tcp2.plan.effect, 0.95)
     sctp = by_label["Table III, RTT (s) = 0.055, SCTP (Experimental) (Sec)"]
-    assert sctp.plan.n == replications.PILOT  # a spread of 4.5 ms needs no more than the pilot
+    assert (sctp.plan.n, sctp.plan.n_needed) == (replications.MEASURED_REPLICATIONS, replications.PILOT)
     extra = emulation_notebook.more_points(pts, plans, kept)
-    # three new repetitions (5, 6, 7) of the TCP point at p = 2 %, nothing else
-    assert [(p["protocol"], p["loss"], p["rtt_s"], p["rep"]) for p in extra] == [("tcp", 0.02, 0.256, k)
-                                                                                for k in (5, 6, 7)]
+    # fifteen new repetitions (5 to 19) of each of the two points, nothing else
+    assert sorted((p["protocol"], p["loss"], p["rtt_s"], p["rep"]) for p in extra) == sorted(
+        [("tcp", 0.02, 0.256, k) for k in range(5, 20)] + [("sctp", 0.01, 0.055, k) for k in range(5, 20)])
     # the new repetitions are the pilot's point but for rep (so the sweep runner gives them their own seeds)
     base = next(p for p in pts if (p["protocol"], p["loss"], p["rtt_s"], p["rep"]) == ("tcp", 0.02, 0.256, 0))
-    assert all({**p, "rep": 0} == base for p in extra)
+    assert all({**p, "rep": 0} == base for p in extra if p["protocol"] == "tcp")
 
 
 def test_a_run_lost_in_the_pilot_is_replaced_by_the_extension(paper):
-    # 4 of the pilot's 5 runs kept their timing and the plan asks for the pilot's 5: one new repetition (rep 5)
+    # 4 of the pilot's 5 runs kept their timing and the cell runs 20 that kept theirs: 16 new repetitions (5 to 20)
     kept = _runs({("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74]})
     plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
-    assert [p.plan.n for p in plans] == [5]
+    assert [p.plan.n for p in plans] == [20]
     extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), plans, kept)
-    assert [(p["protocol"], p["rep"]) for p in extra] == [("sctp", 5)]
+    assert [(p["protocol"], p["rep"]) for p in extra] == [("sctp", k) for k in range(5, 21)]
 
 
 def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_path):
@@ -106,9 +107,9 @@ def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_pa
     the rule extends, the pilot's runs read again (the sweep cache) beside the new ones."""
     calls = []
 
-    def response(p) -> float:  # TCP at p = 2 %: the pilot of the test above; every other cell is steady
-        if (p["protocol"], p["loss"], p["rtt_s"]) == ("tcp", 0.02, 0.256):
-            return (15.84, 17.69, 16.54, 15.84, 15.84, 15.84, 15.84, 15.84)[p["rep"]]
+    def response(p) -> float:  # TCP at p = 2 %: the pilot of the test above, then steady; every other cell is steady
+        if (p["protocol"], p["loss"], p["rtt_s"]) == ("tcp", 0.02, 0.256) and p["rep"] < 5:
+            return (15.84, 17.69, 16.54, 15.84, 15.84)[p["rep"]]
         return 15.84
 
     def fake_run(points, **kw):
@@ -120,13 +121,15 @@ def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_pa
     monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
     em = emulated.run(paper, "reduced", tmp_path)
     pilot = 7 * len(experiments.protocols()) * replications.PILOT
-    # that cell's plan is 8 replications (the test above), so three more; a spread of 0 keeps the others at the pilot
-    assert [n for n, _ in calls] == [pilot, pilot + 3]
+    # every cell runs 20: 15 more of each of the 7 points per protocol (Table II's p = 1 % and Table III's 0.256 s
+    # are one point); the TCP cell at p = 2 % needs 8 by the power rule (the test above), the steady ones the pilot
+    more = 7 * len(experiments.protocols()) * (replications.MEASURED_REPLICATIONS - replications.PILOT)
+    assert [n for n, _ in calls] == [pilot, pilot + more]
     assert calls[1][1].endswith("to the planned replications")
     plan = em.plan_at(19.00, protocol="tcp", rate_bps=40e3, rtt_s=0.256, loss=0.02)
-    assert plan is not None and plan.plan.n == 8 and plan.pilot_n == 5
-    assert len(em.runs) == pilot + 3 and len(em.plans) == 16
+    assert plan is not None and (plan.plan.n, plan.plan.n_needed, plan.pilot_n) == (20, 8.0, 5)
+    assert len(em.runs) == pilot + more and len(em.plans) == 16
     table = emulated.summary(paper, em, conv=CONV)
-    assert table.set_index("column").loc["2 %", "n TCP"] == 8
+    assert (table["n TCP"] == 20).all()
     shown = emulation_notebook.plans_table(em)
-    assert len(shown) == 16 and shown["replications"].max() == 8
+    assert len(shown) == 16 and (shown["replications"] == 20).all() and shown["needed by the rule"].max() == 8

@@ -205,8 +205,9 @@ def test_a_measured_cell_says_its_replications_and_the_rule_behind_them(paper, s
     plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, real_stacks.runs))
     rows = ledger_rows.ledger_rows(paper, search=search, real_stacks=replace(real_stacks, plans=plans))
     (tcp2,) = [r for r in _experimental(rows) if r.row == "p = 2 %" and r.column.startswith("TCP")]
-    assert ("replications by the rule (docs/ledger.md): a pilot of 3 kept runs, then 5 replications for power 80% "
-            "at a 5% difference from the print 0.95 (pilot spread 0.1)") in tcp2.reason
+    assert ("replications by the rule (docs/ledger.md): a pilot of 3 kept runs, then 20 replications in all, fixed "
+            "beforehand; power 80% at a 5% difference from the print 0.95 needs 5 at the pilot's spread 0.1"
+            ) in tcp2.reason
     # without plans (a run made before the rule, or by hand) the reason says nothing of one
     unplanned = [r for r in _experimental(ledger_rows.ledger_rows(paper, search=search, real_stacks=real_stacks))]
     assert not any("replications by the rule" in r.reason for r in unplanned)

@@ -58,7 +58,8 @@ def test_real_stacks_text_counts_the_close_cells():
 
 def test_measured_cells_plan_each_rate_and_protocol_from_its_kept_runs(paper):
     # TCP at 1 Mbps: latencies 1.0, 1.2, 1.4 s (sd 0.2 s) against the print 1.49 s: 5% is 0.0745 s, so the rule asks
-    # for about ((1.96 + 0.84) x 0.2 / 0.0745)^2 = 57 runs (t quantiles: a few more): capped at 20, and it says so
+    # for about ((1.96 + 0.84) x 0.2 / 0.0745)^2 = 57 runs (t quantiles: a few more), more than the 20 it runs, and
+    # it says so
     runs = pd.DataFrame([{"protocol": "tcp", "rate_bps": 1e6, "rep": k, "t_start": [0.0], "t_done": [lat]}
                          for k, lat in enumerate([1.0, 1.2, 1.4])])
     cells = emulated.measured_cells(paper, runs)
@@ -66,7 +67,7 @@ def test_measured_cells_plan_each_rate_and_protocol_from_its_kept_runs(paper):
     (tcp,) = [c for c in cells if c.label == "Table II, 1 Mbps, Exp(TCP)"]
     assert (tcp.at, tcp.printed, tcp.values) == ({"protocol": "tcp", "rate_bps": 1e6}, 1.49, (1.0, 1.2, 1.4))
     (plan,) = emulation_notebook.measured_plans(cells)  # the cells without two runs get none
-    assert plan.plan.n == replications.MEASURED_CAP and plan.plan.capped and 55 < plan.plan.n_needed < 70
+    assert plan.plan.n == replications.MEASURED_REPLICATIONS and plan.plan.capped and 55 < plan.plan.n_needed < 70
     extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), [plan], runs)
     # 3 kept of the 20 planned: 17 more, after the pilot's reps 0-4
     assert [p["rep"] for p in extra] == list(range(5, 22))

@@ -12,8 +12,8 @@ its last byte) minus the single-user response time at the same point: the mean o
 the m users' mean turnaround minus the mean over repetitions of runs with m = 1, with the Welch 95%
 interval of that difference. Reduced profile: m = 5, a pilot of 5 repetitions; full: m = 5, 10, 20, 30 and 10
 repetitions; then each printed experimental cell runs the replications :data:`paperlib.replications.MEASURED_RULE`
-gives it, its m users' runs and the single-user baselines alike (:func:`measured_cells`; at most 20, or the grid's
-own repetitions if more).
+gives it, its m users' runs and the single-user baselines alike (:func:`measured_cells`; 20, or the grid's own
+repetitions if more).
 
 :func:`points` is the grid :func:`run` runs (through :func:`paperlib.emulation.notebook.run`), :func:`summary`
 the emulated W per printed row; :func:`cell_rows` scores the printed experimental cells against it (for

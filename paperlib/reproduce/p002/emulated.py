@@ -8,7 +8,7 @@ association with one object per stream. The response time is from ``connect`` to
 of the last object. Initial window 1 segment for both stacks (paper 002 states none; its slow-start time
 starts from one segment). Reduced profile: a pilot of 5 repetitions per point and protocol (full: 10), then
 each published experimental cell runs the replications :data:`paperlib.replications.MEASURED_RULE` gives it
-(:func:`measured_cells`; at most 20, or the grid's own repetitions if more).
+(:func:`measured_cells`; 20, or the grid's own repetitions if more).
 
 :func:`run` runs :func:`points` (through :func:`paperlib.emulation.notebook.run`); :func:`summary` is the table
 the notebook shows and the claims judge (``claims.Evidence.real_stacks``);

@@ -8,8 +8,8 @@ x = 4 is fitted to the printed model cells and is not used here), one object per
 repetition opens a fresh connection per object and measures from ``connect`` to the object's last byte
 (the model's LT includes the set-up round trip). The reduced profile runs a pilot of 5 repetitions of 1 object
 per rate and protocol, the full one the paper's 10 runs of 5 objects; then each published experimental cell runs
-the replications :data:`paperlib.replications.MEASURED_RULE` gives it (:func:`measured_cells`; at most 20, or the
-grid's own repetitions if more).
+the replications :data:`paperlib.replications.MEASURED_RULE` gives it (:func:`measured_cells`; 20, or the grid's
+own repetitions if more).
 """
 
 from __future__ import annotations
