@@ -564,8 +564,10 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
     A claim whose cells all ran is judged by the decision rule on the replications whose runs in its cells all kept
     their timing (:func:`paired_reps` of :func:`claim_cells`):
     ``supported``, ``refuted``, ``inconclusive`` (with the replications that would decide it) or ``untestable``
-    (fewer than 2); ``fidelity_lost`` when runs of its cells lost their timing and fewer than 2 replications are
-    left; a claim whose cells did not run says why (:func:`paperlib.emulation.ledger_rows.not_run_row`). Each
+    (fewer than 2); ``fidelity_lost`` when runs of its cells lost their timing and fewer replications than the rule
+    decides on (:data:`paperlib.reproduce.p001.decision_rule.MIN_REPS`) are left: the machine, not the claim, left it
+    undecided, and a rerun that keeps more decides it (the reason still gives the interval of those left); a claim
+    whose cells did not run says why (:func:`paperlib.emulation.ledger_rows.not_run_row`). Each
     judged row gives the fidelity of its cells' runs; ``ns3`` (claim id -> the ns-3 status) is quoted beside.
     """
     ns3 = ns3 or {}
@@ -618,7 +620,7 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
         fid = runs_fidelity(pd.concat([em.cell_runs(config=cfg, load=load, latency=lat) for cfg, load, lat in
                                        sorted(touched)], ignore_index=True))
         status = decision.status
-        if fid is not None and fid["runs_kept"] < fid["runs"] and decision.n < 2:
+        if fid is not None and fid["runs_kept"] < fid["runs"] and decision.n < decision_rule.MIN_REPS:
             status = "fidelity_lost"
         beside = f" [ns-3: {ns3[cid]}]" if cid in ns3 else ""
         timing = f"; fidelity of its cells' runs: {fidelity_words(fid)}" if fid else ""
