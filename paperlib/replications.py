@@ -69,14 +69,13 @@ class Plan:
 
     def describe(self) -> str:
         """Return the plan in words for a ledger reason."""
+        need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
         if self.fixed:
-            need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
             return (f"{self.n} replications in all, fixed beforehand; power {POWER:.0%} at {self.effect_is} "
                     f"{self.effect:.3g} needs {need} at the pilot's spread {self.spread:.3g}")
         text = (f"{self.n} replications for power {POWER:.0%} at {self.effect_is} {self.effect:.3g} "
                 f"(pilot spread {self.spread:.3g})")
         if self.capped:
-            need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
             text += f"; the rule asks for {need}, more than the cap of {self.n}"
         return text
 
