@@ -133,6 +133,32 @@ MEASURED_RULE = (f"every published measurement measured again runs {MEASURED_REP
                  f"5% of the printed value, and the reason says it")
 
 
+#: The replications every cell a real-stack question reads runs (more only when its pilot has more). The power rule
+#: sized paper 005's questions at the model's effect, about four times what the real stacks measure: the pilot's
+#: five runs were then "enough", and questions decided on five runs in one cold run were undecided in another.
+QUESTION_REPLICATIONS = CAP
+#: The rule for a real-stack question, in one sentence (paper 005's notebook and docs).
+QUESTION_RULE = (f"every cell a real-stack question reads runs {QUESTION_REPLICATIONS} replications that kept their "
+                 f"timing, a pilot of {PILOT} among them; the pilot's spread says how many a two-sided {ALPHA:.0%}-level "
+                 f"t-test would need for power {POWER:.0%} against the effect the model predicts, and the plan says it")
+
+
+def question_plan(spread: float, effect: float, *, pilot_n: int, runs: int = QUESTION_REPLICATIONS) -> Plan:
+    """Return the :class:`Plan` of a real-stack question whose pilot of ``pilot_n`` replications measured ``spread``
+    (one replication's standard deviation of the question's quantity) and whose model predicts ``effect``.
+
+    The plan runs ``runs`` replications, or the pilot's own size if larger (``fixed``: the pilot does not choose
+    it); ``n_needed`` is what the power rule would ask (:func:`replications_for_power`, not capped, never below the
+    pilot), reported beside it. Raises :class:`ParameterError` as :func:`replications_for_power` does, and for
+    ``pilot_n`` or ``runs`` below 2."""
+    for name, v in (("pilot_n", pilot_n), ("runs", runs)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 2:
+            raise ParameterError(f"{name} must be a whole number >= 2, got {v!r}")
+    least = max(PILOT, pilot_n)
+    power = replications_for_power(spread, effect, pilot=least, cap=max(runs, least))
+    return replace(power, n=max(runs, pilot_n), fixed=True)
+
+
 def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEASURED_REPLICATIONS) -> Plan:
     """Return the :class:`Plan` of a published measurement measured again, from its pilot's ``values``.
 

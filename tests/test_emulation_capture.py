@@ -424,3 +424,16 @@ def test_captures_written_in_blocks_hold_every_packet_of_the_run_at_their_stop(t
     assert all(c.complete and c.dropped == 0 for c in counts), counts
     assert [c.captured for c in counts] == [len(client_packets), len(server_packets)]
     assert len(client_packets) == len(server_packets) >= 28 + 3
+
+
+def test_wire_late_allows_each_crossing_its_share_of_the_rtt():
+    from tests.fidelity_helpers import wire_late
+
+    # 4 crossings at RTT 40 ms propagate in 80 ms; 2% of an RTT each allows 4 x 0.8 = 3.2 ms
+    on_time = {"crossings": 4, "propagation_s": 0.0831}
+    late = {"crossings": 4, "propagation_s": 0.0833}
+    assert wire_late(on_time, 0.04) is None
+    why = wire_late(late, 0.04)
+    assert why is not None and "3.30 ms" in why and "handshake" in why
+    # the response's path is read too, under its prefix
+    assert "ttfb_crossings (5)" in wire_late({**on_time, "ttfb_crossings": 5, "ttfb_propagation_s": 0.106}, 0.04)

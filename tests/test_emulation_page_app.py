@@ -18,6 +18,7 @@ from paperlib.emulation import capture, experiments, netns, page_app
 from paperlib.emulation.netns import Link, Testbed
 from paperlib.emulation.tcp_settings import TcpSettings
 from paperlib.reproduce.p005 import emulated
+from tests.fidelity_helpers import on_time
 
 REASON = netns.unavailable_reason()
 needs_testbed = pytest.mark.skipif(REASON is not None, reason=f"emulated testbed unavailable: {REASON}")
@@ -243,7 +244,16 @@ def test_page_over_the_link_and_its_first_flight(protocol, iw, tmp_path):
     if importlib.util.find_spec(PACKAGE[protocol]) is None:
         pytest.skip(f"{PACKAGE[protocol]} is not installed")
     sizes = [30000, 20000, 1000]  # 51 kB: more than IW 10 + a handshake packet or two of 1.5 kB (17.6 kB)
-    settings, recs, packets, server_packets = _run(protocol, sizes, iw, tmp_path / "c.pcap", tmp_path / "s.pcap")
+    expected = {"h2": 2, "h3": 1}[protocol]
+
+    def attempt():
+        settings, recs, packets, server_packets = _run(protocol, sizes, iw, tmp_path / "c.pcap", tmp_path / "s.pcap")
+        wire = capture.wire_handshake(packets, server_packets, 0.04, WIRE_KIND[protocol], 50e6)
+        return {"settings": settings, "recs": recs, "packets": packets, "wire": wire}
+
+    # a run whose crossings the machine delivered late says nothing of the message flow: up to three runs
+    got = on_time(attempt, 0.04)
+    settings, recs, packets, wire = got["settings"], got["recs"], got["packets"], got["wire"]
     if protocol == "h3":
         assert settings["initial_window_datagrams"] == iw and settings["congestion_control"] == "reno"
     conn = next(r for r in recs if r["type"] == "conn")
@@ -255,8 +265,6 @@ def test_page_over_the_link_and_its_first_flight(protocol, iw, tmp_path):
     # section 2), QUIC's Initial/Handshake exchange 1 (RFC 9001 section 4.1), within 0.1 of a round trip on a
     # loss-free link. The client's clock includes both applications' processing (aioquic's handshake has taken
     # 0.68 of this round trip on a busy machine), so it is only bounded below by the wire count.
-    expected = {"h2": 2, "h3": 1}[protocol]
-    wire = capture.wire_handshake(packets, server_packets, 0.04, WIRE_KIND[protocol], 50e6)
     assert wire["protocol_rtts"] == pytest.approx(expected, abs=0.1), wire
     h = (conn["t_first_request"] - conn["t_connect_start"]) / 0.04
     assert h >= expected - 0.1

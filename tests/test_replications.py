@@ -113,3 +113,15 @@ def test_a_measured_plan_names_its_bad_input(values, printed, name):
         replications.measured_plan(values, printed)
     with pytest.raises(ParameterError, match="runs"):
         replications.measured_plan([1.0, 2.0], 2.0, runs=1)
+
+
+def test_a_question_runs_the_fixed_number_and_reports_the_power_rule_s():
+    # spread 1, effect 1: the power rule asks for replications_for_power(1.0, 1.0)'s number; the plan runs 20
+    plan = replications.question_plan(1.0, 1.0, pilot_n=5)
+    assert plan.n == replications.QUESTION_REPLICATIONS == 20 and plan.fixed
+    assert plan.n_needed == replications.replications_for_power(1.0, 1.0).n_needed
+    assert "20 replications in all, fixed beforehand" in plan.describe()
+    # a pilot larger than the fixed number keeps its size
+    assert replications.question_plan(1.0, 1.0, pilot_n=25).n == 25
+    with pytest.raises(ParameterError, match="pilot_n"):
+        replications.question_plan(1.0, 1.0, pilot_n=1)

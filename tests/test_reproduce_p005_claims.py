@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -9,6 +11,7 @@ from paperlib.claims import ClaimError, Verdict
 from paperlib.data import load_paper
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.reproduce.p005 import claims, operating_point
+from tests.p005_helpers import with_pairs
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +63,7 @@ def _table(plt3, plt10, half=0.05, n=5, clock=(2.0, 1.0), wire=(2.0, 1.0)):
                              "wire_rtts_mean": clock[proto == "h3"] - 0.2, "wire_rtts_half": 0.05,
                              "processing_rtts_mean": clock[proto == "h3"] - 0.2 - wire[proto == "h3"],
                              "processing_rtts_half": 0.05, "wire_n": n})
-    return pd.DataFrame(rows)
+    return with_pairs(pd.DataFrame(rows))
 
 
 def test_real_stack_verdicts_follow_the_interval(ev):
@@ -144,3 +147,35 @@ def test_the_re_asked_questions_average_over_every_loss_or_stay_unjudged(ev):
     got = claims.CLAIMS.judge("h3_less_20pct_002", claims.Evidence(ev.paper, ev.conv, ev.point,
                                                                    real_stacks=missing))[0]
     assert got.status == "untestable" and "at a loss of [0.0, 0.01, 0.03]" in got.reason
+
+
+def test_the_questions_against_h2_read_the_paired_differences(ev):
+    # the same cells, paired runs: the gaps' own half-widths (0.02 s) in place of two cells' spreads in quadrature
+    table = with_pairs(_table(3.0, 2.7, half=0.5).drop(columns=[c for c in _table(3.0, 2.7).columns
+                                                                 if c.startswith("h2_")]), gap_half=0.02)
+    real = claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=table)
+    b = claims.CLAIMS.judge("h3_beats_h2_loss", real)[0]
+    # excess (0.6 - 0.1) = 0.5 s, half sqrt(0.02^2 + 0.02^2) = 0.028284, over 5 pairs
+    assert b.status == "supported" and b.interval95 == pytest.approx((0.5 - 0.028284, 0.5 + 0.028284), abs=1e-6)
+    assert b.n == 5 and "paired on the link seed" in b.reason and "5 pairs" in b.reason
+    # unpaired the same cells would straddle: sqrt(4 x 0.5^2) = 1.0 > 0.5
+    unpaired = claims.CLAIMS.judge("h3_beats_h2_loss", claims.Evidence(ev.paper, ev.conv, ev.point,
+                                                                       real_stacks=with_pairs(table)))[0]
+    assert unpaired.status == "inconclusive" and unpaired.replications_to_decide > 5
+    # fewer than two pairs at a loss: no interval there, so no verdict
+    lone = table.assign(h2_pairs=table.h2_pairs.where(table.protocol == "h2", 1))
+    v = claims.CLAIMS.judge("h3_beats_h2_loss", claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=lone))[0]
+    assert v.status == "untestable"
+
+
+def test_an_undecided_re_asked_question_gives_the_replications_that_would_decide(ev):
+    table = _table(3.0, 2.7)
+    every = pd.concat([table, table[table.loss == 0.03].assign(loss=0.01)], ignore_index=True)
+    # object gaps' half-widths 0.5 s: per loss 0.5 / h2's object time (1.35, 1.60, 1.60), over 3 losses
+    # sqrt(0.3704^2 + 0.3125^2 + 0.3125^2) / 3 = 0.1958 > the mean 13.7%: inconclusive
+    wide = every.assign(h2_gap_object_half_s=every.h2_gap_object_half_s.where(every.protocol == "h2", 0.5))
+    v = claims.CLAIMS.judge("h3_less_than_h2_000", claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=wide))[0]
+    half = math.sqrt((0.5 / 1.35) ** 2 + 2 * (0.5 / 1.60) ** 2) / 3
+    assert v.status == "inconclusive" and v.n == 5
+    assert v.interval95 == pytest.approx((v.regenerated - 100 * half, v.regenerated + 100 * half))
+    assert v.replications_to_decide > 5 and "replications would decide it" in v.reason

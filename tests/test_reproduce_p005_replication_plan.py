@@ -9,6 +9,7 @@ from scipy import stats
 from paperlib import replications
 from paperlib.data import load_paper
 from paperlib.reproduce.p005 import claims, operating_point, replication_plan
+from tests.p005_helpers import with_pairs
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def pilot(half=0.05, n=5, protocols=("h2", "h3", "sctp")):
                 rows.append(dict(protocol=proto, rate_bps=claims.LINK["rate_bps"], rtt_s=claims.LINK["rtt_s"],
                                  loss=loss, iw_segments=iw, n=n, plt_mean_s=plt, plt_half_s=half,
                                  object_mean_s=0.9 if proto == "h2" else 0.8, object_half_s=half))
-    return pd.DataFrame(rows)
+    return with_pairs(pd.DataFrame(rows))
 
 
 def test_the_iw_question_reads_h2_without_loss_and_takes_its_spread_from_the_pilot(ev):
@@ -52,8 +53,10 @@ def test_a_cell_runs_the_most_any_question_asks(ev):
 
 
 def test_a_tight_pilot_needs_no_more_than_the_pilot_and_a_wide_one_hits_the_cap(ev):
+    # every question's cells run the fixed QUESTION_REPLICATIONS; the power rule's own number is reported beside
     tight = replication_plan.plans(ev, pilot(half=1e-6))
-    assert all(q.plan.n == 5 for q in tight)
+    assert all(q.plan.n == replications.QUESTION_REPLICATIONS and q.plan.n_needed == 5 and q.plan.fixed
+               for q in tight)
     wide = {q.claim_id: q for q in replication_plan.plans(ev, pilot(half=50.0))}
     assert wide["iw10_gain"].plan.n == replications.CAP and wide["iw10_gain"].plan.capped
 
@@ -70,9 +73,10 @@ def test_the_table_has_one_row_per_question(ev):
 
 def test_a_pilot_that_kept_fewer_runs_still_plans_the_pilot_s_size(ev):
     # two of the pilot's five runs kept their timing in every cell, with a tight interval: the power calculation
-    # alone would stop at 2 (its floor was the pilot's n); the plan's floor is the pilot's planned 5
+    # would stop at its floor, the pilot's planned 5; the cells run the fixed number all the same
     plans = replication_plan.plans(ev, pilot(half=1e-6, n=2))
-    assert plans and all(q.pilot_n == 2 and q.plan.n == replications.PILOT for q in plans)
+    assert plans and all(q.pilot_n == 2 and q.plan.n == replications.QUESTION_REPLICATIONS
+                         and q.plan.n_needed == replications.PILOT for q in plans)
 
 
 def test_more_points_count_the_runs_that_kept_their_timing():

@@ -209,30 +209,35 @@ def iw_gain_verdict(table: pd.DataFrame, model: float | None = None) -> Verdict:
                    replications_to_decide=needed, interval95=(100 * (mean - half), 100 * (mean + half)), n=n)
 
 
+def _paired_cells(table: pd.DataFrame, b: str, iw: int) -> pd.DataFrame:
+    """Return ``b``'s rows of :func:`_stacks` (window ``iw``) with at least two runs paired with h2's on the same
+    link seeds (``h2_pairs`` of :func:`paperlib.reproduce.p005.emulated.summary`), by loss."""
+    rows = _stacks(table, b, iw)
+    return rows[rows.h2_pairs >= 2] if "h2_pairs" in rows.columns else rows.iloc[0:0]
+
+
 def blocking_excess_on_real_stacks(table: pd.DataFrame, b: str, iw: int = IW_REAL[1]) -> pd.DataFrame | None:
     """Return, per loss > 0 both ran, the excess of h2's PLT over ``b``'s beyond their gap at loss 0, or None.
 
     The gap at loss 0 holds the handshake and everything else the two stacks do not share; what a loss adds
-    to it is the head-of-line blocking: (PLT_h2 - PLT_b)(p) - (PLT_h2 - PLT_b)(0), its half-width the four
-    half-widths in quadrature (:func:`emulated_rows.mean_difference` of the two gaps). Columns ``loss``,
-    ``excess_s``, ``half_s``, sorted by loss; None if loss 0 and a higher loss did not both run.
+    to it is the head-of-line blocking: (PLT_h2 - PLT_b)(p) - (PLT_h2 - PLT_b)(0). Each gap is the mean of the
+    paired differences of runs on the same link seed (``h2_gap_plt_*`` of the summary), so the link's loss
+    pattern, which both protocols saw, cancels; the two gaps come from different seeds, so their half-widths add
+    in quadrature (:func:`emulated_rows.mean_difference`). Columns ``loss``, ``excess_s``, ``half_s``, ``pairs``
+    (the fewer of the two gaps' pairs), sorted by loss; None if loss 0 and a higher loss did not both run.
     """
-    a_rows, b_rows = _stacks(table, "h2", iw), _stacks(table, b, iw)
-    both = a_rows.index.intersection(b_rows.index)
-    if 0.0 not in both or len(both) < 2:
+    rows = _paired_cells(table, b, iw)
+    if 0.0 not in rows.index or len(rows) < 2:
         return None
-
-    def gap(loss):
-        return emulated_rows.mean_difference([a_rows.plt_mean_s[loss]], [a_rows.plt_half_s[loss]],
-                                             [b_rows.plt_mean_s[loss]], [b_rows.plt_half_s[loss]])
-
-    zero = gap(0.0)
-    rows = []
-    for loss in sorted(float(x) for x in both if x > 0):
-        at = gap(loss)
-        excess, half = emulated_rows.mean_difference([at[0]], [at[1]], [zero[0]], [zero[1]])
-        rows.append({"loss": loss, "excess_s": excess, "half_s": half})
-    return pd.DataFrame(rows)
+    zero = rows.loc[0.0]
+    out = []
+    for loss in sorted(float(x) for x in rows.index if x > 0):
+        at = rows.loc[loss]
+        excess, half = emulated_rows.mean_difference([at.h2_gap_plt_mean_s], [at.h2_gap_plt_half_s],
+                                                     [zero.h2_gap_plt_mean_s], [zero.h2_gap_plt_half_s])
+        out.append({"loss": loss, "excess_s": excess, "half_s": half,
+                    "pairs": int(min(at.h2_pairs, zero.h2_pairs))})
+    return pd.DataFrame(out, columns=["loss", "excess_s", "half_s", "pairs"])
 
 
 # --- data/005/claims.csv -------------------------------------------------------------------------------------
@@ -410,19 +415,19 @@ def _blocking(ev: Evidence, b: str) -> Verdict:
     if got is None:
         return _not_run(f"h2 or {b} at loss 0 and a higher loss", ev.real_stacks)
     top = got.iloc[-1]
-    loss, excess, half = float(top.loss), float(top.excess_s), float(top.half_s)
+    loss, excess, half, pairs = float(top.loss), float(top.excess_s), float(top.half_s), int(top.pairs)
     status = emulated_rows.verdict(excess - half, excess + half, lambda v: v > 0, lambda v: v <= 0)
-    reps = int(min(_stacks(ev.real_stacks, "h2", IW_REAL[1]).n.min(), _stacks(ev.real_stacks, b, IW_REAL[1]).n.min()))
-    needed, note = emulated_rows.to_decide(status, excess, half, reps)
+    needed, note = emulated_rows.to_decide(status, excess, half, pairs)
     decided = got[got.excess_s - got.half_s > 0]
     first = (f"the smallest loss where it is above 0 beyond the interval: {decided.loss.iloc[0]:.0%}" if len(decided)
              else "at no loss run is it above 0 beyond the interval")
     each = ", ".join(f"{r.loss:.0%}: {r.excess_s:.3f} +/- {r.half_s:.3f} s" for r in got.itertuples())
-    return Verdict(status, f"{emulated_rows.MARK} IW10, (PLT_h2 - PLT_{b}) at each loss minus the same at loss 0 "
-                   f"(the handshake and the stacks' other differences), 95% CI: {each}; {first}; the model gives "
+    return Verdict(status, f"{emulated_rows.MARK} IW10, (PLT_h2 - PLT_{b}) paired on the link seed at each loss "
+                   f"minus the same at loss 0 (the handshake and the stacks' other differences), {pairs} pairs at "
+                   f"{loss:.0%}, 95% CI: {each}; {first}; the model gives "
                    f"{model:.3f} s at {loss:.0%} ({excess - model:+.3f} s; the model's smallest loss of the grid "
                    f"where {b} is faster: {cross:g}){note}", regenerated=excess, column=REAL_STACKS,
-                   replications_to_decide=needed)
+                   replications_to_decide=needed, interval95=(excess - half, excess + half), n=pairs)
 
 
 def loss_limited_time_s(page_bits: float, mss_bits: float, rtt_s: float, p: float, handshake_rtts: float) -> float:
@@ -500,19 +505,24 @@ def _mean_response(ev: Evidence) -> tuple[float, str]:
     return rel, f"model mean object time (the papers' mean response time), IW10, losses {list(LOSSES)}"
 
 
-def _real_relative(ev: Evidence) -> tuple[float, float, int] | None:
+def _real_relative(ev: Evidence) -> tuple[float, float, int, int] | None:
     """Return the real stacks' mean over :data:`LOSSES` of (h2 - h3)/h2 of the mean object time at IW10 (the
-    papers' mean response time, the model's figure in :func:`_mean_response`), its half-width and the losses; None
-    unless both ran every loss of :data:`LOSSES` at least twice (a cell whose runs lost their timing leaves the
-    question unjudged, rather than judged on fewer losses than the model's average: another question)."""
-    a, b = _stacks(ev.real_stacks, "h2", IW_REAL[1]), _stacks(ev.real_stacks, "h3", IW_REAL[1])
-    both = [loss for loss in LOSSES if loss in a.index and loss in b.index]
-    if len(both) < len(LOSSES):
+    papers' mean response time, the model's figure in :func:`_mean_response`), its 95% half-width, the losses and
+    the fewest pairs of a loss; None unless every loss of :data:`LOSSES` has at least two runs of each paired on
+    the link seed (a cell whose runs lost their timing leaves the question unjudged, rather than judged on fewer
+    losses than the model's average: another question).
+
+    Each loss's difference is the mean of the paired differences h2 - h3 (``h2_gap_object_*`` of the summary)
+    over h2's mean object time on those pairs; the losses' seeds differ, so their half-widths add in quadrature
+    (:func:`emulated_rows.mean_difference`, which also takes the scale as exact)."""
+    rows = _paired_cells(ev.real_stacks, "h3", IW_REAL[1])
+    if not all(loss in rows.index for loss in LOSSES):
         return None
-    mean, half = emulated_rows.mean_difference(a.loc[both].object_mean_s, a.loc[both].object_half_s,
-                                               b.loc[both].object_mean_s, b.loc[both].object_half_s,
-                                               scale=a.loc[both].object_mean_s)
-    return mean, half, len(both)
+    at = rows.loc[list(LOSSES)]
+    zeros = np.zeros(len(at))
+    mean, half = emulated_rows.mean_difference(at.h2_gap_object_mean_s, at.h2_gap_object_half_s, zeros, zeros,
+                                               scale=at.h2_paired_object_mean_s)
+    return mean, half, len(at), int(at.h2_pairs.min())
 
 
 @CLAIMS.question("h3_less_than_h2_000", "Paper 000's sctp_less_than_tcp re-asked as HTTP/3 against HTTP/2 on "
@@ -527,11 +537,14 @@ def h3_less_than_h2_000(ev: Evidence) -> Verdict:
     got = _real_relative(ev)
     if got is None:
         return _not_run(f"h2 or h3 at IW10 at a loss of {list(LOSSES)}", ev.real_stacks, source=SOURCE_000_SCTP_LESS)
-    mean, half, n = got
+    mean, half, losses, pairs = got
     status = emulated_rows.verdict(mean - half, mean + half, lambda v: v > 0, lambda v: v <= 0)
-    return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
-                   f"{mean:.1%} +/- {half:.1%} (95% CI); the model gives {rel:.1%}", regenerated=100 * mean,
-                   column=REAL_STACKS, source=SOURCE_000_SCTP_LESS)
+    needed, note = emulated_rows.to_decide(status, mean, half, pairs)
+    return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 paired on the link seed "
+                   f"({pairs} pairs or more a loss), averaged over {losses} losses: {mean:.1%} +/- {half:.1%} "
+                   f"(95% CI); the model gives {rel:.1%}{note}", regenerated=100 * mean, column=REAL_STACKS,
+                   source=SOURCE_000_SCTP_LESS, replications_to_decide=needed,
+                   interval95=(100 * (mean - half), 100 * (mean + half)), n=pairs)
 
 
 @CLAIMS.question("h3_less_20pct_002", "Paper 002's sctp_less_20pct re-asked as HTTP/3 against HTTP/2 on today's "
@@ -549,12 +562,15 @@ def h3_less_20pct_002(ev: Evidence) -> Verdict:
     got = _real_relative(ev)
     if got is None:
         return _not_run(f"h2 or h3 at IW10 at a loss of {list(LOSSES)}", ev.real_stacks, source=SOURCE_002_SCTP_20PCT)
-    mean, half, n = got
+    mean, half, losses, pairs = got
     status = emulated_rows.band_verdict(100 * (mean - half), 100 * (mean + half), *band)
-    return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 averaged over {n} losses: "
-                   f"{mean:.1%} +/- {half:.1%} (95% CI) against [{band[0]:g}%, {band[1]:g}%); the model gives "
-                   f"{rel:.1%}", regenerated=100 * mean, column=REAL_STACKS,
-                   source=SOURCE_002_SCTP_20PCT)
+    edge = emulated_rows.nearest(100 * mean, band)
+    needed, note = emulated_rows.to_decide(status, 100 * mean, 100 * half, pairs, threshold=edge)
+    return Verdict(status, f"{emulated_rows.MARK} mean object time, (h2 - h3)/h2 at IW10 paired on the link seed "
+                   f"({pairs} pairs or more a loss), averaged over {losses} losses: {mean:.1%} +/- {half:.1%} "
+                   f"(95% CI) against [{band[0]:g}%, {band[1]:g}%); the model gives {rel:.1%}{note}",
+                   regenerated=100 * mean, column=REAL_STACKS, source=SOURCE_002_SCTP_20PCT,
+                   replications_to_decide=needed, interval95=(100 * (mean - half), 100 * (mean + half)), n=pairs)
 
 
 def dukkipati_gain(ev: Evidence) -> pd.DataFrame:

@@ -109,7 +109,15 @@ SUMMARY_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "iw_segments", "n", 
                    "first_flight_packets", "iw_checked", "stack", "object_mean_s", "object_half_s",
                    "wire_rtts_mean", "wire_rtts_half", "protocol_rtts_mean", "protocol_rtts_half",
                    "processing_rtts_mean", "processing_rtts_half", "ttfb_wire_s_mean", "ttfb_wire_s_half",
-                   "ttfb_protocol_rtts_mean", "ttfb_protocol_rtts_half", "wire_n"]
+                   "ttfb_protocol_rtts_mean", "ttfb_protocol_rtts_half", "wire_n", "h2_pairs",
+                   "h2_gap_plt_mean_s", "h2_gap_plt_half_s", "h2_gap_object_mean_s", "h2_gap_object_half_s",
+                   "h2_paired_object_mean_s"]
+#: The protocol every other one is paired with in :func:`summary` (the ``h2_*`` columns): the questions ask how
+#: today's alternatives compare with HTTP/2.
+PAIRED_WITH = "h2"
+#: What pairs two protocols' runs (:func:`_paired_runs`): the cell's link and window and the run's link seed, which
+#: :func:`link_seed` makes the same for every protocol at one repetition, so the two runs saw the same losses.
+_LINK_RUN = ["rate_bps", "rtt_s", "loss", "iw_segments", "link_seed"]
 #: The implementations of a point: the Python stacks (the default: a point without ``implementation`` is one) and
 #: the C programs Debian ships (:mod:`paperlib.emulation.c_stacks`) beside them for HTTP/2 and HTTP/3.
 IMPLEMENTATIONS = ("python", "c")
@@ -798,7 +806,9 @@ def summary(paper, real_stacks) -> pd.DataFrame:
     protocol's round trips without the applications' processing and the link's serialisation; the processing
     on that path in round trips), the time to the first response byte on the wire (s) and its protocol round
     trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
-    repetitions whose captures were read. Empty when nothing ran. The Python stacks' runs only (those without an
+    repetitions whose captures were read; for every protocol but :data:`PAIRED_WITH`, the paired differences of
+    h2's runs and the cell's on the same link seeds (:func:`_paired_columns`: ``h2_pairs``, ``h2_gap_*``), which
+    the questions comparing a protocol with HTTP/2 read. Empty when nothing ran. The Python stacks' runs only (those without an
     ``implementation`` or with "python"); :func:`implementation_summary` sets the C programs beside them."""
     return _cells_summary(python_runs(_runs(real_stacks)))
 
@@ -818,13 +828,13 @@ def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
         plt_m, plt_h, n = experiments.mean_ci(grp["plt_s"])
         tt_m, tt_h, _ = experiments.mean_ci(grp["ttfb_s"])
         hs_m, hs_h, _ = experiments.mean_ci(grp["handshake_rtts"])
-        ob_m, ob_h, _ = experiments.mean_ci([float(np.mean(done)) for done in grp["t_done"]])
+        ob_m, ob_h, _ = experiments.mean_ci([_object_mean_s(done) for done in grp["t_done"]])
         wire = pd.DataFrame([wire_row(r) for r in grp.to_dict("records")])
         wired = wire[wire.wire_error.isna() & wire.protocol_rtts.notna()]
         wire_ci = {name: experiments.mean_ci(wired[name]) for name in ("wire_rtts", "protocol_rtts", "processing_rtts",
                                                                           "ttfb_wire_s", "ttfb_protocol_rtts")}
         first = grp.iloc[0].to_dict()
-        rows.append({**row, "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
+        rows.append({**row, **_paired_columns(runs, key), "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
                      "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
@@ -838,6 +848,63 @@ def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
     out = out.sort_values(_KEY, kind="stable").reset_index(drop=True)
     out["protocol"] = out["protocol"].astype(str)
     return out
+
+
+def _object_mean_s(t_done) -> float:
+    """Return one run's mean object time: the mean over its objects of connection start -> the object's last byte
+    (``t_done``), the papers' mean response time."""
+    return float(np.mean(t_done))
+
+
+def _link_run_key(runs: pd.DataFrame) -> list[tuple]:
+    """Return each run's :data:`_LINK_RUN` values as one hashable key (floats, the seed a whole number)."""
+    return [tuple(int(r[k]) if k == "link_seed" else float(r[k]) for k in _LINK_RUN)
+            for r in runs[_LINK_RUN].to_dict("records")]
+
+
+def _paired_runs(runs: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Return the runs of protocols ``a`` and ``b`` among ``runs`` paired on :data:`_LINK_RUN`: one row per link
+    seed of a cell both ran, columns ``rate_bps``, ``rtt_s``, ``loss``, ``iw_segments``, ``rep`` (``a``'s),
+    ``plt_a_s``, ``plt_b_s``, ``object_a_s``, ``object_b_s`` (:func:`_object_mean_s`), sorted by cell and rep.
+
+    Two runs of one link seed share the link's loss pattern, so their difference holds the protocols' difference
+    without the between-seed spread both carry (h2's and h3's page load times under loss correlate closely)."""
+    columns = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s", "object_a_s", "object_b_s"]
+    if runs is None or not len(runs) or "link_seed" not in runs.columns:
+        return pd.DataFrame(columns=columns)
+    sides = []
+    for proto, tag in ((a, "a"), (b, "b")):
+        side = runs[runs.protocol == proto]
+        sides.append(pd.DataFrame({"key": _link_run_key(side), "rep": side["rep"].to_numpy(),
+                                   f"plt_{tag}_s": side["plt_s"].astype(float).to_numpy(),
+                                   f"object_{tag}_s": [_object_mean_s(d) for d in side["t_done"]]}))
+    both = sides[0].merge(sides[1].drop(columns="rep"), on="key", how="inner")
+    cell = pd.DataFrame(both["key"].tolist(), columns=_LINK_RUN, index=both.index)
+    out = pd.concat([cell.drop(columns="link_seed"), both.drop(columns="key")], axis=1)
+    return out.sort_values(["rate_bps", "rtt_s", "loss", "iw_segments", "rep"]).reset_index(drop=True)[columns]
+
+
+def _paired_columns(runs: pd.DataFrame, cell: tuple) -> dict:
+    """Return :func:`summary`'s ``h2_*`` columns of ``cell`` (its :data:`_KEY` values): over the runs of
+    :data:`PAIRED_WITH` and the cell's protocol that share a link seed (:func:`_paired_runs`), the number of pairs,
+    the mean and Student-t 95% half-width of the paired differences h2 - protocol of the page load time and of the
+    mean object time, and h2's mean object time over the pairs (the scale of a relative difference). NaN (0 pairs)
+    for h2's own cells and where no pair ran."""
+    proto, rate, rtt, loss, iw = cell
+    out = {"h2_pairs": 0, **{c: float("nan") for c in ("h2_gap_plt_mean_s", "h2_gap_plt_half_s",
+                                                      "h2_gap_object_mean_s", "h2_gap_object_half_s",
+                                                      "h2_paired_object_mean_s")}}
+    if proto == PAIRED_WITH:
+        return out
+    pairs = _paired_runs(runs, PAIRED_WITH, proto)
+    pairs = pairs[np.isclose(pairs.rate_bps, rate) & np.isclose(pairs.rtt_s, rtt) & np.isclose(pairs.loss, loss)
+                  & (pairs.iw_segments == iw)]
+    if not len(pairs):
+        return out
+    plt_m, plt_h, n = experiments.mean_ci(pairs.plt_a_s - pairs.plt_b_s)
+    ob_m, ob_h, _ = experiments.mean_ci(pairs.object_a_s - pairs.object_b_s)
+    return {"h2_pairs": n, "h2_gap_plt_mean_s": plt_m, "h2_gap_plt_half_s": plt_h, "h2_gap_object_mean_s": ob_m,
+            "h2_gap_object_half_s": ob_h, "h2_paired_object_mean_s": float(pairs.object_a_s.mean())}
 
 
 def c_summary(real_stacks) -> pd.DataFrame:
@@ -912,19 +979,13 @@ def implementation_summary(real_stacks) -> pd.DataFrame:
 
 def paired(real_stacks, a: str, b: str) -> pd.DataFrame:
     """Return the page load times of protocols ``a`` and ``b`` on the same link seed, one row per (rate_bps,
-    rtt_s, loss, iw_segments, rep) both ran, columns :data:`PAIRED_COLUMNS` (the Python stacks' runs)."""
+    rtt_s, loss, iw_segments, link seed) both ran, columns :data:`PAIRED_COLUMNS` (the Python stacks' runs;
+    :func:`_paired_runs`)."""
     transports.check_protocol(a)
     transports.check_protocol(b)
     if a == b:
         raise validate.ParameterError(f"a and b must be two protocols, got {a!r} twice")
-    runs = python_runs(_runs(real_stacks))
-    if not len(runs):
-        return pd.DataFrame(columns=PAIRED_COLUMNS)
-    key = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "link_seed"]
-    left = runs[runs.protocol == a][key + ["plt_s"]].rename(columns={"plt_s": "plt_a_s"})
-    right = runs[runs.protocol == b][key + ["plt_s"]].rename(columns={"plt_s": "plt_b_s"})
-    both = left.merge(right, on=key, how="inner").sort_values(key[:5]).reset_index(drop=True)
-    return both[PAIRED_COLUMNS]
+    return _paired_runs(python_runs(_runs(real_stacks)), a, b)[PAIRED_COLUMNS]
 
 
 def not_run_reasons(real_stacks) -> dict[str, str]:

@@ -1,20 +1,22 @@
-"""How many replications paper 005's real-stack questions run: :data:`paperlib.replications.RULE` applied.
+"""How many replications paper 005's real-stack questions run: :data:`paperlib.replications.QUESTION_RULE` applied.
 
-Every cell of the grid first runs the pilot (the grid's repetitions, :data:`paperlib.replications.PILOT`). Then,
-for each question that a model predicts an effect for, the pilot's 95% interval (the same interval the verdict
-uses, :mod:`paperlib.reproduce.p005.claims`) gives the spread of one replication and the model gives the effect:
-its distance from the question's threshold (0 for "faster", the nearest edge of the band for a band question).
-:func:`paperlib.replications.replications_for_power` turns both into the question's replications, and every cell
-the question reads runs that many (a cell read by several questions runs the most any of them asks).
+Every cell of the grid first runs the pilot (the grid's repetitions, :data:`paperlib.replications.PILOT`). Then
+every cell a question reads runs :data:`paperlib.replications.QUESTION_REPLICATIONS` replications that kept their
+timing, fixed beforehand. For each question that a model predicts an effect for, the pilot's 95% interval (the
+same interval the verdict uses, :mod:`paperlib.reproduce.p005.claims`) gives the spread of one replication and the
+model gives the effect: its distance from the question's threshold (0 for "faster", the nearest edge of the band for
+a band question); :func:`paperlib.replications.question_plan` reports the replications a power calculation would
+ask at that effect beside the fixed number. The model's effects are several times what the real stacks measure, so
+the power rule alone stopped questions at the pilot's five runs, and their verdicts changed between runs.
 
-The replications are counted among the runs that kept their timing, and a plan is never below the pilot's
-:data:`paperlib.replications.PILOT` (the power calculation's floor), however many of the pilot's runs kept it:
+The replications are counted among the runs that kept their timing:
 :func:`paperlib.reproduce.p005.emulated.more_points` brings each cell to its plan and replaces, once, the runs lost
-on the way.
+on the way. A question comparing a protocol with HTTP/2 reads the two protocols' runs paired on the link seed, so
+its pilot's size is the pairs'.
 
-Questions without a power plan, with why: ``loss_model_holds`` (the model's value against the measured interval
-at each loss: no threshold of a difference, so no effect to size for) and the claims the real stacks cannot
-answer (one link). They run the pilot.
+Questions without a plan, with why: ``loss_model_holds`` (the model's value against the measured interval at each
+loss: no threshold of a difference, so no effect to size for) and the claims the real stacks cannot answer (one
+link). They run the pilot.
 """
 
 from __future__ import annotations
@@ -52,15 +54,15 @@ def _n(table: pd.DataFrame, cells) -> int:
     return int(min(int(sel.loc[c, "n"]) for c in cells))
 
 
-def _planned(claim_id, cells, table, mean, half, effect) -> QuestionPlan | None:
-    n = _n(table, cells) if cells else 0
+def _planned(claim_id, cells, table, mean, half, effect, pairs: int | None = None) -> QuestionPlan | None:
+    """Return the plan of one question from its pilot interval ``mean +/- half`` over the fewest runs of its
+    ``cells`` (or ``pairs``, for a question read on paired runs), or None with fewer than two."""
+    n = pairs if pairs is not None else (_n(table, cells) if cells else 0)
     if n < 2 or not pd.notna(half):
         return None
     spread = decide.sd_from_half_width(float(half), n)
-    # at least the pilot's planned size, however many of its runs kept their timing: a cell that kept fewer is
-    # brought back to it (paperlib.reproduce.p005.emulated.more_points counts kept runs)
     return QuestionPlan(claim_id, cells, float(mean), float(half), n,
-                        replications.replications_for_power(spread, float(effect), pilot=max(n, replications.PILOT)))
+                        replications.question_plan(spread, float(effect), pilot_n=n))
 
 
 def plans(ev: claims.Evidence, pilot: pd.DataFrame) -> list[QuestionPlan]:
@@ -88,15 +90,15 @@ def plans(ev: claims.Evidence, pilot: pd.DataFrame) -> list[QuestionPlan]:
         top = excess.iloc[-1]
         model = float(claims._model(same, "h2", iw_new)[top.loss] - claims._model(same, b, iw_new)[top.loss])
         cells = _cells(table, ["h2", b], [0.0, float(top.loss)], [iw_new])
-        out.append(_planned(claim_id, cells, table, top.excess_s, top.half_s, model))
+        out.append(_planned(claim_id, cells, table, top.excess_s, top.half_s, model, pairs=int(top.pairs)))
     rel = claims._real_relative(claims.Evidence(ev.paper, ev.conv, ev.point, real_stacks=table))
     if rel is not None:
         model_rel, _ = claims._mean_response(ev)
         cells = _cells(table, ["h2", "h3"], claims.LOSSES, [iw_new])
-        out.append(_planned("h3_less_than_h2_000", cells, table, rel[0], rel[1], model_rel))
+        out.append(_planned("h3_less_than_h2_000", cells, table, rel[0], rel[1], model_rel, pairs=rel[3]))
         low, high = (x / 100 for x in claims.TWENTY_PERCENT_BAND)
         out.append(_planned("h3_less_20pct_002", cells, table, rel[0], rel[1],
-                            min(abs(model_rel - low), abs(model_rel - high))))
+                            min(abs(model_rel - low), abs(model_rel - high)), pairs=rel[3]))
     return [p for p in out if p is not None]
 
 
