@@ -70,6 +70,9 @@ class Plan:
     def describe(self) -> str:
         """Return the plan in words for a ledger reason."""
         need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
+        if self.fixed and math.isnan(self.spread):
+            return (f"{self.n} replications in all, fixed beforehand; the pilot kept fewer than two runs, so no "
+                    f"spread to size a test from")
         if self.fixed:
             return (f"{self.n} replications in all, fixed beforehand; power {POWER:.0%} at {self.effect_is} "
                     f"{self.effect:.3g} needs {need} at the pilot's spread {self.spread:.3g}")
@@ -139,8 +142,9 @@ MEASURED_RULE = (f"every published measurement measured again runs {MEASURED_REP
 QUESTION_REPLICATIONS = CAP
 #: The rule for a real-stack question, in one sentence (paper 005's notebook and docs).
 QUESTION_RULE = (f"every cell a real-stack question reads runs {QUESTION_REPLICATIONS} replications that kept their "
-                 f"timing, a pilot of {PILOT} among them; the pilot's spread says how many a two-sided {ALPHA:.0%}-level "
-                 f"t-test would need for power {POWER:.0%} against the effect the model predicts, and the plan says it")
+                 f"timing, a pilot of {PILOT} among them; the pilot's spread says how many a two-sided "
+                 f"{ALPHA:.0%}-level t-test would need for power {POWER:.0%} against the effect the model predicts, "
+                 f"and the plan says it")
 
 
 def question_plan(spread: float, effect: float, *, pilot_n: int, runs: int = QUESTION_REPLICATIONS) -> Plan:
@@ -184,3 +188,18 @@ def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEA
     least = max(pilot, len(x))
     power = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=least, cap=max(runs, least))
     return replace(power, n=max(runs, len(x)), effect_is="a 5% difference from the print", fixed=True)
+
+
+def unsized_plan(printed: float, *, runs: int = MEASURED_REPLICATIONS) -> Plan:
+    """Return the :class:`Plan` of a published measurement measured again whose pilot kept fewer than two runs:
+    the same ``runs`` replications as :func:`measured_plan`'s, fixed beforehand, with no spread to size a test
+    from (``spread`` and ``n_needed`` NaN). The rule's number of runs does not depend on the pilot, so a cell whose
+    pilot lost its timing is brought to it like any other."""
+    from paperlib.ledger import CLOSE
+
+    if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
+        raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
+        raise ParameterError(f"runs must be a whole number >= 2, got {runs!r}")
+    return Plan(runs, math.nan, math.nan, CLOSE * abs(float(printed)), effect_is="a 5% difference from the print",
+                fixed=True)

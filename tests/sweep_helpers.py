@@ -107,3 +107,14 @@ def holds_the_gil(params: dict, seed: int) -> dict:
     """
     ctypes.PyDLL(ctypes.util.find_library("c")).sleep(int(params["hold_s"]))
     return _seeded(params, seed)
+
+
+def timing_lost_until(params: dict, seed: int) -> dict:
+    """A real-stack point stand-in: its ``log`` file gets one line per call; the call keeps its timing from the
+    ``keeps_from``-th call of its ``x`` on (1: the first; 0: never), and returns the seed and its call number."""
+    _log(params)
+    with open(params["log"], encoding="utf-8") as fh:
+        call = fh.read().split().count(str(params["x"]))
+    keeps_from = params.get("keeps_from", 1)
+    return {"seed_seen": seed, "call": call, "fidelity_kept": bool(keeps_from) and call >= keeps_from,
+            "fidelity_tries": 3}

@@ -125,3 +125,14 @@ def test_a_question_runs_the_fixed_number_and_reports_the_power_rule_s():
     assert replications.question_plan(1.0, 1.0, pilot_n=25).n == 25
     with pytest.raises(ParameterError, match="pilot_n"):
         replications.question_plan(1.0, 1.0, pilot_n=1)
+
+
+def test_a_pilot_without_two_kept_runs_still_runs_the_fixed_number():
+    plan = replications.unsized_plan(20.0)
+    # 20 runs, sized for nothing: no spread, no number the power rule would ask; 5% of the print 20 is 1.0
+    assert (plan.n, plan.fixed, plan.effect) == (replications.MEASURED_REPLICATIONS, True, 1.0)
+    assert math.isnan(plan.spread) and math.isnan(plan.n_needed) and not plan.capped
+    assert plan.describe() == ("20 replications in all, fixed beforehand; the pilot kept fewer than two runs, so no "
+                               "spread to size a test from")
+    with pytest.raises(ParameterError, match="printed"):
+        replications.unsized_plan(0.0)

@@ -77,8 +77,14 @@ def test_every_cell_runs_the_fixed_replications_and_its_pilot_says_what_the_powe
     kept = _runs({("tcp", 0.256, 0.02): [15.84, 17.69, 16.54, 15.84, 15.84],
                   ("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74, 15.74]})
     pts = emulated.points(paper, "reduced")
-    plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
-    assert len(plans) == 2  # the cells without two kept runs get no plan
+    every = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
+    # the cells without two kept runs run the same 20 with no spread to size from: 20 new repetitions (5 to 24)
+    unsized = [p for p in every if p.pilot_n < 2]
+    assert unsized and all(p.plan.n == 20 and np.isnan(p.plan.spread) for p in unsized)
+    extra = emulation_notebook.more_points(pts, unsized[:1], kept)
+    assert sorted({p["rep"] for p in extra}) == list(range(5, 25))
+    plans = [p for p in every if p.pilot_n >= 2]
+    assert len(plans) == 2
     by_label = {p.label: p for p in plans}
     tcp2 = by_label["Table II, p = 2 %, TCP (Experimental) (Sec)"]
     assert (tcp2.pilot_n, tcp2.plan.n, tcp2.plan.n_needed) == (5, 20, 8.0) and np.isclose(tcp2.plan.effect, 0.95)
@@ -96,7 +102,7 @@ def test_every_cell_runs_the_fixed_replications_and_its_pilot_says_what_the_powe
 def test_a_run_lost_in_the_pilot_is_replaced_by_the_extension(paper):
     # 4 of the pilot's 5 runs kept their timing and the cell runs 20 that kept theirs: 16 new repetitions (5 to 20)
     kept = _runs({("sctp", 0.055, 0.01): [15.74, 15.74, 15.75, 15.74]})
-    plans = emulation_notebook.measured_plans(emulated.measured_cells(paper, kept))
+    plans = [p for p in emulation_notebook.measured_plans(emulated.measured_cells(paper, kept)) if p.pilot_n]
     assert [p.plan.n for p in plans] == [20]
     extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), plans, kept)
     assert [(p["protocol"], p["rep"]) for p in extra] == [("sctp", k) for k in range(5, 21)]

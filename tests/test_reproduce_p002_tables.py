@@ -3,7 +3,9 @@
 import pandas as pd
 from p002_helpers import CHOSEN as CONV  # the chosen convention (test_reproduce_p002_operating_point checks it)
 
+from paperlib.provenance import Stamp
 from paperlib.reproduce.p002 import tables
+from paperlib.reproduction import Outputs
 
 
 def test_rows_name_every_printed_row(paper):
@@ -25,7 +27,9 @@ def test_regenerated_rows_beside_the_printed_ones(paper):
 
 
 def test_write_regenerated_writes_one_csv_per_table(paper, tmp_path):
-    tables.write_regenerated(tables.regenerated_tables(paper, CONV), tmp_path)
+    out = Outputs(tmp_path, Stamp("002_http_sctp_response.ipynb"))
+    tables.write_regenerated(tables.regenerated_tables(paper, CONV), out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table2_regenerated.csv", "table3_regenerated.csv"]
+    assert sorted(out.tables) == ["table2_regenerated.csv", "table3_regenerated.csv"]  # kept with the stage's
     back = pd.read_csv(tmp_path / "table2_regenerated.csv", dtype=str)
     assert back.columns[0] == "Protocol" and len(back) == 7

@@ -3,6 +3,8 @@
 Pure: no testbed runs here (tests/test_emulation_experiments.py runs one and its capture cross-check).
 """
 
+import math
+
 import pandas as pd
 import pytest
 
@@ -66,7 +68,12 @@ def test_measured_cells_plan_each_rate_and_protocol_from_its_kept_runs(paper):
     assert len(cells) == 5 * 2  # every rate, both protocols
     (tcp,) = [c for c in cells if c.label == "Table II, 1 Mbps, Exp(TCP)"]
     assert (tcp.at, tcp.printed, tcp.values) == ({"protocol": "tcp", "rate_bps": 1e6}, 1.49, (1.0, 1.2, 1.4))
-    (plan,) = emulation_notebook.measured_plans(cells)  # the cells without two runs get none
+    plans = emulation_notebook.measured_plans(cells)
+    # the cells without two kept runs run the same 20, with no spread to size a test from
+    unsized = [p for p in plans if p.pilot_n < 2]
+    assert len(unsized) == 9 and all(p.plan.n == 20 and math.isnan(p.plan.n_needed) for p in unsized)
+    assert "no spread to size a test from" in unsized[0].plan.describe()
+    (plan,) = [p for p in plans if p.pilot_n >= 2]
     assert plan.plan.n == replications.MEASURED_REPLICATIONS and plan.plan.capped and 55 < plan.plan.n_needed < 70
     extra = emulation_notebook.more_points(emulated.points(paper, "reduced"), [plan], runs)
     # 3 kept of the 20 planned: 17 more, after the pilot's reps 0-4

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from paperlib import sweep
-from paperlib.emulation import build, fidelity, netns, standin_app, tcp_settings
+from paperlib.emulation import build, fidelity, later_tries, netns, standin_app, tcp_settings
 from paperlib.emulation.netns import Link, Testbed
 from paperlib.emulation.tcp_settings import TcpSettings
 from paperlib.validate import ParameterError
@@ -340,7 +340,9 @@ def code_version(depends: tuple = (), sources: tuple = ()) -> str:
 
 def run(points: list[dict], cache_dir: Path = CACHE_DIR, n_links: int | None = None, progress: bool = True,
         desc: str | None = None, point_fn=None, depends: tuple = (), sources: tuple = ()) -> pd.DataFrame:
-    """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time.
+    """Return one row per point (parameters, seed, results) by the sweep runner, ``n_links`` testbeds at a time; a
+    point that lost its timing in all its tries runs again after the others
+    (:func:`paperlib.emulation.later_tries.run_sweep_kept`).
 
     ``point_fn`` (default :func:`run_point`) runs one point; another testbed's (e.g.
     :func:`paperlib.emulation.web_testbed_real.run_point`) names its modules and C sources in ``depends`` and
@@ -348,9 +350,9 @@ def run(points: list[dict], cache_dir: Path = CACHE_DIR, n_links: int | None = N
     """
     n = n_links or PARALLEL_LINKS
     scheduler = sweep.SYNCHRONOUS if n == 1 else None
-    return sweep.run_sweep(point_fn or run_point, points, cache_dir=cache_dir,
-                           code_version=code_version(depends, sources), scheduler=scheduler,
-                           n_workers=None if n == 1 else n, progress=progress, desc=desc)
+    return later_tries.run_sweep_kept(point_fn or run_point, points, cache_dir=cache_dir,
+                                      code_version=code_version(depends, sources), scheduler=scheduler,
+                                      n_workers=None if n == 1 else n, progress=progress, desc=desc)
 
 
 # --- statistics -----------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ RUN_COLUMNS = ["protocol", "rate_bps", "rtt_s", "loss", "users", "rep", "seed", 
 
 
 #: The per-run fidelity figures ``emulation_runs.csv`` holds beside each run (:func:`fidelity_columns`).
-FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "lateness_p99_s", "app_wait_s", "app_wait_transfer_s",
-                    "transfer_s", "handshakes", "cpu_pressure_fraction"]
+FIDELITY_COLUMNS = ["fidelity_kept", "fidelity_tries", "fidelity_passes", "lateness_p99_s", "app_wait_s",
+                    "app_wait_transfer_s", "transfer_s", "handshakes", "cpu_pressure_fraction"]
 
 
 @dataclass
@@ -121,11 +121,14 @@ class CellPlan:
 
 
 def measured_plans(cells: list[MeasuredCell]) -> list[CellPlan]:
-    """Return the plan of every cell whose pilot kept at least two runs (:func:`paperlib.replications.measured_plan`:
-    the pilot's spread, a 5% difference from the print); a cell with fewer gets none (no spread to size from)."""
+    """Return the plan of every cell (:data:`paperlib.replications.MEASURED_RULE`): from its pilot's spread and a 5%
+    difference from the print where the pilot kept at least two runs (:func:`paperlib.replications.measured_plan`),
+    else the same fixed replications with no spread to size from (:func:`paperlib.replications.unsized_plan`): a
+    cell whose pilot lost its timing is brought to the rule's number like the others."""
     return [CellPlan(c.label, dict(c.at), float(c.printed), len(c.values),
-                     replications.measured_plan(c.values, float(c.printed)))
-            for c in cells if len(c.values) >= 2]
+                     replications.measured_plan(c.values, float(c.printed)) if len(c.values) >= 2
+                     else replications.unsized_plan(float(c.printed)))
+            for c in cells]
 
 
 def more_points(points: list[dict], plans: list[CellPlan], kept: pd.DataFrame) -> list[dict]:
@@ -170,7 +173,8 @@ def plans_table(real_stacks: Emulated) -> pd.DataFrame:
 
 
 def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per run with :data:`FIDELITY_COLUMNS`: whether it kept its timing, its tries, the emulator's
+    """Return one row per run with :data:`FIDELITY_COLUMNS`: whether it kept its timing, its tries (in all) and
+    later passes (:mod:`paperlib.emulation.later_tries`), the emulator's
     worse-direction lateness p99, the applications' run-queue wait over their lives and during the transfer (the
     one the rule judges when known, :attr:`paperlib.emulation.fidelity.FidelityRecord.judged_wait_s`), its
     handshakes and the machine's CPU pressure."""
@@ -181,6 +185,7 @@ def fidelity_columns(runs: pd.DataFrame) -> pd.DataFrame:
         start, end = rec.get("transfer_start_s"), rec.get("transfer_end_s")
         transfer = end - start if start is not None and end is not None else rec.get("wall_s")
         rows.append({"fidelity_kept": r.get("fidelity_kept"), "fidelity_tries": r.get("fidelity_tries"),
+                     "fidelity_passes": r.get("fidelity_passes"),
                      "lateness_p99_s": rec.get("worst_lateness_p99_s"), "app_wait_s": rec.get("app_wait_s"),
                      "app_wait_transfer_s": rec.get("app_wait_transfer_s"), "transfer_s": transfer,
                      "handshakes": handshakes, "cpu_pressure_fraction": rec.get("cpu_pressure_fraction")})

@@ -41,7 +41,7 @@ def model(run: PaperRun) -> Reproduction:
     search = out.table("convention_search.csv", operating_point.convention_search(paper))
     conv = operating_point.chosen_convention(paper, search)
     regenerated = tables.regenerated_tables(paper, conv)
-    tables.write_regenerated(regenerated, run.out)
+    tables.write_regenerated(regenerated, out)
     curve = out.table("what_if_response_vs_p.csv", what_if.response_vs_p(
         paper, conv, **{name: run.parameters.get(name) for name in WHAT_IF}))
     out.figure("what_if_response_vs_p.png", figures.what_if_response_vs_p(curve))

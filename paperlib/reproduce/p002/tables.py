@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
-from paperlib.atomic import atomic_write_csv
 from paperlib.data import Paper
 from paperlib.reproduce.p002.operating_point import Convention, operating_points, regenerate
 
@@ -38,7 +35,8 @@ def regenerated_tables(paper: Paper, conv: Convention) -> dict[str, pd.DataFrame
     return out
 
 
-def write_regenerated(regenerated: dict[str, pd.DataFrame], out: Path) -> None:
-    """Write each table of :func:`regenerated_tables` atomically as ``<out>/<table>_regenerated.csv``."""
+def write_regenerated(regenerated: dict[str, pd.DataFrame], out) -> None:
+    """Write each table of :func:`regenerated_tables` as ``<table>_regenerated.csv`` through ``out`` (the stage's
+    :class:`paperlib.reproduction.Outputs`: atomically, and kept with the stage's other tables)."""
     for name, frame in regenerated.items():
-        atomic_write_csv(Path(out) / f"{name}_regenerated.csv", frame.reset_index())
+        out.table(f"{name}_regenerated.csv", frame.reset_index())

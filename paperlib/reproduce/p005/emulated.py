@@ -66,7 +66,7 @@ import pandas as pd
 
 from paperlib import sweep, validate
 from paperlib.atomic import atomic_write_csv
-from paperlib.emulation import apps, c_stacks, capture, experiments, fidelity, netns, page_app
+from paperlib.emulation import apps, c_stacks, capture, experiments, fidelity, later_tries, netns, page_app
 from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation import notebook as emulation_notebook
 from paperlib.emulation.netns import Link, Testbed
@@ -628,9 +628,11 @@ def run(paper, profile: str, out: Path, *, scheduler_links: int | None = None) -
     n = scheduler_links or (experiments.PARALLEL_LINKS if "WEBPERF_EMU_LINKS" in os.environ else LINKS_AT_ONCE)
 
     def swept(points_: list[dict], stage: str) -> pd.DataFrame:
-        runs_ = sweep.run_sweep(run_point, points_, cache_dir=experiments.CACHE_DIR, code_version=code_version(),
-                                scheduler=sweep.SYNCHRONOUS if n == 1 else None, n_workers=None if n == 1 else n,
-                                progress=True, desc=f"{PAPER} real stacks ({profile}, {stage})")
+        runs_ = later_tries.run_sweep_kept(run_point, points_, cache_dir=experiments.CACHE_DIR,
+                                           code_version=code_version(),
+                                           scheduler=sweep.SYNCHRONOUS if n == 1 else None,
+                                           n_workers=None if n == 1 else n, progress=True,
+                                           desc=f"{PAPER} real stacks ({profile}, {stage})")
         return runs_.assign(implementation=[implementation_of(r) for r in runs_.to_dict("records")])
 
     runs = swept(pts, "pilot")
@@ -808,8 +810,9 @@ def summary(paper, real_stacks) -> pd.DataFrame:
     trips (:func:`paperlib.emulation.capture.wire_ttfb`), each a mean and 95% half-width over the ``wire_n``
     repetitions whose captures were read; for every protocol but :data:`PAIRED_WITH`, the paired differences of
     h2's runs and the cell's on the same link seeds (:func:`_paired_columns`: ``h2_pairs``, ``h2_gap_*``), which
-    the questions comparing a protocol with HTTP/2 read. Empty when nothing ran. The Python stacks' runs only (those without an
-    ``implementation`` or with "python"); :func:`implementation_summary` sets the C programs beside them."""
+    the questions comparing a protocol with HTTP/2 read. Empty when nothing ran. The Python stacks' runs only
+    (those without an ``implementation`` or with "python"); :func:`implementation_summary` sets the C programs
+    beside them."""
     return _cells_summary(python_runs(_runs(real_stacks)))
 
 
@@ -834,8 +837,8 @@ def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
         wire_ci = {name: experiments.mean_ci(wired[name]) for name in ("wire_rtts", "protocol_rtts", "processing_rtts",
                                                                           "ttfb_wire_s", "ttfb_protocol_rtts")}
         first = grp.iloc[0].to_dict()
-        rows.append({**row, **_paired_columns(runs, key), "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h, "ttfb_mean_s": tt_m,
-                     "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
+        rows.append({**row, **_paired_columns(runs, key), "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h,
+                     "ttfb_mean_s": tt_m, "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
                      "stack": stack_text(first, first.get("provenance")), "object_mean_s": ob_m,
