@@ -8,6 +8,8 @@ commit, schedule). ``make reproduce`` ends with ``python -m paperlib.reference c
   those where one of the two is ``fidelity_lost`` (that run's real-stack runs lost their timing: it says what the
   machine did, not what the stacks do),
 * the real-stack cells whose 95% intervals do not overlap,
+* of the rows the real stacks ran for, how many kept their status, changed where one run lost its timing, and
+  changed otherwise,
 * the rows (and real-stack cells) present in one run and not the other, and the papers run with other
   parameters than the reference's,
 
@@ -141,6 +143,10 @@ class Comparison:
     differences: pd.DataFrame
     agree: int
     total: int
+    #: Of the rows in both ledgers that the real stacks ran for in either (``emulation`` in
+    #: :data:`paperlib.ledger.RAN`): (the same status, changed where one is ``fidelity_lost``, changed otherwise);
+    #: None when a ledger has no ``emulation`` column (and for the real-stack cells).
+    real_stacks: tuple[int, int, int] | None = None
 
 
 def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
@@ -238,7 +244,27 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
             if texts:
                 records.append({"kind": "parameters", "paper": paper, "source": "", "row": "", "column": "",
                                 "reference": texts[0], "run": texts[1]})
-    return Comparison(_diffs(records), agree, len(set(ref) | set(now)))
+    return Comparison(_diffs(records), agree, len(set(ref) | set(now)), _real_stack_counts(reference, run))
+
+
+def _real_stack_counts(reference: pd.DataFrame, run: pd.DataFrame) -> tuple[int, int, int] | None:
+    """Return :attr:`Comparison.real_stacks` of two ledgers, or None when one has no ``emulation`` column."""
+    if not all("emulation" in f.columns for f in (reference, run)):
+        return None
+    ref, now = (_rows(f, ("status", "emulation"), what) for f, what in ((reference, "reference ledger"),
+                                                                         (run, "run's ledger")))
+    same = timing = other = 0
+    for key in ref.keys() & now.keys():
+        (status_ref, emu_ref), (status_run, emu_run) = ref[key], now[key]
+        if emu_ref not in ledger.RAN and emu_run not in ledger.RAN:
+            continue
+        if status_ref == status_run:
+            same += 1
+        elif ledger.FIDELITY_LOST in (status_ref, status_run):
+            timing += 1
+        else:
+            other += 1
+    return same, timing, other
 
 
 def _cells(table: pd.DataFrame, spec: IntervalTable, what: str) -> dict[tuple[str, str], tuple[float, float]]:
@@ -356,6 +382,10 @@ def lines(rows: Comparison, cells: Comparison, *, limit: int = 5, ledger_name: s
             out.append(f"    {rec['paper']} {where}: {change}")
         if len(some) > limit:
             out.append(f"    ... and {len(some) - limit} more")
+    if rows.real_stacks is not None and sum(rows.real_stacks):
+        same, timing, other = rows.real_stacks
+        out.append(f"  of the {same + timing + other} rows the real stacks ran for: {same} with the same status, "
+                   f"{timing} changed where one run lost its timing, {other} changed otherwise")
     summary = f"{ledger_name} agrees with the reference on {rows.agree} of {rows.total} rows"
     if cells.total:
         summary += f"; {cells.agree} of {cells.total} real-stack cells' 95% intervals overlap the reference's"

@@ -222,3 +222,19 @@ def test_a_status_changed_by_lost_timing_is_listed_apart():
     assert out[0] == "  status changed (1):" and out[2].startswith("  status changed where one run's runs lost")
     assert out[3:5] == ["    004 s / b / c: supported -> fidelity_lost",
                         "    004 s / c / c: fidelity_lost -> supported"]
+
+
+def test_the_rows_the_real_stacks_ran_for_are_counted_by_what_changed():
+    # four rows: a model row (no emulation) that changed, and three the real stacks ran for in one run or both:
+    # one the same, one lost its timing in the run, one changed otherwise (supported -> inconclusive)
+    ref = frame([("model", "reproduced"), ("same", "supported"), ("lost", "supported"), ("flip", "supported")],
+                emulation=["", "ran", "ran", "ran"])
+    run = frame([("model", "close"), ("same", "supported"), ("lost", ledger.FIDELITY_LOST), ("flip", "inconclusive")],
+                emulation=["", "ran", "fidelity lost", "ran"])
+    got = compare_ledgers(ref, run)
+    assert got.real_stacks == (1, 1, 1)
+    text = reference.lines(got, compare_ledgers(ref, ref))
+    assert ("  of the 3 rows the real stacks ran for: 1 with the same status, 1 changed where one run lost its "
+            "timing, 1 changed otherwise") in text
+    # a ledger without the column: no count, no line
+    assert compare_ledgers(ref.drop(columns="emulation"), run).real_stacks is None
