@@ -147,6 +147,16 @@ QUESTION_RULE = (f"every cell a real-stack question reads runs {QUESTION_REPLICA
                  f"and the plan says it")
 
 
+def _check_count(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2:
+        raise ParameterError(f"{name} must be a whole number >= 2, got {value!r}")
+
+
+def _check_printed(printed) -> None:
+    if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
+        raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
+
+
 def question_plan(spread: float, effect: float, *, pilot_n: int, runs: int = QUESTION_REPLICATIONS) -> Plan:
     """Return the :class:`Plan` of a real-stack question whose pilot of ``pilot_n`` replications measured ``spread``
     (one replication's standard deviation of the question's quantity) and whose model predicts ``effect``.
@@ -155,9 +165,8 @@ def question_plan(spread: float, effect: float, *, pilot_n: int, runs: int = QUE
     it); ``n_needed`` is what the power rule would ask (:func:`replications_for_power`, not capped, never below the
     pilot), reported beside it. Raises :class:`ParameterError` as :func:`replications_for_power` does, and for
     ``pilot_n`` or ``runs`` below 2."""
-    for name, v in (("pilot_n", pilot_n), ("runs", runs)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 2:
-            raise ParameterError(f"{name} must be a whole number >= 2, got {v!r}")
+    _check_count("pilot_n", pilot_n)
+    _check_count("runs", runs)
     least = max(PILOT, pilot_n)
     power = replications_for_power(spread, effect, pilot=least, cap=max(runs, least))
     return replace(power, n=max(runs, pilot_n), fixed=True)
@@ -179,10 +188,8 @@ def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEA
     x = [float(v) for v in values]
     if len(x) < 2 or not all(math.isfinite(v) for v in x):
         raise ParameterError(f"values must be at least two finite measurements, got {values!r}")
-    if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
-        raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
-        raise ParameterError(f"runs must be a whole number >= 2, got {runs!r}")
+    _check_printed(printed)
+    _check_count("runs", runs)
     mean = sum(x) / len(x)
     spread = math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
     least = max(pilot, len(x))
@@ -197,9 +204,7 @@ def unsized_plan(printed: float, *, runs: int = MEASURED_REPLICATIONS) -> Plan:
     pilot lost its timing is brought to it like any other."""
     from paperlib.ledger import CLOSE
 
-    if isinstance(printed, bool) or not isinstance(printed, (int, float)) or not math.isfinite(printed) or printed == 0:
-        raise ParameterError(f"printed must be a finite number other than 0, got {printed!r}")
-    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
-        raise ParameterError(f"runs must be a whole number >= 2, got {runs!r}")
+    _check_printed(printed)
+    _check_count("runs", runs)
     return Plan(runs, math.nan, math.nan, CLOSE * abs(float(printed)), effect_is="a 5% difference from the print",
                 fixed=True)

@@ -824,6 +824,8 @@ def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
     for r in runs.to_dict("records"):
         if r.get("first_flight"):
             flights[(r["protocol"], r["rate_bps"], r["rtt_s"], r["iw_segments"])] = r["first_flight"]
+    # each protocol's runs paired with h2's once, for all its cells
+    paired_with_h2 = {p: _paired_runs(runs, PAIRED_WITH, p) for p in set(runs.protocol) - {PAIRED_WITH}}
     rows = []
     for key, grp in runs.groupby(_KEY, sort=True):
         ff = flights.get((key[0], key[1], key[2], key[4]))
@@ -837,8 +839,9 @@ def _cells_summary(runs: pd.DataFrame | None) -> pd.DataFrame:
         wire_ci = {name: experiments.mean_ci(wired[name]) for name in ("wire_rtts", "protocol_rtts", "processing_rtts",
                                                                           "ttfb_wire_s", "ttfb_protocol_rtts")}
         first = grp.iloc[0].to_dict()
-        rows.append({**row, **_paired_columns(runs, key), "n": n, "plt_mean_s": plt_m, "plt_half_s": plt_h,
-                     "ttfb_mean_s": tt_m, "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m, "handshake_rtts_half": hs_h,
+        rows.append({**row, **_paired_columns(paired_with_h2.get(key[0]), key), "n": n, "plt_mean_s": plt_m,
+                     "plt_half_s": plt_h, "ttfb_mean_s": tt_m, "ttfb_half_s": tt_h, "handshake_rtts_mean": hs_m,
+                     "handshake_rtts_half": hs_h,
                      "first_flight_packets": None if ff is None else ff["full_packets"],
                      "iw_checked": None if ff is None else bool(ff["iw_checked"]),
                      "stack": stack_text(first, first.get("provenance")), "object_mean_s": ob_m,
@@ -859,47 +862,37 @@ def _object_mean_s(t_done) -> float:
     return float(np.mean(t_done))
 
 
-def _link_run_key(runs: pd.DataFrame) -> list[tuple]:
-    """Return each run's :data:`_LINK_RUN` values as one hashable key (floats, the seed a whole number)."""
-    return [tuple(int(r[k]) if k == "link_seed" else float(r[k]) for k in _LINK_RUN)
-            for r in runs[_LINK_RUN].to_dict("records")]
-
-
 def _paired_runs(runs: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """Return the runs of protocols ``a`` and ``b`` among ``runs`` paired on :data:`_LINK_RUN`: one row per link
-    seed of a cell both ran, columns ``rate_bps``, ``rtt_s``, ``loss``, ``iw_segments``, ``rep`` (``a``'s),
-    ``plt_a_s``, ``plt_b_s``, ``object_a_s``, ``object_b_s`` (:func:`_object_mean_s`), sorted by cell and rep.
+    seed of a cell both ran, columns :data:`PAIRED_COLUMNS`, ``object_a_s``, ``object_b_s`` (:func:`_object_mean_s`;
+    ``rep`` is ``a``'s), sorted by cell and rep.
 
     Two runs of one link seed share the link's loss pattern, so their difference holds the protocols' difference
     without the between-seed spread both carry (h2's and h3's page load times under loss correlate closely)."""
-    columns = ["rate_bps", "rtt_s", "loss", "iw_segments", "rep", "plt_a_s", "plt_b_s", "object_a_s", "object_b_s"]
+    columns = [*PAIRED_COLUMNS, "object_a_s", "object_b_s"]
     if runs is None or not len(runs) or "link_seed" not in runs.columns:
         return pd.DataFrame(columns=columns)
-    sides = []
-    for proto, tag in ((a, "a"), (b, "b")):
-        side = runs[runs.protocol == proto]
-        sides.append(pd.DataFrame({"key": _link_run_key(side), "rep": side["rep"].to_numpy(),
-                                   f"plt_{tag}_s": side["plt_s"].astype(float).to_numpy(),
-                                   f"object_{tag}_s": [_object_mean_s(d) for d in side["t_done"]]}))
-    both = sides[0].merge(sides[1].drop(columns="rep"), on="key", how="inner")
-    cell = pd.DataFrame(both["key"].tolist(), columns=_LINK_RUN, index=both.index)
-    out = pd.concat([cell.drop(columns="link_seed"), both.drop(columns="key")], axis=1)
-    return out.sort_values(["rate_bps", "rtt_s", "loss", "iw_segments", "rep"]).reset_index(drop=True)[columns]
+    types = {"rate_bps": float, "rtt_s": float, "loss": float, "iw_segments": int, "link_seed": int}
+    sides = [runs.loc[runs.protocol == proto, [*_LINK_RUN, "rep"]].astype(types).assign(
+        **{f"plt_{tag}_s": runs.loc[runs.protocol == proto, "plt_s"].astype(float),
+           f"object_{tag}_s": [_object_mean_s(d) for d in runs.loc[runs.protocol == proto, "t_done"]]})
+        for proto, tag in ((a, "a"), (b, "b"))]
+    both = sides[0].merge(sides[1].drop(columns="rep"), on=_LINK_RUN, how="inner")
+    return both.sort_values(["rate_bps", "rtt_s", "loss", "iw_segments", "rep"]).reset_index(drop=True)[columns]
 
 
-def _paired_columns(runs: pd.DataFrame, cell: tuple) -> dict:
-    """Return :func:`summary`'s ``h2_*`` columns of ``cell`` (its :data:`_KEY` values): over the runs of
-    :data:`PAIRED_WITH` and the cell's protocol that share a link seed (:func:`_paired_runs`), the number of pairs,
-    the mean and Student-t 95% half-width of the paired differences h2 - protocol of the page load time and of the
-    mean object time, and h2's mean object time over the pairs (the scale of a relative difference). NaN (0 pairs)
-    for h2's own cells and where no pair ran."""
-    proto, rate, rtt, loss, iw = cell
+def _paired_columns(pairs: pd.DataFrame, cell: tuple) -> dict:
+    """Return :func:`summary`'s ``h2_*`` columns of ``cell`` (its :data:`_KEY` values) from ``pairs``, the runs of
+    :data:`PAIRED_WITH` and the cell's protocol that share a link seed (:func:`_paired_runs`; None for h2's own
+    cells): the number of pairs, the mean and Student-t 95% half-width of the paired differences h2 - protocol of
+    the page load time and of the mean object time, and h2's mean object time over the pairs (the scale of a
+    relative difference). NaN (0 pairs) for h2's own cells and where no pair ran."""
+    _, rate, rtt, loss, iw = cell
     out = {"h2_pairs": 0, **{c: float("nan") for c in ("h2_gap_plt_mean_s", "h2_gap_plt_half_s",
                                                       "h2_gap_object_mean_s", "h2_gap_object_half_s",
                                                       "h2_paired_object_mean_s")}}
-    if proto == PAIRED_WITH:
+    if pairs is None:
         return out
-    pairs = _paired_runs(runs, PAIRED_WITH, proto)
     pairs = pairs[np.isclose(pairs.rate_bps, rate) & np.isclose(pairs.rtt_s, rtt) & np.isclose(pairs.loss, loss)
                   & (pairs.iw_segments == iw)]
     if not len(pairs):
