@@ -28,3 +28,21 @@ def test_facts_find_every_question_by_its_id(frame):
 
 def test_the_finding_does_not_read_the_reasons(frame):
     assert verdict.finding(PaperRows("005", frame)) == verdict.finding(PaperRows("005", frame.assign(reason="x")))
+
+
+@pytest.mark.parametrize(("value", "low", "high", "expected"), [
+    # positive throughout: the number in the question's unit, the interval as two numbers
+    (3.8, 3.6, 4.0, "supported: 3.80 s faster (95% CI 3.60 to 4.00)"),
+    # a negative mean reads as its size with the opposite word; an interval below 0 names both its ends
+    (-0.09, -3.8, 3.62, "inconclusive: 0.09 s slower (95% CI from 3.80 s slower to 3.62 s faster)"),
+    (-1.5, -2.0, -1.0, "refuted: 1.50 s slower (95% CI from 2.00 s slower to 1.00 s slower)"),
+])
+def test_a_question_value_reads_with_its_sign_in_words(value, low, high, expected):
+    status = expected.split(":")[0]
+    row = pd.Series({"status": status, "regenerated": f"{value}", "low": f"{low}", "high": f"{high}"})
+    assert verdict._value("sctp_streams_same", row, interval=True) == expected
+
+
+def test_a_ratio_has_no_opposite_and_keeps_its_number():
+    row = pd.Series({"status": "refuted", "regenerated": "0.44", "low": "", "high": ""})
+    assert verdict._value("loss_model_holds", row, interval=True) == "refuted: 0.44x"

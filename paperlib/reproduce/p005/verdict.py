@@ -61,6 +61,10 @@ UNITS = {
     "h3_less_20pct_002": ("% faster", 1),
     "loss_model_holds": ("x", 2),
 }
+#: A negative value of a question reads as the opposite word with the size (``-0.09 s faster`` is ``0.09 s
+#: slower``); a unit without an opposite (a ratio) is never negative.
+OPPOSITE = {"% shorter": "% longer", " round trips saved": " round trips more", " s faster": " s slower",
+            "% faster": "% slower"}
 
 
 @dataclass(frozen=True)
@@ -185,16 +189,27 @@ def finding(rows: PaperRows) -> Finding:
 
 
 
+def _amount(value: float, unit: str, decimals: int) -> str:
+    """Return ``value`` in ``unit``, a negative one as its size with the opposite word (:data:`OPPOSITE`)."""
+    if value < 0 and unit in OPPOSITE:
+        return f"{-value:.{decimals}f}{OPPOSITE[unit]}"
+    return f"{value:.{decimals}f}{unit}"
+
+
 def _value(ident: str, row: pd.Series, interval: bool) -> str:
     """Return a question row's status with its value (and its 95% interval, with ``interval``) in the question's
-    unit: ``supported: 2.4% shorter`` or ``supported: 2.1% shorter (95% CI 1.5 to 2.7)``."""
+    unit: ``supported: 2.4% shorter``, ``supported: 2.1% shorter (95% CI 1.5 to 2.7)``; an interval reaching below
+    0 names both ends, ``inconclusive: 0.09 s slower (95% CI from 3.80 s slower to 3.62 s faster)``."""
     unit, decimals = UNITS[ident]
     value, low, high = value_of(row), value_of(row, "low"), value_of(row, "high")
     if value is None or row["status"] in ("untestable", ledger.FIDELITY_LOST):
         return row["status"]
-    text = f"{row['status']}: {value:.{decimals}f}{unit}"
+    text = f"{row['status']}: {_amount(value, unit, decimals)}"
     if interval and low is not None and high is not None:
-        text += f" (95% CI {low:.{decimals}f} to {high:.{decimals}f})"
+        if low >= 0 or unit not in OPPOSITE:
+            text += f" (95% CI {low:.{decimals}f} to {high:.{decimals}f})"
+        else:
+            text += f" (95% CI from {_amount(low, unit, decimals)} to {_amount(high, unit, decimals)})"
     return text
 
 
