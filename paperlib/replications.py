@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 
 from scipy import stats
 
+from paperlib.decide import CLEAR_HALF_WIDTHS, clear_of, half_width
 from paperlib.validate import ParameterError
 
 #: Replications of every cell before the power calculation.
@@ -61,6 +62,7 @@ class Plan:
     effect: float  # the distance the test is sized for: the model's predicted distance from the threshold
     effect_is: str = "the model's effect"  # what ``effect`` is, in words (:meth:`describe`)
     fixed: bool = False  # ``n`` is fixed beforehand (:func:`measured_plan`), ``n_needed`` only reported
+    first_stage: int | None = None  # the replications before a second stage (:func:`second_stage`); None: none ran
 
     @property
     def capped(self) -> bool:
@@ -70,12 +72,15 @@ class Plan:
     def describe(self) -> str:
         """Return the plan in words for a ledger reason."""
         need = "no finite number" if math.isinf(self.n_needed) else f"{self.n_needed:.0f}"
+        stage = ("" if self.first_stage is None else
+                 f"; a second stage to {self.n} after {self.first_stage}, whose interval lay less than "
+                 f"{CLEAR_HALF_WIDTHS:g} half-widths from the band's nearest edge")
         if self.fixed and math.isnan(self.spread):
             return (f"{self.n} replications in all, fixed beforehand; the pilot kept fewer than two runs, so no "
-                    f"spread to size a test from")
+                    f"spread to size a test from{stage}")
         if self.fixed:
             return (f"{self.n} replications in all, fixed beforehand; power {POWER:.0%} at {self.effect_is} "
-                    f"{self.effect:.3g} needs {need} at the pilot's spread {self.spread:.3g}")
+                    f"{self.effect:.3g} needs {need} at the pilot's spread {self.spread:.3g}{stage}")
         text = (f"{self.n} replications for power {POWER:.0%} at {self.effect_is} {self.effect:.3g} "
                 f"(pilot spread {self.spread:.3g})")
         if self.capped:
@@ -208,3 +213,38 @@ def unsized_plan(printed: float, *, runs: int = MEASURED_REPLICATIONS) -> Plan:
     _check_count("runs", runs)
     return Plan(runs, math.nan, math.nan, CLOSE * abs(float(printed)), effect_is="a 5% difference from the print",
                 fixed=True)
+
+
+#: The second stage of a published measurement measured again (:func:`second_stage`): as many replications again.
+SECOND_STAGE_FACTOR = 2
+#: The rule's second stage in one sentence (the notebooks of papers 000, 002, 004 print it after :data:`MEASURED_RULE`).
+SECOND_STAGE_RULE = (f"a cell whose 95% interval after its {MEASURED_REPLICATIONS} replications lies less than "
+                     f"{CLEAR_HALF_WIDTHS:g} half-widths from the nearest edge of the print's 5% band runs a second "
+                     f"stage to {SECOND_STAGE_FACTOR * MEASURED_REPLICATIONS}, once, and its status rests on all "
+                     f"of them")
+
+
+def second_stage(plan: Plan, values, printed: float) -> Plan:
+    """Return ``plan`` with a second stage when the cell's interval is not clear of the edge it is scored at.
+
+    ``values``: one measurement per replication that kept its timing, after ``plan``'s replications ran; ``printed``:
+    the published value the cell is scored against (:func:`paperlib.ledger.measured_status`'s band, printed -/+
+    :data:`paperlib.ledger.CLOSE`). When the values' 95% t-interval lies less than
+    :data:`paperlib.decide.CLEAR_HALF_WIDTHS` half-widths from the band's edge nearest its mean
+    (:func:`paperlib.decide.clear_of`), the plan runs :data:`SECOND_STAGE_FACTOR` times its replications
+    (``first_stage`` says how many there were); otherwise, or with fewer than two values, or when ``plan`` already
+    had its second stage, it is returned as it is. The rule reads how far the interval lies from the edge in its own
+    half-widths, never the side it lies on, so it extends a cell about to be scored close, different or inconclusive
+    alike: the status a rerun would turn over is the one near an edge.
+    """
+    from paperlib.ledger import measured_edge
+
+    x = [float(v) for v in values]
+    if plan.first_stage is not None or len(x) < 2 or not all(math.isfinite(v) for v in x):
+        return plan
+    _check_printed(printed)
+    mean = sum(x) / len(x)
+    half = half_width(math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1)), len(x))
+    if clear_of(mean, mean - half, mean + half, measured_edge(float(printed), mean)):
+        return plan
+    return replace(plan, n=SECOND_STAGE_FACTOR * plan.n, first_stage=plan.n)

@@ -75,3 +75,30 @@ def test_farther_from_the_threshold_never_needs_more(distance, sd, factor):
 @given(st.floats(0.0, 100.0), st.integers(2, 1000))
 def test_half_width_and_its_spread_are_inverse(sd, n):
     assert decide.sd_from_half_width(decide.half_width(sd, n), n) == pytest.approx(sd, rel=1e-9, abs=1e-12)
+
+
+def test_an_interval_is_clear_of_its_threshold_at_two_half_widths():
+    # [0.1, 0.5] around 0.3: half-width 0.2, 0.3 from 0 < 2 x 0.2 = 0.4: decided (excludes 0) but not clear
+    assert not decide.clear_of(0.3, 0.1, 0.5)
+    # [0.3, 0.7] around 0.5: 0.5 >= 0.4: clear
+    assert decide.clear_of(0.5, 0.3, 0.7)
+    # an interval straddling its threshold is never clear; the side does not matter
+    assert not decide.clear_of(0.0, -0.1, 0.1) and decide.clear_of(-0.5, -0.7, -0.3)
+    # a threshold other than 0: [15.3, 17.1] around 16.2 against 15.36: 0.84 < 2 x 0.9
+    assert not decide.clear_of(16.2, 15.3, 17.1, threshold=15.36)
+    # fewer than two replications give a nan interval: not clear
+    assert not decide.clear_of(0.4, math.nan, math.nan)
+
+
+def test_clear_of_names_its_bad_input():
+    with pytest.raises(ValueError, match="half_widths"):
+        decide.clear_of(0.5, 0.3, 0.7, half_widths=0.5)
+    with pytest.raises(ValueError, match="high end"):
+        decide.clear_of(0.5, 0.7, 0.3)
+
+
+@given(st.floats(-10, 10), st.floats(0.001, 5), st.floats(1, 4))
+def test_a_clear_interval_excludes_its_threshold(mean, half, widths):
+    # clear at k >= 1 half-widths implies |mean| >= half: the interval lies on one side of 0 (or touches it)
+    if decide.clear_of(mean, mean - half, mean + half, half_widths=widths):
+        assert mean - half >= -1e-12 or mean + half <= 1e-12

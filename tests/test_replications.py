@@ -136,3 +136,30 @@ def test_a_pilot_without_two_kept_runs_still_runs_the_fixed_number():
                                "spread to size a test from")
     with pytest.raises(ParameterError, match="printed"):
         replications.unsized_plan(0.0)
+
+
+def test_a_measured_cell_near_an_edge_of_the_band_runs_a_second_stage():
+    plan = replications.measured_plan([15.0, 16.0, 15.0, 16.0, 15.0], 14.63)
+    assert plan.n == 20 and plan.first_stage is None
+    # 20 values alternating 15.0 and 16.0: mean 15.5, sd sqrt(20 x 0.25 / 19) = 0.513, half-width
+    # t(.975, 19) 0.513 / sqrt(20) = 2.093 x 0.1147 = 0.240; the print 14.63's band is [13.8985, 15.3615], its edge
+    # nearest 15.5 is 15.3615, 0.1385 away: less than 2 x 0.240, so the cell runs 40, and its plan says so
+    near = replications.second_stage(plan, [15.0, 16.0] * 10, 14.63)
+    assert (near.n, near.first_stage) == (40, 20)
+    assert "a second stage to 40 after 20" in near.describe()
+    # a second look is the last: the extended plan is returned as it is
+    assert replications.second_stage(near, [15.0, 16.0] * 20, 14.63) is near
+    # 17.0 and 17.2: mean 17.1, half-width 0.048, 1.74 beyond the edge: clear, nothing added
+    assert replications.second_stage(plan, [17.0, 17.2] * 10, 14.63) is plan
+    # inside the band and clear of both edges (14.6 +/- 0.048): nothing added either; fewer than two values: nothing
+    assert replications.second_stage(plan, [14.5, 14.7] * 10, 14.63) is plan
+    assert replications.second_stage(plan, [15.4], 14.63) is plan
+
+
+def test_the_second_stage_reads_the_distance_not_the_side():
+    plan = replications.measured_plan([10.0, 10.1], 10.0)
+    # the same spread (half-width 0.048) just inside the band's upper edge 10.5 and just outside it: both run a
+    # second stage, whichever status the first stage would give
+    inside = replications.second_stage(plan, [10.35, 10.55] * 10, 10.0)
+    outside = replications.second_stage(plan, [10.45, 10.65] * 10, 10.0)
+    assert inside.first_stage == outside.first_stage == 20

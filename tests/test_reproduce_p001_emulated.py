@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from paperlib import decide
 from paperlib.data import load_paper
 from paperlib.emulation.notebook import Emulated
 from paperlib.ledger import REAL_STACKS
@@ -259,3 +260,92 @@ def test_the_emulation_turn_leaves_the_idle_cgroup_for_the_turn_and_returns_to_i
         run_progress.remove_cgroup(folder)
     assert out.stdout.split("\n")[:3] == [str(folder), "None", str(folder)]
     assert not folder.exists()
+
+
+def _runs_of(points, red_long_p90_s=0.5, noise=0.01) -> pd.DataFrame:
+    """A fake run for each of ``points`` (as :func:`_fake_runs`'s), its noise drawn from its cell and replication."""
+    base = {"FIFO-60": 0.3, "FIFO-120": 0.4, "FIFO-180": 0.5, "RED-A-240": 0.4, "RED-B-240": 0.42, "RED-C-240": 0.6,
+            "RED-A-180": red_long_p90_s}
+    rows = []
+    for p in points:
+        value = base[p["config"]] * (2.0 if (p["latency"] == "long" and p["config"] == "FIFO-180") else 1.0)
+        rng = np.random.default_rng([p["rep"], sorted(base).index(p["config"]), p["latency"] == "long"])
+        value *= 1 + noise * rng.standard_normal()
+        rows.append({**p, "seed": 1, "response_s": [value] * 20, "queue_samples": [160] * 10,
+                     "queue_sample_times_s": [float(t) for t in range(10)], "drops": 1, "arrivals": 100,
+                     "early_drops": 0, "throughput_bps": 9e6, "unfinished": 0, "failed": 0, "requests": 20,
+                     "fidelity": _record(10_000, 0.1), "fidelity_kept": True, "fidelity_tries": 1, "rtt_s": 0.05})
+    return pd.DataFrame(rows)
+
+
+def _judged(mean, low, high, n=10, cells=(("FIFO-180", 0.98, "long"),)):
+    decision = emulated.Decision("supported", mean, low, high, n, float(n))
+    found = emulated.Reading(True, None, "", mean)
+    return emulated.Judged(found, decision, frozenset(cells), "", "")
+
+
+def test_the_second_stage_takes_the_cells_of_claims_whose_interval_is_not_clear_of_zero():
+    long_ = (("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long"))
+    short = (("RED-A-240", 0.98, "short"), ("RED-C-240", 0.98, "short"))
+    # 0.043 from 0 with half-width 0.037 (decided, but 1.2 half-widths): its cells run to 20; a claim 0.12 from 0
+    # with half-width 0.04 (3 half-widths) is clear; one already at 20 replications is done
+    judged = {"edge": _judged(-0.043, -0.080, -0.006, cells=long_), "clear": _judged(0.12, 0.08, 0.16, cells=short),
+              "done": _judged(0.0, -0.1, 0.1, n=20, cells=(("FIFO-60", 0.98, "short"),)), "not run": None}
+    assert emulated.stage_two_cells(judged) == (frozenset(long_), 10)
+    # an interval straddling 0 is not clear either; a claim left with 7 replications asks the most (13), capped at 10
+    judged["clear"] = _judged(0.0, -0.05, 0.05, n=7, cells=short)
+    assert emulated.stage_two_cells(judged) == (frozenset(long_ + short), 10)
+    judged["clear"] = _judged(0.0, -0.05, 0.05, n=15, cells=short)
+    assert emulated.stage_two_cells(judged) == (frozenset(long_ + short), 10)
+    assert emulated.stage_two_cells({"clear": _judged(0.12, 0.08, 0.16)}) == (frozenset(), 0)
+
+
+def test_the_second_stage_runs_new_replications_of_the_claims_cells_and_judges_them_on_all():
+    pts = emulated.points(PAPER, "reduced", BROWSERS)
+    # RED-A-180 long at 0.9 s against FIFO-180 long at 1.0 s: the spread 11% is a hair beyond the 10% tolerance and
+    # RED's p90 a hair below FIFO's by more than 10% (margin 1.0 / (0.9 x 1.1) - 1 = 0.01), each with 1% noise per run:
+    # intervals less than two half-widths from 0
+    first = _runs_of(pts, red_long_p90_s=0.9)
+    em = Emulated("reduced", pts, first)
+    judged = emulated.judge_claims(PAPER, em)
+    assert not decide.clear_of(judged["fifo_red_98_long_differ"].decision.mean,
+                               judged["fifo_red_98_long_differ"].decision.low,
+                               judged["fifo_red_98_long_differ"].decision.high)
+    second = emulated.stage_two_points(PAPER, "reduced", BROWSERS, None, em)
+    long_ = {("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long")}
+    # replications 10-19 of exactly the two long-latency cells, each the point a 20-replication plan holds there
+    assert {(p["config"], p["load"], p["latency"]) for p in second} == long_
+    assert sorted({p["rep"] for p in second}) == list(range(10, 20))
+    assert second == [p for p in emulated.points(PAPER, "reduced", BROWSERS, reps=20)
+                      if p["rep"] >= 10 and (p["config"], p["load"], p["latency"]) in long_]
+    both = Emulated("reduced", pts + second, pd.concat([first, _runs_of(second, red_long_p90_s=0.9)],
+                                                        ignore_index=True))
+    both.stage_two = frozenset(long_)
+    by = {r.claim_id: r for r in emulated.real_stack_rows(PAPER, both)}
+    # the long-latency claims rest on 20 replications and say why; the short-latency ones keep their 10
+    assert by["fifo_red_98_long_differ"].n == "20" and by["red_better_long_latency"].n == "20"
+    assert "its cells ran the second stage to 20 replications" in by["red_better_long_latency"].reason
+    assert by["fig8_ab_response_differ"].n == "10" and "second stage" not in by["fig8_ab_response_differ"].reason
+    # the whole grid pairs only the replications every cell ran
+    assert emulated.paired_reps(both)["rep"].nunique() == 10
+
+
+def test_run_runs_the_second_stage_after_the_first(monkeypatch, tmp_path):
+    calls = []
+
+    def fake_run(points, **kw):
+        calls.append(len(points))
+        return _runs_of(points, red_long_p90_s=0.9)
+
+    monkeypatch.setattr(emulated.experiments, "run", fake_run)
+    monkeypatch.setattr(emulated.web_testbed_real, "unavailable_reason", lambda: None)
+    monkeypatch.setattr("paperlib.emulation.notebook.not_run_reason", lambda profile: None)
+    monkeypatch.setattr(emulated, "calibration_run", lambda *a, **k: Emulated("reduced"))  # its own tests
+    em = emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS)
+    # the plan's 80, then the plan (from the cache) and 10 replications of the two long-latency cells
+    assert calls == [80, 100] and len(em.runs) == 100
+    assert em.stage_two == {("FIFO-180", 0.98, "long"), ("RED-A-180", 0.98, "long")}
+    # clear claims (every interval of the default fake's large effects) add nothing
+    calls.clear()
+    monkeypatch.setattr(emulated.experiments, "run", lambda points, **kw: calls.append(len(points)) or _runs_of(points))
+    assert emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS).stage_two == frozenset() and calls == [80]

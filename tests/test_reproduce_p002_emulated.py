@@ -139,3 +139,33 @@ def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_pa
     assert (table["n TCP"] == 20).all()
     shown = emulation_notebook.plans_table(em)
     assert len(shown) == 16 and (shown["replications"] == 20).all() and shown["needed by the rule"].max() == 8
+
+
+def test_run_gives_a_cell_near_an_edge_of_its_band_a_second_stage(paper, monkeypatch, tmp_path):
+    """As above, with TCP at RTT 0.08 s alternating 15.0 and 16.0 s: after its 20 replications its interval (15.5 +/-
+    0.24 s, test_replications) lies 0.14 s from its print 14.63 s's band edge 15.36 s, less than two half-widths, so
+    its point runs 20 more; every other cell is steady and clear of its band."""
+    calls = []
+
+    def response(p) -> float:
+        if (p["protocol"], p["rtt_s"]) == ("tcp", 0.08):
+            return (15.0, 16.0)[p["rep"] % 2]
+        return 15.84
+
+    def fake_run(points, **kw):
+        calls.append((len(points), kw.get("desc")))
+        return pd.DataFrame([{**p, "seed": 1, "t0": 0.0, "t_start": [0.0], "t_done": [response(p)], "user": [0],
+                              "object": [0], "fidelity_kept": True} for p in points])
+
+    monkeypatch.setattr(emulation_notebook.experiments, "run", fake_run)
+    monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
+    em = emulated.run(paper, "reduced", tmp_path)
+    pilot = 7 * len(experiments.protocols()) * replications.PILOT
+    more = 7 * len(experiments.protocols()) * (replications.MEASURED_REPLICATIONS - replications.PILOT)
+    assert [n for n, _ in calls] == [pilot, pilot + more, pilot + more + 20]
+    assert "second stage" in calls[2][1]
+    plan = em.plan_at(14.63, protocol="tcp", rate_bps=40e3, rtt_s=0.08, loss=0.01)
+    assert (plan.plan.n, plan.plan.first_stage) == (40, 20)
+    assert em.plan_at(14.71, protocol="sctp", rate_bps=40e3, rtt_s=0.08, loss=0.01).plan.first_stage is None
+    table = emulated.summary(paper, em, conv=CONV)
+    assert sorted(table["n TCP"]) == [20] * 7 + [40]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -129,6 +129,17 @@ def measured_plans(cells: list[MeasuredCell]) -> list[CellPlan]:
                      replications.measured_plan(c.values, float(c.printed)) if len(c.values) >= 2
                      else replications.unsized_plan(float(c.printed)))
             for c in cells]
+
+
+def second_stages(cells: list[MeasuredCell], plans: list[CellPlan]) -> list[CellPlan]:
+    """Return ``plans`` (:func:`measured_plans` of the same cells, in their order) with the second stage of every
+    cell whose ``values`` (the replications that kept their timing, once the plan ran) give an interval near an edge
+    of the print's band (:func:`paperlib.replications.second_stage`)."""
+    if [c.label for c in cells] != [p.label for p in plans]:
+        raise ValueError("second_stages: the cells and the plans must be the same, in the same order; got "
+                         f"{[c.label for c in cells]} and {[p.label for p in plans]}")
+    return [replace(p, plan=replications.second_stage(p.plan, c.values, c.printed)) for c, p in zip(cells, plans,
+                                                                                                     strict=True)]
 
 
 def more_points(points: list[dict], plans: list[CellPlan], kept: pd.DataFrame) -> list[dict]:
@@ -260,7 +271,9 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     A module with ``measured_cells(paper, kept)`` (a :class:`MeasuredCell` per published measurement measured
     again, from the runs that kept their timing) has its points run as a pilot, each cell planned by
     :data:`paperlib.replications.MEASURED_RULE` (:func:`measured_plans`) and extended to its plan
-    (:func:`more_points`); the pilot's runs come from the sweep cache the second time.
+    (:func:`more_points`); then a cell whose interval lies near an edge of the print's band runs its second stage
+    (:func:`second_stages`, :data:`paperlib.replications.SECOND_STAGE_RULE`). The earlier runs come from the sweep
+    cache each time.
     """
     profile = experiments.check_profile(profile)
     reason = not_run_reason(profile)
@@ -277,6 +290,13 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
         if extra:
             pts = [*pts, *extra]
             runs = experiments.run(pts, n_links=scheduler_links, desc=f"{desc}, to the planned replications")
+            kept, lost = split_kept(runs)
+        plans = second_stages(module.measured_cells(paper, kept), plans)
+        extra = more_points(pts, plans, kept)
+        if extra:
+            pts = [*pts, *extra]
+            runs = experiments.run(pts, n_links=scheduler_links,
+                                   desc=f"{desc}, second stage of the cells near an edge of the print's band")
             kept, lost = split_kept(runs)
     flat = flat_runs(runs)
     for col in ("t_start", "t_done", "user", "object"):

@@ -46,6 +46,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from paperlib import decide as shared_decide
 from paperlib.atomic import atomic_write_csv
 from paperlib.data import Paper
 from paperlib.emulation import experiments, web_testbed_real
@@ -53,7 +54,7 @@ from paperlib.emulation import ledger_rows as emulated_rows
 from paperlib.emulation.notebook import Emulated, cell_fidelity, split_kept
 from paperlib.ledger import REAL_STACKS, Row, claim_row, measured_row
 from paperlib.reproduce.p001 import calibration, claims, decision_rule, figure_cells, figures, findings, testbed
-from paperlib.reproduce.p001.decision_rule import Reading, decide, increasing
+from paperlib.reproduce.p001.decision_rule import Decision, Reading, decide, increasing
 from paperlib.reproduce.p001.testbed import Profile
 from paperlib.sweep import point_seed
 
@@ -78,6 +79,11 @@ SETUP_S = 1.5
 #: The most replications added to replace replications with a run that lost its timing on every try (a sequential
 #: rule fixed before any run: it reads which runs lost their timing, never a result; :func:`replacement_points`).
 MAX_REPLACEMENTS = 2
+#: The second stage of the plan (a sequential rule fixed before any run, the same for every claim): a claim whose 95%
+#: interval after the first stage is not clear of 0 (:func:`paperlib.decide.clear_of`: its mean less than two
+#: half-widths from 0) has its cells run to this many replications, and its verdict rests on all of them
+#: (:func:`stage_two_points`). A verdict that close to its threshold is the one a rerun turns over.
+STAGE_TWO_REPS = 2 * decision_rule.MIN_REPS
 
 
 def real_profile(prof: Profile, profile: str) -> Profile:
@@ -257,6 +263,7 @@ class RealStacks(Emulated):
     and ``calibration``, the calibration testbed's runs (:func:`calibration_run`; None: not part of this record)."""
 
     calibration: Emulated | None = None
+    stage_two: frozenset = frozenset()  # the cells that ran the second stage (:func:`stage_two_points`)
 
 
 def calibration_of(real_stacks: Emulated) -> Emulated | None:
@@ -277,7 +284,8 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
     ``base_seed`` (the ns-3 sweeps') as for :func:`points`; ``latency_reading`` the calibration's (Table 2's reading,
     as the ns-3 calibration's); ``scheduler_links`` testbeds at a time (default :data:`LINKS`). Replications with a
     run that lost its timing on every try are replaced by new ones (:func:`replacement_points`, at most
-    :data:`MAX_REPLACEMENTS`).
+    :data:`MAX_REPLACEMENTS`); then the claims whose interval is not clear of 0 run their second stage
+    (:func:`stage_two_points`, :data:`STAGE_TWO_REPS`).
 
     Nothing runs with ``profile`` "off" or when the machine cannot (:func:`not_run`, checked before any point).
     ``lock``: the lock held around both sweeps (:func:`emulation_turn`).
@@ -293,12 +301,19 @@ def run(paper: Paper, profile: str, out: Path, *, browsers: dict[float, int], pr
         if extra:  # the plan's runs again from the cache, and the replacements
             pts = pts + extra
             runs = sweep(pts, f"{PAPER} real stacks ({profile}, replacing replications that lost their timing)", links)
+        kept, lost = split_kept(runs)
+        second = stage_two_points(paper, profile, browsers, prof, RealStacks(profile, pts, kept, lost=lost),
+                                  base_seed=base_seed)
+        if second:  # the first stage's runs again from the cache, and the second stage's
+            pts = pts + second
+            runs = sweep(pts, f"{PAPER} real stacks ({profile}, second stage of the claims not clear of 0)", links)
         cal = calibration_run(paper, profile, out, prof=prof, base_seed=base_seed, latency_reading=latency_reading,
                               scheduler_links=scheduler_links)
     runs = with_rtt(runs)
     atomic_write_csv(Path(out) / "emulation_runs.csv", run_table(runs))
     kept, lost = split_kept(runs)
-    return RealStacks(profile, pts, kept, lost=lost, calibration=cal)
+    stage_two = frozenset((p["config"], p["load"], p["latency"]) for p in second)
+    return RealStacks(profile, pts, kept, lost=lost, calibration=cal, stage_two=stage_two)
 
 
 # --- the calibration on real stacks ----------------------------------------------------------------------------
@@ -510,14 +525,26 @@ class CellEvidence(claims.Evidence):
 
 
 def paired_reps(em: Emulated, cells: set | None = None) -> pd.DataFrame:
-    """Return the kept runs of the replications whose every run in ``cells`` ((config, load, latency) triples;
-    None: the whole grid) kept its timing: a claim's margins pair the cells it compares within one replication
-    (common random numbers), so a run lost in a cell the claim does not read costs it nothing."""
+    """Return the kept runs of the replications with a run that kept its timing in every cell of ``cells``
+    ((config, load, latency) triples; None: every cell that ran): a claim's margins pair the cells it compares
+    within one replication (common random numbers), so a run lost in a cell the claim does not read costs it
+    nothing, and a replication of the second stage (:func:`stage_two_points`), which runs only some cells, counts
+    for the claims that read only those."""
     if not len(em.runs):
         return em.runs
-    lost = em.lost if cells is None or not len(em.lost) else em.lost[
-        [(r["config"], r["load"], r["latency"]) in cells for r in em.lost.to_dict("records")]]
-    return em.runs[~em.runs["rep"].isin(set(lost["rep"]) if len(lost) else set())]
+    keys = set(cells) if cells is not None else {_cell(r) for r in em.every_run().to_dict("records")}
+    lost = {r["rep"] for r in em.lost.to_dict("records") if _cell(r) in keys} if len(em.lost) else set()
+    ran: dict = {}
+    for r in em.runs.to_dict("records"):
+        if _cell(r) in keys:
+            ran.setdefault(r["rep"], set()).add(_cell(r))
+    complete = {rep for rep, seen in ran.items() if len(seen) == len(keys) and rep not in lost}
+    return em.runs[em.runs["rep"].isin(complete)]
+
+
+def _cell(run: dict) -> tuple:
+    """Return a run's cell: (configuration, load, latency set)."""
+    return run["config"], run["load"], run["latency"]
 
 
 def grid_probe(em: Emulated, paper: Paper) -> CellEvidence | None:
@@ -551,11 +578,93 @@ def fifo_98_queue_short(r: claims.Evidence) -> Reading:
 PARTIAL = {"fifo_98_longer_larger_queue": (fifo_98_queue_short, "judged on short latency only (the reduced grid)")}
 
 
+@dataclass(frozen=True)
+class Judged:
+    """A claim judged on the real stacks: the pooled ``found`` reading, the decision rule's ``decision``, the cells it
+    read, the spread note of their replications, and what the row says it covers (``scope``, "" for all of it)."""
+
+    found: Reading
+    decision: Decision
+    touched: frozenset
+    note: str
+    scope: str
+
+
 def _judge(reading, evidence: claims.Evidence):
     pooled = evidence.fresh()
     found = reading(pooled)
     decision = decide([reading(r.fresh()).margin for r in evidence.replications])
     return found, decision, set(pooled.touched), pooled.rep_note()
+
+
+def judge_claims(paper: Paper, em: Emulated) -> dict[str, Judged | None]:
+    """Return every claim of ``claims.csv`` judged on the runs of ``em`` (claim id -> :class:`Judged`; None when its
+    cells, or the reduced grid's reading of it in :data:`PARTIAL`, did not run or kept no replication).
+
+    A claim is judged by the decision rule on the replications whose runs in the cells it reads all kept their
+    timing (:func:`paired_reps` of :func:`claim_cells`).
+    """
+    out: dict[str, Judged | None] = {cid: None for cid in paper.claims.cells["id"]}
+    if em.not_run or not len(em.runs):
+        return out
+    probe = grid_probe(em, paper)
+    by_lost_reps: dict[frozenset, CellEvidence | None] = {}  # the evidence of each set of replications left out
+
+    def evidence_for(reading) -> CellEvidence | None:
+        """The paired evidence of the replications whose runs in the cells ``reading`` reads all kept their timing."""
+        touched = claim_cells(probe, reading)
+        runs = paired_reps(em, touched) if touched is not None else em.runs.iloc[0:0]
+        key = frozenset(set(em.runs["rep"]) - set(runs["rep"]))
+        if key not in by_lost_reps:
+            by_lost_reps[key] = CellEvidence.from_sweep(runs, paper) if len(runs) else None
+        return by_lost_reps[key]
+
+    for cid in out:
+        reading = claims.CLAIMS.functions[cid].reading
+        for candidate, what in ((reading, ""), PARTIAL.get(cid, (None, ""))):
+            if candidate is None or (evidence := evidence_for(candidate)) is None:
+                continue
+            try:
+                found, decision, touched, note = _judge(candidate, evidence)
+            except KeyError:
+                continue
+            out[cid] = Judged(found, decision, frozenset(touched), note, what)
+            break
+    return out
+
+
+def stage_two_cells(judged: dict[str, Judged | None]) -> tuple[frozenset, int]:
+    """Return the cells of :data:`STAGE_TWO_REPS`' second stage and how many replications it adds to them.
+
+    The cells are those of every claim whose first-stage interval is not clear of 0
+    (:func:`paperlib.decide.clear_of`); the replications added are the most any such claim lacks to reach
+    :data:`STAGE_TWO_REPS` (at most ``STAGE_TWO_REPS - MIN_REPS``). The rule reads each interval's distance from 0
+    in half-widths, not its side: a claim about to be supported, refuted or left inconclusive is extended alike.
+    """
+    cells: set = set()
+    extra = 0
+    for j in judged.values():
+        if j is None or j.decision.n >= STAGE_TWO_REPS:
+            continue
+        d = j.decision
+        if shared_decide.clear_of(d.mean, d.low, d.high):
+            continue
+        cells |= j.touched
+        extra = max(extra, STAGE_TWO_REPS - d.n)
+    return frozenset(cells), min(extra, STAGE_TWO_REPS - decision_rule.MIN_REPS) if cells else 0
+
+
+def stage_two_points(paper: Paper, profile: str, browsers: dict[float, int], prof: Profile | None, em: Emulated,
+                     base_seed: int = 0) -> list[dict]:
+    """Return the points of the second stage (:data:`STAGE_TWO_REPS`) for the first stage's runs ``em``: the cells of
+    :func:`stage_two_cells`, at replications numbered after every one that ran (their workload seeds new, the same
+    in every cell at a replication: common random numbers)."""
+    cells, extra = stage_two_cells(judge_claims(paper, em))
+    if not extra:
+        return []
+    planned = int(em.every_run()["rep"].max()) + 1
+    return [p for p in points(paper, profile, browsers, prof, reps=planned + extra, base_seed=base_seed)
+            if p["rep"] >= planned and (p["config"], p["load"], p["latency"]) in cells]
 
 
 def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = None) -> list[Row]:
@@ -572,19 +681,8 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
     """
     ns3 = ns3 or {}
     cells = paper.claims.cells
-    ran = bool(len(em.runs))
-    probe = grid_probe(em, paper) if ran or len(em.lost) else None
-    by_lost_reps: dict[frozenset, CellEvidence | None] = {}  # the evidence of each set of replications left out
-
-    def evidence_for(reading) -> CellEvidence | None:
-        """The paired evidence of the replications whose runs in the cells ``reading`` reads all kept their timing."""
-        touched = claim_cells(probe, reading)
-        runs = paired_reps(em, touched) if touched is not None else em.runs.iloc[0:0]
-        key = frozenset(set(em.runs["rep"]) - set(runs["rep"]))
-        if key not in by_lost_reps:
-            by_lost_reps[key] = CellEvidence.from_sweep(runs, paper) if len(runs) else None
-        return by_lost_reps[key]
-
+    probe = grid_probe(em, paper) if len(em.runs) or len(em.lost) else None
+    judged = judge_claims(paper, em)
     out = []
     for _, c in cells.iterrows():
         source, cid, printed = c["location"].split(";")[0], c["id"], str(c["printed"])
@@ -593,19 +691,9 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
         if em.not_run:
             out.append(emulated_rows.not_run_row(base, em.not_run))
             continue
-        reading, scope = claims.CLAIMS.functions[cid].reading, ""
-        found = None
-        if ran:
-            for candidate, what in ((reading, ""), PARTIAL.get(cid, (None, ""))):
-                if candidate is None or (evidence := evidence_for(candidate)) is None:
-                    continue
-                try:
-                    found, decision, touched, note = _judge(candidate, evidence)
-                    scope = what
-                    break
-                except KeyError:
-                    continue
-        if found is None:
+        reading = claims.CLAIMS.functions[cid].reading
+        j = judged[cid]
+        if j is None:
             lost_here = max(_lost_in_cells(em, claim_cells(probe, candidate)) for candidate in
                             (reading, PARTIAL.get(cid, (reading, ""))[0]))
             if lost_here:
@@ -617,6 +705,7 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                 out.append(emulated_rows.not_run_row(base, f"its cells are not in the {em.profile} real-stack grid "
                                                            "(PROFILE=full runs every cell)"))
             continue
+        found, decision, touched, note, scope = j.found, j.decision, j.touched, j.note, j.scope
         fid = runs_fidelity(pd.concat([em.cell_runs(config=cfg, load=load, latency=lat) for cfg, load, lat in
                                        sorted(touched)], ignore_index=True))
         status = decision.status
@@ -624,7 +713,8 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
             status = "fidelity_lost"
         beside = f" [ns-3: {ns3[cid]}]" if cid in ns3 else ""
         timing = f"; fidelity of its cells' runs: {fidelity_words(fid)}" if fid else ""
-        reason = (f"{emulated_rows.MARK}{beside} {f'{scope}; ' if scope else ''}{decision.sentence(found)}. "
+        stage = stage_two_words(touched, getattr(em, "stage_two", frozenset()))
+        reason = (f"{emulated_rows.MARK}{beside} {f'{scope}; ' if scope else ''}{decision.sentence(found)}{stage}. "
                   f"{found.reason}{note}{timing}; Linux TCP (reno) through linkemu, "
                   f"paperlib.emulation.web_testbed_real")
         interval = (decision.low, decision.high) if np.isfinite(decision.low) else None
@@ -632,6 +722,16 @@ def real_stack_rows(paper: Paper, em: Emulated, ns3: dict[str, str] | None = Non
                              status, reason, column=REAL_STACKS, claim_id=cid, evidence="real stacks",
                              interval95=interval, n=decision.n))
     return out
+
+
+def stage_two_words(touched: frozenset, stage_two: frozenset) -> str:
+    """Return what a claim's row says of the second stage: "" when none of the cells it reads ran one, else that its
+    first-stage interval was not clear of 0 (or that it shares cells with a claim's whose was)."""
+    if not touched & stage_two:
+        return ""
+    which = "its cells" if touched <= stage_two else "some of its cells"
+    return (f"; {which} ran the second stage to {STAGE_TWO_REPS} replications (a claim reading them had a "
+            f"first-stage interval less than {shared_decide.CLEAR_HALF_WIDTHS:g} half-widths from 0; docs/fidelity.md)")
 
 
 def runs_fidelity(runs: pd.DataFrame) -> dict | None:
