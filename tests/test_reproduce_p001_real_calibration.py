@@ -148,6 +148,7 @@ def test_calibration_run_fits_the_kept_runs_and_says_why_not(monkeypatch, tmp_pa
     assert emulated.calibration_sentence(em).endswith("6 kept their timing, 2 lost it (docs/fidelity.md)")
     # emulated.run runs it after the experiments, in the same turn, and keeps it in its record
     monkeypatch.setattr(emulated, "replacement_points", lambda *a, **k: [])  # the fake sweep answers any points
+    monkeypatch.setattr(emulated, "stage_two_points", lambda *a, **k: [])  # with calibration runs: no claim to judge
     real = emulated.run(PAPER, "reduced", tmp_path, browsers=BROWSERS)
     assert isinstance(real, emulated.RealStacks) and len(real.calibration.runs) == 6
     monkeypatch.setattr("paperlib.emulation.notebook.not_run_reason", lambda profile: OFF)
