@@ -108,6 +108,20 @@ def test_a_run_lost_in_the_pilot_is_replaced_by_the_extension(paper):
     assert [(p["protocol"], p["rep"]) for p in extra] == [("sctp", k) for k in range(5, 21)]
 
 
+def _run_faked(paper, monkeypatch, tmp_path, response, calls: list) -> Emulated:
+    """Return paper 002's shared run (paperlib.emulation.notebook.run) with its sweeps faked: every run kept, one
+    object whose response time is ``response(point)``; each sweep's size and description appended to ``calls``."""
+
+    def fake_run(points, **kw):
+        calls.append((len(points), kw.get("desc")))
+        return pd.DataFrame([{**p, "seed": 1, "t0": 0.0, "t_start": [0.0], "t_done": [response(p)], "user": [0],
+                              "object": [0], "fidelity_kept": True} for p in points])
+
+    monkeypatch.setattr(emulation_notebook.experiments, "run", fake_run)
+    monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
+    return emulated.run(paper, "reduced", tmp_path)
+
+
 def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_path):
     """The shared run (paperlib.emulation.notebook.run) of paper 002, its sweeps faked: a pilot, then the cells
     the rule extends, the pilot's runs read again (the sweep cache) beside the new ones."""
@@ -118,14 +132,7 @@ def test_run_pilots_then_brings_each_cell_to_its_plan(paper, monkeypatch, tmp_pa
             return (15.84, 17.69, 16.54, 15.84, 15.84)[p["rep"]]
         return 15.84
 
-    def fake_run(points, **kw):
-        calls.append((len(points), kw.get("desc")))
-        return pd.DataFrame([{**p, "seed": 1, "t0": 0.0, "t_start": [0.0], "t_done": [response(p)], "user": [0],
-                              "object": [0], "fidelity_kept": True} for p in points])
-
-    monkeypatch.setattr(emulation_notebook.experiments, "run", fake_run)
-    monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
-    em = emulated.run(paper, "reduced", tmp_path)
+    em = _run_faked(paper, monkeypatch, tmp_path, response, calls)
     pilot = 7 * len(experiments.protocols()) * replications.PILOT
     # every cell runs 20: 15 more of each of the 7 points per protocol (Table II's p = 1 % and Table III's 0.256 s
     # are one point); the TCP cell at p = 2 % needs 8 by the power rule (the test above), the steady ones the pilot
@@ -152,14 +159,7 @@ def test_run_gives_a_cell_near_an_edge_of_its_band_a_second_stage(paper, monkeyp
             return (15.0, 16.0)[p["rep"] % 2]
         return 15.84
 
-    def fake_run(points, **kw):
-        calls.append((len(points), kw.get("desc")))
-        return pd.DataFrame([{**p, "seed": 1, "t0": 0.0, "t_start": [0.0], "t_done": [response(p)], "user": [0],
-                              "object": [0], "fidelity_kept": True} for p in points])
-
-    monkeypatch.setattr(emulation_notebook.experiments, "run", fake_run)
-    monkeypatch.setattr(emulation_notebook, "not_run_reason", lambda profile: None)
-    em = emulated.run(paper, "reduced", tmp_path)
+    em = _run_faked(paper, monkeypatch, tmp_path, response, calls)
     pilot = 7 * len(experiments.protocols()) * replications.PILOT
     more = 7 * len(experiments.protocols()) * (replications.MEASURED_REPLICATIONS - replications.PILOT)
     assert [n for n, _ in calls] == [pilot, pilot + more, pilot + more + 20]
