@@ -177,6 +177,12 @@ def question_plan(spread: float, effect: float, *, pilot_n: int, runs: int = QUE
     return replace(power, n=max(runs, pilot_n), fixed=True)
 
 
+def _mean_and_sd(x: list[float]) -> tuple[float, float]:
+    """Return the mean and the sample standard deviation (n - 1) of at least two numbers."""
+    mean = sum(x) / len(x)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
+
+
 def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEASURED_REPLICATIONS) -> Plan:
     """Return the :class:`Plan` of a published measurement measured again, from its pilot's ``values``.
 
@@ -195,8 +201,7 @@ def measured_plan(values, printed: float, *, pilot: int = PILOT, runs: int = MEA
         raise ParameterError(f"values must be at least two finite measurements, got {values!r}")
     _check_printed(printed)
     _check_count("runs", runs)
-    mean = sum(x) / len(x)
-    spread = math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1))
+    mean, spread = _mean_and_sd(x)
     least = max(pilot, len(x))
     power = replications_for_power(spread, CLOSE * abs(float(printed)), pilot=least, cap=max(runs, least))
     return replace(power, n=max(runs, len(x)), effect_is="a 5% difference from the print", fixed=True)
@@ -243,8 +248,8 @@ def second_stage(plan: Plan, values, printed: float) -> Plan:
     if plan.first_stage is not None or len(x) < 2 or not all(math.isfinite(v) for v in x):
         return plan
     _check_printed(printed)
-    mean = sum(x) / len(x)
-    half = half_width(math.sqrt(sum((v - mean) ** 2 for v in x) / (len(x) - 1)), len(x))
+    mean, sd = _mean_and_sd(x)
+    half = half_width(sd, len(x))
     if clear_of(mean, mean - half, mean + half, measured_edge(float(printed), mean)):
         return plan
     return replace(plan, n=SECOND_STAGE_FACTOR * plan.n, first_stage=plan.n)
