@@ -93,6 +93,13 @@ FIDELITY_LOST = "fidelity_lost"
 RESULT_STATUSES = ("reproduced", "close", "differs", "typo", "lone_hit") + MEASURED_STATUSES + (
     FIDELITY_LOST, "not_regenerable", "input")
 CLAIM_STATUSES = ("supported", "refuted", "inconclusive", "untestable", FIDELITY_LOST)
+#: The pairs of statuses one step apart across a threshold: a decided status and the undecided one of its kind (a
+#: claim's ``inconclusive``; a re-measured cell's ``measured_inconclusive``). Two runs whose intervals overlap and
+#: whose statuses form such a pair differ by where their intervals fall on the threshold, not by a contradiction
+#: (:func:`paperlib.reference.compare_ledgers` lists them apart).
+ACROSS_THRESHOLD = frozenset({frozenset({"supported", "inconclusive"}), frozenset({"refuted", "inconclusive"}),
+                              frozenset({"measured_close", "measured_inconclusive"}),
+                              frozenset({"measured_differs", "measured_inconclusive"})})
 #: Every status once, results first (``fidelity_lost`` is both: a row's ``column`` tells a claim from a result,
 #: :func:`is_claim`).
 STATUSES = tuple(dict.fromkeys(RESULT_STATUSES + CLAIM_STATUSES))

@@ -6,10 +6,12 @@ commit, schedule). ``make reproduce`` ends with ``python -m paperlib.reference c
 
 * the rows whose status changed (paper, source, row, column, reference status -> this run's status), apart
   those where one of the two is ``fidelity_lost`` (that run's real-stack runs lost their timing: it says what the
-  machine did, not what the stacks do),
+  machine did, not what the stacks do) and those that changed at the edge of their threshold (one run decided, the
+  other undecided, :data:`paperlib.ledger.ACROSS_THRESHOLD`, on 95% intervals that overlap: where the two
+  intervals fall on the threshold, not a contradiction),
 * the real-stack cells whose 95% intervals do not overlap,
-* of the rows the real stacks ran for, how many kept their status, changed where one run lost its timing, and
-  changed otherwise,
+* of the rows the real stacks ran for, how many kept their status, changed where one run lost its timing,
+  changed at the edge of their threshold, and changed otherwise,
 * the rows (and real-stack cells) present in one run and not the other, and the papers run with other
   parameters than the reference's,
 
@@ -56,6 +58,8 @@ DIFF_COLUMNS = ("kind", *KEY, "reference", "run")
 KINDS: dict[str, str] = {
     "status": "status changed",
     "timing": "status changed where one run's runs lost their timing (fidelity_lost: the machine, not a finding)",
+    "edge": "status changed at the edge of its threshold (decided in one run, undecided in the other, on 95% "
+            "intervals that overlap: not a contradiction)",
     "interval": "rows whose 95% intervals (low, high) do not overlap",
     "cell": "real-stack cells whose 95% intervals do not overlap",
     "only_reference": "rows only in the reference",
@@ -144,9 +148,10 @@ class Comparison:
     agree: int
     total: int
     #: Of the rows in both ledgers that the real stacks ran for in either (``emulation`` in
-    #: :data:`paperlib.ledger.RAN`): (the same status, changed where one is ``fidelity_lost``, changed otherwise);
-    #: None when a ledger has no ``emulation`` column (and for the real-stack cells).
-    real_stacks: tuple[int, int, int] | None = None
+    #: :data:`paperlib.ledger.RAN`): (the same status, changed where one is ``fidelity_lost``, changed at the edge
+    #: of its threshold (:func:`across_threshold`), changed otherwise); None when a ledger has no ``emulation``
+    #: column (and for the real-stack cells).
+    real_stacks: tuple[int, int, int, int] | None = None
 
 
 def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
@@ -168,9 +173,30 @@ def _number(value) -> float:
         return math.nan
 
 
+def _interval(texts) -> tuple[float, float]:
+    """Return a row's (low, high) from its text fields, (NaN, NaN) when the ledger has none."""
+    return (_number(texts[0]), _number(texts[1])) if texts else (math.nan, math.nan)
+
+
 def overlap(a_low: float, a_high: float, b_low: float, b_high: float) -> bool:
     """Return whether the closed intervals [a_low, a_high] and [b_low, b_high] share a point."""
     return a_low <= b_high and b_low <= a_high
+
+
+def across_threshold(status_a: str, status_b: str, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Return whether two runs' statuses of one row differ only by where their 95% intervals ``a`` and ``b`` (low,
+    high) fall on the row's threshold: the statuses one step apart (:data:`paperlib.ledger.ACROSS_THRESHOLD`: one
+    decided, the other undecided) and the intervals both known and overlapping. Supported against refuted, a
+    re-measured cell close in one run and differing in the other, or intervals apart are a change of finding."""
+    known = not any(math.isnan(x) for x in (*a, *b))
+    return frozenset({status_a, status_b}) in ledger.ACROSS_THRESHOLD and known and overlap(*a, *b)
+
+
+def _change_kind(status_a: str, status_b: str, a: tuple[float, float], b: tuple[float, float]) -> str:
+    """Return the kind of a status change (:data:`KINDS`): ``timing``, ``edge`` or ``status``."""
+    if ledger.FIDELITY_LOST in (status_a, status_b):
+        return "timing"
+    return "edge" if across_threshold(status_a, status_b, a, b) else "status"
 
 
 def _parameters_text(reference: set[str], run: set[str]) -> tuple[str, str] | None:
@@ -225,16 +251,15 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
             records.append({"kind": "only_run", **where, "reference": "", "run": now[key][0]})
             continue
         (status_ref, *bounds_ref), (status_run, *bounds_run) = ref[key], now[key]
+        a, b = _interval(bounds_ref), _interval(bounds_run)
         same = status_ref == status_run
         if not same:
-            kind = "timing" if ledger.FIDELITY_LOST in (status_ref, status_run) else "status"
-            records.append({"kind": kind, **where, "reference": status_ref, "run": status_run})
-        if bounds:
-            a, b = [_number(x) for x in bounds_ref], [_number(x) for x in bounds_run]
-            if not any(math.isnan(x) for x in (*a, *b)) and not overlap(*a, *b):
-                same = False
-                records.append({"kind": "interval", **where, "reference": f"[{a[0]:.6g}, {a[1]:.6g}]",
-                                "run": f"[{b[0]:.6g}, {b[1]:.6g}]"})
+            records.append({"kind": _change_kind(status_ref, status_run, a, b), **where, "reference": status_ref,
+                            "run": status_run})
+        if not any(math.isnan(x) for x in (*a, *b)) and not overlap(*a, *b):
+            same = False
+            records.append({"kind": "interval", **where, "reference": f"[{a[0]:.6g}, {a[1]:.6g}]",
+                            "run": f"[{b[0]:.6g}, {b[1]:.6g}]"})
         agree += same
     if "parameters" in reference.columns and "parameters" in run.columns:
         for paper in sorted(set(reference["paper"].astype(str)) & set(run["paper"].astype(str))):
@@ -251,20 +276,17 @@ def _real_stack_counts(reference: pd.DataFrame, run: pd.DataFrame) -> tuple[int,
     """Return :attr:`Comparison.real_stacks` of two ledgers, or None when one has no ``emulation`` column."""
     if not all("emulation" in f.columns for f in (reference, run)):
         return None
-    ref, now = (_rows(f, ("status", "emulation"), what) for f, what in ((reference, "reference ledger"),
-                                                                         (run, "run's ledger")))
-    same = timing = other = 0
+    bounds = all(c in f.columns for c in ("low", "high") for f in (reference, run))
+    fields = ("status", "emulation", "low", "high") if bounds else ("status", "emulation")
+    ref, now = (_rows(f, fields, what) for f, what in ((reference, "reference ledger"), (run, "run's ledger")))
+    counts = {"same": 0, "timing": 0, "edge": 0, "status": 0}
     for key in ref.keys() & now.keys():
-        (status_ref, emu_ref), (status_run, emu_run) = ref[key], now[key]
+        (status_ref, emu_ref, *bounds_ref), (status_run, emu_run, *bounds_run) = ref[key], now[key]
         if emu_ref not in ledger.RAN and emu_run not in ledger.RAN:
             continue
-        if status_ref == status_run:
-            same += 1
-        elif ledger.FIDELITY_LOST in (status_ref, status_run):
-            timing += 1
-        else:
-            other += 1
-    return same, timing, other
+        a, b = _interval(bounds_ref), _interval(bounds_run)
+        counts["same" if status_ref == status_run else _change_kind(status_ref, status_run, a, b)] += 1
+    return counts["same"], counts["timing"], counts["edge"], counts["status"]
 
 
 def _cells(table: pd.DataFrame, spec: IntervalTable, what: str) -> dict[tuple[str, str], tuple[float, float]]:
@@ -383,9 +405,10 @@ def lines(rows: Comparison, cells: Comparison, *, limit: int = 5, ledger_name: s
         if len(some) > limit:
             out.append(f"    ... and {len(some) - limit} more")
     if rows.real_stacks is not None and sum(rows.real_stacks):
-        same, timing, other = rows.real_stacks
-        out.append(f"  of the {same + timing + other} rows the real stacks ran for: {same} with the same status, "
-                   f"{timing} changed where one run lost its timing, {other} changed otherwise")
+        same, timing, edge, other = rows.real_stacks
+        out.append(f"  of the {same + timing + edge + other} rows the real stacks ran for: {same} with the same "
+                   f"status, {timing} changed where one run lost its timing, {edge} changed at the edge of their "
+                   f"threshold, {other} changed otherwise")
     summary = f"{ledger_name} agrees with the reference on {rows.agree} of {rows.total} rows"
     if cells.total:
         summary += f"; {cells.agree} of {cells.total} real-stack cells' 95% intervals overlap the reference's"

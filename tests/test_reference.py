@@ -100,8 +100,10 @@ def test_comparison_properties(a, b):
     assert ab.total == len(set(a["row"]) | set(b["row"]))
     count = (lambda c, kind: int((c.differences["kind"] == kind).sum()))
     assert count(ab, "only_reference") == count(ba, "only_run") == len(set(a["row"]) - set(b["row"]))
-    # every row of both either agrees or changed status (by a finding, or by one run's lost timing)
+    # every row of both either agrees or changed status (by a finding, or by one run's lost timing; without
+    # intervals no change is one at the edge of a threshold)
     assert ab.agree + count(ab, "status") + count(ab, "timing") == len(set(a["row"]) & set(b["row"]))
+    assert count(ab, "edge") == 0
 
 
 def test_bad_ledgers_are_named():
@@ -232,9 +234,55 @@ def test_the_rows_the_real_stacks_ran_for_are_counted_by_what_changed():
     run = frame([("model", "close"), ("same", "supported"), ("lost", ledger.FIDELITY_LOST), ("flip", "inconclusive")],
                 emulation=["", "ran", "fidelity lost", "ran"])
     got = compare_ledgers(ref, run)
-    assert got.real_stacks == (1, 1, 1)
+    assert got.real_stacks == (1, 1, 0, 1)  # "flip" has no interval: not known to lie at an edge
     text = reference.lines(got, compare_ledgers(ref, ref))
     assert ("  of the 3 rows the real stacks ran for: 1 with the same status, 1 changed where one run lost its "
-            "timing, 1 changed otherwise") in text
+            "timing, 0 changed at the edge of their threshold, 1 changed otherwise") in text
+    # with intervals that overlap, supported -> inconclusive is a change at the edge
+    ref["low"], ref["high"] = [None, 0.1, 0.1, 0.015], [None, 0.3, 0.3, 0.256]
+    run["low"], run["high"] = [None, 0.1, None, -0.003], [None, 0.3, None, 0.168]
+    assert compare_ledgers(ref, run).real_stacks == (1, 1, 1, 0)
     # a ledger without the column: no count, no line
     assert compare_ledgers(ref.drop(columns="emulation"), run).real_stacks is None
+
+
+def test_a_status_changed_at_the_edge_of_its_threshold_is_listed_apart():
+    # Each pair: the reference's (status, low, high) and the run's. Overlapping means share a point.
+    pairs = {
+        # paper 001's fig8_ab_response_differ in two cold runs: +0.136 [+0.015, +0.256] and +0.082 [-0.003, +0.168]
+        # overlap (0.015 <= 0.168): decided in one, undecided in the other -> the edge
+        "edge_claim": (("supported", 0.015, 0.256), ("inconclusive", -0.003, 0.168)),
+        # a measured cell: [15.36, 16.32] clears the band's edge 15.36, [15.31, 17.12] reaches across it -> the edge
+        "edge_cell": (("measured_differs", 15.363, 16.318), ("measured_inconclusive", 15.309, 17.120)),
+        # supported against refuted is a contradiction, however the intervals lie
+        "contradiction": (("supported", 0.01, 0.2), ("refuted", -0.05, 0.02)),
+        # close in one run and differing in the other skips the undecided status between them
+        "skips": (("measured_close", 1.0, 1.02), ("measured_differs", 1.01, 1.08)),
+        # one step apart but the intervals do not overlap (0.1 < 0.2): a change of finding
+        "apart": (("inconclusive", -0.1, 0.1), ("refuted", -0.5, -0.2)),
+        # one step apart with no interval to place on the threshold
+        "unknown": (("supported", None, None), ("inconclusive", None, None)),
+    }
+    ref = frame([(k, a[0]) for k, (a, _) in pairs.items()], low=[a[1] for a, _ in pairs.values()],
+                high=[a[2] for a, _ in pairs.values()])
+    run = frame([(k, b[0]) for k, (_, b) in pairs.items()], low=[b[1] for _, b in pairs.values()],
+                high=[b[2] for _, b in pairs.values()])
+    got = compare_ledgers(ref, run)
+    assert kinds(got) == [("edge", "edge_cell"), ("edge", "edge_claim"), ("interval", "apart"), ("status", "apart"),
+                          ("status", "contradiction"), ("status", "skips"), ("status", "unknown")]
+    assert got.agree == 0
+    out = reference.lines(got, reference.Comparison(reference._diffs([]), 0, 0))
+    assert out[0] == "  status changed (4):"
+    assert "  status changed at the edge of its threshold (decided in one run, undecided in the other, on 95% " \
+           "intervals that overlap: not a contradiction) (2):" in out
+
+
+@given(st.sampled_from(ledger.STATUSES), st.sampled_from(ledger.STATUSES), st.floats(-10, 10), st.floats(0, 5),
+       st.floats(-10, 10), st.floats(0, 5))
+def test_across_threshold_is_symmetric_and_needs_overlap(s1, s2, m1, h1, m2, h2):
+    a, b = (m1 - h1, m1 + h1), (m2 - h2, m2 + h2)
+    got = reference.across_threshold(s1, s2, a, b)
+    assert got == reference.across_threshold(s2, s1, b, a)
+    if got:
+        assert overlap(*a, *b) and s1 != s2
+        assert {s1, s2} & {"inconclusive", "measured_inconclusive"}

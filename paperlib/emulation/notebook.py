@@ -286,23 +286,28 @@ def run(module, paper, profile: str, out: Path, scheduler_links: int | None = No
     plans = []
     if hasattr(module, "measured_cells"):
         plans = measured_plans(module.measured_cells(paper, kept))
-        extra = more_points(pts, plans, kept)
-        if extra:
-            pts = [*pts, *extra]
-            runs = experiments.run(pts, n_links=scheduler_links, desc=f"{desc}, to the planned replications")
-            kept, lost = split_kept(runs)
+        pts, runs = _extended(pts, runs, more_points(pts, plans, kept), scheduler_links,
+                              f"{desc}, to the planned replications")
+        kept, lost = split_kept(runs)
         plans = second_stages(module.measured_cells(paper, kept), plans)
-        extra = more_points(pts, plans, kept)
-        if extra:
-            pts = [*pts, *extra]
-            runs = experiments.run(pts, n_links=scheduler_links,
-                                   desc=f"{desc}, second stage of the cells near an edge of the print's band")
-            kept, lost = split_kept(runs)
+        pts, runs = _extended(pts, runs, more_points(pts, plans, kept), scheduler_links,
+                              f"{desc}, second stage of the cells near an edge of the print's band")
+        kept, lost = split_kept(runs)
     flat = flat_runs(runs)
     for col in ("t_start", "t_done", "user", "object"):
         flat[col] = flat[col].map(lambda v: " ".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in v))
     atomic_write_csv(Path(out) / "emulation_runs.csv", flat)
     return Emulated(profile, pts, kept, lost=lost, plans=plans)
+
+
+def _extended(pts: list[dict], runs: pd.DataFrame, extra: list[dict], scheduler_links: int | None,
+              desc: str) -> tuple[list[dict], pd.DataFrame]:
+    """Return ``pts`` with ``extra`` after them and the runs of them all (the earlier ones from the sweep cache), or
+    ``pts`` and ``runs`` as they are when there is nothing extra to run."""
+    if not extra:
+        return pts, runs
+    pts = [*pts, *extra]
+    return pts, experiments.run(pts, n_links=scheduler_links, desc=desc)
 
 
 def accuracy_table(rates_bps, out: Path, profile: str) -> pd.DataFrame | None:
