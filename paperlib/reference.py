@@ -173,9 +173,9 @@ def _number(value) -> float:
         return math.nan
 
 
-def _interval(texts) -> tuple[float, float]:
+def _interval(row: dict) -> tuple[float, float]:
     """Return a row's (low, high) from its text fields, (NaN, NaN) when the ledger has none."""
-    return (_number(texts[0]), _number(texts[1])) if texts else (math.nan, math.nan)
+    return _number(row.get("low")), _number(row.get("high"))
 
 
 def overlap(a_low: float, a_high: float, b_low: float, b_high: float) -> bool:
@@ -235,33 +235,39 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
     A row of both agrees when its status is the same and, if both ledgers have ``low`` and ``high`` columns and
     both rows hold numbers there, the two intervals overlap. ``total`` counts the rows of either ledger (a row
     of one only does not agree). A paper whose ``parameters`` (when both ledgers have the column) differ gets
-    one ``parameters`` difference, whatever its rows say. Both frames need :data:`KEY` and ``status``.
+    one ``parameters`` difference, whatever its rows say. Both frames need :data:`KEY` and ``status``; the rows the
+    real stacks ran for are counted (:attr:`Comparison.real_stacks`) when both have ``emulation``.
     """
-    bounds = all(c in f.columns for c in ("low", "high") for f in (reference, run))
-    fields = ("status", "low", "high") if bounds else ("status",)
-    ref, now = (_rows(f, fields, what) for f, what in ((reference, "reference ledger"), (run, "run's ledger")))
+    both = (lambda *columns: all(c in f.columns for c in columns for f in (reference, run)))
+    fields = ("status", *(("low", "high") if both("low", "high") else ()),
+              *(("emulation",) if both("emulation") else ()))
+    ref, now = ({k: dict(zip(fields, v, strict=True)) for k, v in _rows(f, fields, what).items()}
+                for f, what in ((reference, "reference ledger"), (run, "run's ledger")))
     records: list[dict] = []
     agree = 0
+    counts = {"same": 0, "timing": 0, "edge": 0, "status": 0}  # of the rows the real stacks ran for
     for key in [*ref, *(k for k in now if k not in ref)]:
         where = dict(zip(KEY, key, strict=True))
         if key not in now:
-            records.append({"kind": "only_reference", **where, "reference": ref[key][0], "run": ""})
+            records.append({"kind": "only_reference", **where, "reference": ref[key]["status"], "run": ""})
             continue
         if key not in ref:
-            records.append({"kind": "only_run", **where, "reference": "", "run": now[key][0]})
+            records.append({"kind": "only_run", **where, "reference": "", "run": now[key]["status"]})
             continue
-        (status_ref, *bounds_ref), (status_run, *bounds_run) = ref[key], now[key]
-        a, b = _interval(bounds_ref), _interval(bounds_run)
+        status_ref, status_run = ref[key]["status"], now[key]["status"]
+        a, b = _interval(ref[key]), _interval(now[key])
         same = status_ref == status_run
+        kind = "same" if same else _change_kind(status_ref, status_run, a, b)
         if not same:
-            records.append({"kind": _change_kind(status_ref, status_run, a, b), **where, "reference": status_ref,
-                            "run": status_run})
+            records.append({"kind": kind, **where, "reference": status_ref, "run": status_run})
+        if ref[key].get("emulation") in ledger.RAN or now[key].get("emulation") in ledger.RAN:
+            counts[kind] += 1
         if not any(math.isnan(x) for x in (*a, *b)) and not overlap(*a, *b):
             same = False
             records.append({"kind": "interval", **where, "reference": f"[{a[0]:.6g}, {a[1]:.6g}]",
                             "run": f"[{b[0]:.6g}, {b[1]:.6g}]"})
         agree += same
-    if "parameters" in reference.columns and "parameters" in run.columns:
+    if both("parameters"):
         for paper in sorted(set(reference["paper"].astype(str)) & set(run["paper"].astype(str))):
             ref_p = set(reference.loc[reference["paper"].astype(str) == paper, "parameters"].astype(str))
             now_p = set(run.loc[run["paper"].astype(str) == paper, "parameters"].astype(str))
@@ -269,24 +275,8 @@ def compare_ledgers(reference: pd.DataFrame, run: pd.DataFrame) -> Comparison:
             if texts:
                 records.append({"kind": "parameters", "paper": paper, "source": "", "row": "", "column": "",
                                 "reference": texts[0], "run": texts[1]})
-    return Comparison(_diffs(records), agree, len(set(ref) | set(now)), _real_stack_counts(reference, run))
-
-
-def _real_stack_counts(reference: pd.DataFrame, run: pd.DataFrame) -> tuple[int, int, int] | None:
-    """Return :attr:`Comparison.real_stacks` of two ledgers, or None when one has no ``emulation`` column."""
-    if not all("emulation" in f.columns for f in (reference, run)):
-        return None
-    bounds = all(c in f.columns for c in ("low", "high") for f in (reference, run))
-    fields = ("status", "emulation", "low", "high") if bounds else ("status", "emulation")
-    ref, now = (_rows(f, fields, what) for f, what in ((reference, "reference ledger"), (run, "run's ledger")))
-    counts = {"same": 0, "timing": 0, "edge": 0, "status": 0}
-    for key in ref.keys() & now.keys():
-        (status_ref, emu_ref, *bounds_ref), (status_run, emu_run, *bounds_run) = ref[key], now[key]
-        if emu_ref not in ledger.RAN and emu_run not in ledger.RAN:
-            continue
-        a, b = _interval(bounds_ref), _interval(bounds_run)
-        counts["same" if status_ref == status_run else _change_kind(status_ref, status_run, a, b)] += 1
-    return counts["same"], counts["timing"], counts["edge"], counts["status"]
+    real_stacks = (counts["same"], counts["timing"], counts["edge"], counts["status"]) if both("emulation") else None
+    return Comparison(_diffs(records), agree, len(set(ref) | set(now)), real_stacks)
 
 
 def _cells(table: pd.DataFrame, spec: IntervalTable, what: str) -> dict[tuple[str, str], tuple[float, float]]:
